@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
+import { JsonStore } from '../storage/json-store';
+
+export const Account = z.object({
+  id: z.string().min(1),
+  email: z.string().min(3),
+  password_hash: z.string().min(1),
+  created_at: z.string(),
+});
+export type Account = z.infer<typeof Account>;
+
+export const Subscription = z.object({
+  id: z.string().min(1),
+  account_id: z.string().min(1),
+  plan: z.literal(PLAN_NAME),
+  status: z.enum(['active', 'inactive']),
+  /** The first instant the subscription no longer counts as active; null = no end date. */
+  expires_at: z.string().nullable(),
+  rate_limit: z.number().int().positive().default(DEFAULT_RATE_LIMIT),
+  updated_at: z.string(),
+});
+export type Subscription = z.infer<typeof Subscription>;
+
+export const AccountsFile = z.object({
+  accounts: z.array(Account),
+  subscriptions: z.array(Subscription),
+});
+export type AccountsFile = z.infer<typeof AccountsFile>;
+
+export type AccountStore = JsonStore<AccountsFile>;
+
+export function openAccountStore(dataDir: string, onReloadError?: (err: unknown) => void): Promise<AccountStore> {
+  return JsonStore.open({
+    file: path.join(dataDir, 'accounts.json'),
+    schema: AccountsFile,
+    version: 1,
+    defaults: () => ({ accounts: [], subscriptions: [] }),
+    onReloadError,
+  });
+}

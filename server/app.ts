@@ -1,0 +1,55 @@
+import express, { Router, type Express } from 'express';
+import helmet from 'helmet';
+import { checkRouter } from './check/check-router';
+import { docsRouter } from './docs/docs-router';
+import { healthRouter } from './health/health-router';
+import { errorHandler, notFound } from './http/error-handler';
+import { requestLog } from './http/request-log';
+import type { Logger } from './logger';
+import type { PostcodeIndex } from './postcodes/postcode-index';
+import { checkRateLimit, WINDOW_MS } from './rate-limit/check-rate-limit';
+import { InMemorySlidingWindow, type SlidingWindowCounter } from './rate-limit/sliding-window';
+import type { DataServices } from './services';
+
+export interface AppDeps {
+  logger: Logger;
+  data: Pick<DataServices, 'accounts' | 'keys' | 'declarations'>;
+  postcodes: PostcodeIndex;
+  /** Express's `trust proxy` (TRUST_PROXY): which X-Forwarded-* headers to believe. */
+  trustProxy?: boolean | number | string;
+  /** Where request times are counted; in-process by default, a shared store when running several instances. */
+  rateLimitCounter?: SlidingWindowCounter;
+  clock?: () => Date;
+}
+
+/** The whole HTTP application, without listening: the process entry and the tests both run this. */
+export function createApp(deps: AppDeps): Express {
+  const clock = deps.clock ?? (() => new Date());
+  const app = express();
+  app.disable('x-powered-by');
+  // Answers are per-request and small; a strong ETag would hash every body for nothing.
+  app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy ?? false);
+
+  app.use(requestLog(deps.logger));
+  // upgrade-insecure-requests would send /docs' own assets to https:// on a plain-HTTP local install.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(healthRouter(deps.data.declarations, clock));
+  app.use(docsRouter());
+
+  const api = Router();
+  api.use(
+    checkRouter({
+      keys: deps.data.keys,
+      declarations: deps.data.declarations,
+      postcodes: deps.postcodes,
+      rateLimit: checkRateLimit(deps.rateLimitCounter ?? new InMemorySlidingWindow(WINDOW_MS), () => clock().getTime()),
+      clock,
+    }),
+  );
+  app.use('/api/v1', api);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

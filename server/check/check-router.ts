@@ -1,0 +1,77 @@
+import { Router, type RequestHandler } from 'express';
+import { CheckRequest, type CheckResponse } from '../../shared/api/check';
+import type { ApiErrorCode } from '../../shared/api/errors';
+import { sydneyToday } from '../../shared/domain/dates';
+import { evaluateEligibility } from '../../shared/eligibility/evaluate';
+import type { DeclarationRepository } from '../declarations/declaration-repository';
+import { isStale } from '../declarations/freshness';
+import { AppError } from '../http/app-error';
+import { jsonBody } from '../http/json-body';
+import { validateBody } from '../http/validate-request';
+import type { KeyService } from '../keys/key-service';
+import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
+import type { PostcodeIndex } from '../postcodes/postcode-index';
+
+export interface CheckRouterDeps {
+  keys: KeyService;
+  declarations: DeclarationRepository;
+  postcodes: PostcodeIndex;
+  /**
+   * Runs after the key is identified and before any 401/403 or the body (SPEC Part B §2): it counts a valid key's
+   * requests against the key and everything else against the client's address.
+   */
+  rateLimit: RequestHandler | RequestHandler[];
+  clock: () => Date;
+}
+
+/** Seconds a client should wait for the first refresh of a fresh install before asking again. */
+const FIRST_REFRESH_RETRY_SECONDS = 60;
+
+function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
+  if (path[0] === 'date') return 'invalid_date';
+  if (path[0] === 'suburb') return 'invalid_suburb';
+  return 'invalid_postcode';
+}
+
+export function checkRouter(deps: CheckRouterDeps): Router {
+  const { keys, declarations, postcodes, clock } = deps;
+
+  const check: RequestHandler = (_req, res) => {
+    const body = res.locals.body as CheckRequest;
+    const now = clock();
+    const lastUpdated = declarations.lastUpdated;
+    const today = sydneyToday(now);
+    if (body.date !== undefined && body.date > today) throw new AppError('invalid_date');
+    if (lastUpdated === null) {
+      throw new AppError('data_unavailable', undefined, { 'Retry-After': String(FIRST_REFRESH_RETRY_SECONDS) });
+    }
+
+    const area = body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);
+    if (area === undefined) throw new AppError('postcode_not_found');
+    if (area === null) throw new AppError('invalid_suburb');
+
+    const day = body.date ?? today;
+    const related = declarations.related(area.lgas);
+    const response: CheckResponse = {
+      success: true,
+      data: evaluateEligibility({ area, related, day, lastUpdated }),
+      metadata: {
+        last_updated: lastUpdated,
+        data_source: 'disasterassist.gov.au',
+        stale: isStale(lastUpdated, now),
+        checked_date: day,
+      },
+    };
+    res.json(response);
+  };
+
+  return Router().post(
+    '/check-postcode',
+    identifyApiKey(keys, clock),
+    deps.rateLimit,
+    requireApiKey(keys, clock),
+    jsonBody,
+    validateBody(CheckRequest, errorForField),
+    check,
+  );
+}

@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { isCalendarDate } from '../../shared/domain/dates';
+import { AccountError, isSubscriptionActive } from '../accounts/account-service';
+import { ConfigError, loadConfig } from '../config';
+import { KeyError } from '../keys/key-service';
+import { createLogger } from '../logger';
+import { openDataServices, type DataServices } from '../services';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-account --email E --password P        create an account (prints its id)
+  set-subscription --email E --status active|inactive [--expires YYYY-MM-DD|none] [--rate-limit N]
+                                               set the account's Clinic-Wide Access subscription
+  create-key --email E                         create the account's API key (printed once)
+  list-accounts                                list accounts, subscriptions and keys
+
+Works on DATA_DIR (default ./data), the same directory as the server; a running server sees changes within 2 s.`;
+
+/** A mistake in how the command was called: usage is printed and the exit code is 2. */
+class UsageError extends Error {}
+
+type Options = Record<string, string | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+const commands: Record<string, (data: DataServices, options: Options) => Promise<string>> = {
+  async 'create-account'(data, options) {
+    const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'));
+    return account.id;
+  },
+
+  async 'set-subscription'(data, options) {
+    const email = required(options, 'email');
+    const status = options.status;
+    if (status !== undefined && status !== 'active' && status !== 'inactive') {
+      throw new UsageError('--status must be active or inactive');
+    }
+    let expires: string | null | undefined;
+    if (options.expires !== undefined) {
+      if (options.expires === 'none') expires = null;
+      else if (isCalendarDate(options.expires)) expires = options.expires;
+      else throw new UsageError('--expires must be a date YYYY-MM-DD or "none"');
+    }
+    let rateLimit: number | undefined;
+    if (options['rate-limit'] !== undefined) {
+      rateLimit = Number(options['rate-limit']);
+      if (!/^[0-9]+$/.test(options['rate-limit']) || rateLimit < 1 || rateLimit > 1_000_000) {
+        throw new UsageError('--rate-limit must be a whole number from 1 to 1000000');
+      }
+    }
+    if (status === undefined && expires === undefined && rateLimit === undefined) {
+      throw new UsageError('give at least one of --status, --expires, --rate-limit');
+    }
+    const sub = await data.accounts.setSubscription(email, { status, expires, rateLimit });
+    return `${email}: ${sub.status}, expires ${sub.expires_at ?? 'never'}, ${sub.rate_limit} requests/minute`;
+  },
+
+  async 'create-key'(data, options) {
+    const account = data.accounts.findByEmail(required(options, 'email'));
+    if (!account) throw new AccountError('account_not_found', `No account for ${options.email}`);
+    const key = await data.keys.generate(account.id);
+    return key.api_key;
+  },
+
+  async 'list-accounts'(data) {
+    const now = new Date();
+    const rows = data.accounts.list().map(({ account, subscription }) => {
+      const key = data.keys.currentKey(account.id);
+      return [
+        account.email,
+        account.id,
+        isSubscriptionActive(subscription, now) ? 'active' : 'inactive',
+        subscription?.expires_at ?? '-',
+        String(subscription?.rate_limit ?? '-'),
+        key ? `${key.status} ${key.prefix}…` : 'none',
+        key?.last_used_at ?? '-',
+      ];
+    });
+    if (rows.length === 0) return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
+    const header = ['EMAIL', 'ID', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
+    const table = [header, ...rows];
+    const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+    return table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  },
+};
+
+const KEY_ERRORS: Record<string, string> = {
+  key_exists: 'the account already has an active API key (revoke or regenerate it from the options page)',
+  subscription_inactive: 'the subscription is inactive; activate it with set-subscription first',
+  no_active_key: 'the account has no active API key',
+  account_not_found: 'no such account',
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
+  }
+  const run = commands[command];
+  if (!run) {
+    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+    return 2;
+  }
+  let options: Options;
+  try {
+    options = parseArgs({
+      args: rest,
+      options: {
+        email: { type: 'string' },
+        password: { type: 'string' },
+        status: { type: 'string' },
+        expires: { type: 'string' },
+        'rate-limit': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values as Options;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = loadConfig(process.env);
+  const logger = createLogger('warn', process.stderr);
+  const data = await openDataServices(path.resolve(config.DATA_DIR), logger);
+  try {
+    process.stdout.write((await run(data, options)) + '\n');
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
+    else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
+    else throw err;
+    return 1;
+  } finally {
+    await data.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const message = err instanceof ConfigError ? err.message : `Error: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(message + '\n');
+    process.exit(1);
+  },
+);

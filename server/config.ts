@@ -1,0 +1,63 @@
+import { Cron } from 'croner';
+import { z } from 'zod';
+
+/** Empty variables (`PORT=`) mean "use the default", as in most twelve-factor tools. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+
+function isCron(expression: string): boolean {
+  try {
+    new Cron(expression, { paused: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Express's `trust proxy`: "true"/"false", a hop count, or addresses/subnets. Unset = trust no proxy, so a
+ * client cannot pick its own rate-limit bucket with a forged X-Forwarded-For.
+ */
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  return value;
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+export const ConfigSchema = z.object({
+  NODE_ENV: optional(z.enum(['development', 'production', 'test']).default('development')),
+  PORT: optional(z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000)),
+  HOST: optional(z.string().default('127.0.0.1')),
+  DATA_DIR: optional(z.string().default('./data')),
+  SESSION_SECRET: optional(z.string().min(32, 'must have at least 32 characters').optional()),
+  INGEST_SCHEDULE: optional(z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *')),
+  DISASTERASSIST_BASE_URL: optional(httpUrl.default('https://www.disasterassist.gov.au')),
+  DRFA_CSV_URL: optional(httpUrl.optional()),
+  POSTCODE_LGA_URL: optional(z.string().optional()),
+  TRUST_PROXY: optional(z.string().transform(parseTrustProxy).default(false)),
+  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration; a bad value throws a ConfigError whose message is one line naming every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (parsed.success) {
+    if (parsed.data.NODE_ENV === 'production' && !parsed.data.SESSION_SECRET) {
+      throw new ConfigError('Invalid configuration: SESSION_SECRET is required when NODE_ENV=production');
+    }
+    return parsed.data;
+  }
+  const problems = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    const got = env[name];
+    return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' ? '' : ` (got "${got}")`}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}

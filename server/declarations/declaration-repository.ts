@@ -1,0 +1,29 @@
+import type { LgaRef } from '../../shared/api/check';
+import type { RelatedDeclaration } from '../../shared/eligibility/evaluate';
+import { DeclarationIndex } from './declaration-index';
+import type { DeclarationStore } from './declaration-store';
+
+/** Read side of the declarations: the index is rebuilt whenever the file changes (an ingest, here or in the CLI). */
+export class DeclarationRepository {
+  private index: DeclarationIndex;
+
+  constructor(readonly store: DeclarationStore) {
+    this.index = new DeclarationIndex(store.current.declarations);
+    store.onChange((data) => {
+      this.index = new DeclarationIndex(data.declarations);
+    });
+  }
+
+  /** Time of the last successful refresh, null before the first. */
+  get lastUpdated(): string | null {
+    return this.store.current.last_updated;
+  }
+
+  get count(): number {
+    return this.store.current.declarations.length;
+  }
+
+  related(lgas: readonly LgaRef[]): RelatedDeclaration[] {
+    return this.index.related(lgas);
+  }
+}

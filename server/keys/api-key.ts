@@ -1,0 +1,69 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const PREFIX = 'sk_live_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RANDOM_LENGTH = 32; // 32 × log2(62) ≈ 190 bits
+const CHECKSUM_LENGTH = 6;
+const KEY_PATTERN = new RegExp(`^${PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+/** `sk_live_` and the first 4 random characters: enough for a person to tell keys apart, useless to an attacker. */
+export const KEY_PREFIX_LENGTH = PREFIX.length + 4;
+
+/** Uniform base62 from a CSPRNG: bytes ≥ 248 are dropped rather than folded, so no character is favoured. */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+function base62(n: number, width: number): string {
+  let out = '';
+  for (let i = 0; i < width; i++) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+// CRC-32 (IEEE), as GitHub's token checksums use: a typo or truncated key is refused without a store look-up.
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** `sk_live_` + 32 random base62 characters + a 6-character base62 CRC-32 of them. */
+export function generateApiKey(): string {
+  const random = randomBase62(RANDOM_LENGTH);
+  return PREFIX + random + base62(crc32(random), CHECKSUM_LENGTH);
+}
+
+/** Whether `key` has the shape and checksum of a key we issue. Says nothing about whether it exists. */
+export function isWellFormedApiKey(key: string): boolean {
+  if (!KEY_PATTERN.test(key)) return false;
+  const random = key.slice(PREFIX.length, PREFIX.length + RANDOM_LENGTH);
+  const checksum = key.slice(PREFIX.length + RANDOM_LENGTH);
+  return base62(crc32(random), CHECKSUM_LENGTH) === checksum;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function keyPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX_LENGTH);
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { NewKeyData } from '../../shared/api/keys';
+import type { Account, Subscription } from '../accounts/account-store';
+import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefix, sameHash } from './api-key';
+import type { ApiKeyRecord, KeyStore } from './key-store';
+
+export type KeyErrorCode = 'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found';
+
+export class KeyError extends Error {
+  constructor(readonly code: KeyErrorCode) {
+    super(code);
+  }
+}
+
+export type Authentication =
+  | { ok: true; key: ApiKeyRecord; account: Account; subscription: Subscription }
+  | { ok: false; reason: 'invalid_api_key' | 'subscription_inactive' };
+
+/**
+ * The rules of SPEC "Key and subscription states": at most one active key per subscription, rotation and revocation
+ * immediate. Shared by the HTTP endpoints and the admin CLI so both obey the same rules.
+ */
+export class KeyService {
+  private activeByHash = new Map<string, ApiKeyRecord>();
+  /** last_used_at is kept here and written in batches: a disk write per request would cap throughput. */
+  private readonly pendingUse = new Map<string, string>();
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly accounts: AccountService,
+  ) {
+    this.reindex();
+    store.onChange(() => this.reindex());
+  }
+
+  authenticate(rawKey: string, now: Date): Authentication {
+    if (!isWellFormedApiKey(rawKey)) return { ok: false, reason: 'invalid_api_key' };
+    const hash = hashApiKey(rawKey);
+    const key = this.activeByHash.get(hash);
+    // The map finds the record; the constant-time compare keeps the final equality check free of timing signal.
+    if (!key || !sameHash(key.hash, hash)) return { ok: false, reason: 'invalid_api_key' };
+    const account = this.accounts.findById(key.account_id);
+    if (!account) return { ok: false, reason: 'invalid_api_key' };
+    const subscription = this.accounts.subscriptionOf(account.id);
+    if (!subscription || !isSubscriptionActive(subscription, now)) return { ok: false, reason: 'subscription_inactive' };
+    return { ok: true, key, account, subscription };
+  }
+
+  recordUse(keyId: string, now: Date): void {
+    this.pendingUse.set(keyId, now.toISOString());
+  }
+
+  /** Writes the batched last_used_at times. Called on a timer and at shutdown. */
+  async flushUsage(): Promise<void> {
+    if (this.pendingUse.size === 0) return;
+    const batch = new Map(this.pendingUse);
+    this.pendingUse.clear();
+    await this.store.update((data) => {
+      for (const key of data.keys) {
+        const used = batch.get(key.id);
+        if (used && (key.last_used_at === null || key.last_used_at < used)) key.last_used_at = used;
+      }
+    });
+  }
+
+  /** The key a status page should show: the active one, else the most recently created. */
+  currentKey(accountId: string): ApiKeyRecord | undefined {
+    const mine = this.store.current.keys.filter((k) => k.account_id === accountId);
+    const shown = mine.find((k) => k.status === 'active') ?? mine.at(-1);
+    if (!shown) return undefined;
+    const used = this.pendingUse.get(shown.id);
+    return used && (shown.last_used_at === null || shown.last_used_at < used) ? { ...shown, last_used_at: used } : shown;
+  }
+
+  generate(accountId: string, now = new Date()): Promise<NewKeyData> {
+    return this.issue(accountId, now, 'generate');
+  }
+
+  regenerate(accountId: string, now = new Date()): Promise<NewKeyData> {
+    return this.issue(accountId, now, 'regenerate');
+  }
+
+  async revoke(accountId: string, now = new Date()): Promise<{ revoked_at: string }> {
+    return this.store.update((data) => {
+      const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
+      if (!active) throw new KeyError('no_active_key');
+      active.status = 'revoked';
+      active.revoked_at = now.toISOString();
+      return { revoked_at: active.revoked_at };
+    });
+  }
+
+  private issue(accountId: string, now: Date, mode: 'generate' | 'regenerate'): Promise<NewKeyData> {
+    const account = this.accounts.findById(accountId);
+    if (!account) return Promise.reject(new KeyError('account_not_found'));
+    const rawKey = generateApiKey();
+    // Check and write happen inside one locked update, so concurrent calls cannot both see "no key".
+    return this.store.update((data) => {
+      const subscription = this.accounts.subscriptionOf(accountId);
+      if (!subscription || !isSubscriptionActive(subscription, now)) throw new KeyError('subscription_inactive');
+      const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
+      if (mode === 'generate' && active) throw new KeyError('key_exists');
+      if (mode === 'regenerate') {
+        if (!active) throw new KeyError('no_active_key');
+        active.status = 'revoked';
+        active.revoked_at = now.toISOString();
+      }
+      data.keys.push({
+        id: randomUUID(),
+        account_id: accountId,
+        subscription_id: subscription.id,
+        hash: hashApiKey(rawKey),
+        prefix: keyPrefix(rawKey),
+        status: 'active',
+        created_at: now.toISOString(),
+        revoked_at: null,
+        last_used_at: null,
+      });
+      return { api_key: rawKey, key_prefix: keyPrefix(rawKey), created_at: now.toISOString() };
+    });
+  }
+
+  private reindex(): void {
+    this.activeByHash = new Map(this.store.current.keys.filter((k) => k.status === 'active').map((k) => [k.hash, k]));
+  }
+}

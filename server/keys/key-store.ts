@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { JsonStore } from '../storage/json-store';
+
+export const ApiKeyRecord = z.object({
+  id: z.string().min(1),
+  account_id: z.string().min(1),
+  subscription_id: z.string().min(1),
+  /** SHA-256 of the raw key, hex. The raw key is never stored. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  prefix: z.string(),
+  status: z.enum(['active', 'revoked']),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});
+export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
+
+export const KeysFile = z.object({ keys: z.array(ApiKeyRecord) });
+export type KeysFile = z.infer<typeof KeysFile>;
+export type KeyStore = JsonStore<KeysFile>;
+
+export function openKeyStore(dataDir: string, onReloadError?: (err: unknown) => void): Promise<KeyStore> {
+  return JsonStore.open({
+    file: path.join(dataDir, 'keys.json'),
+    schema: KeysFile,
+    version: 1,
+    defaults: () => ({ keys: [] }),
+    onReloadError,
+  });
+}

@@ -1,0 +1,32 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '../http/app-error';
+import type { Authentication, KeyService } from './key-service';
+
+export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_key' };
+
+/**
+ * Works out who is calling from the x-api-key header, without answering yet: the rate limiter in between needs to
+ * know whether to count the request against the key or against the client's address (SPEC Part B §2).
+ */
+export function identifyApiKey(keys: KeyService, clock: () => Date): RequestHandler {
+  return (req, res, next) => {
+    const header = req.headers['x-api-key'];
+    let outcome: ApiKeyOutcome;
+    if (header === undefined) outcome = { ok: false, reason: 'missing_api_key' };
+    else outcome = keys.authenticate((Array.isArray(header) ? header[0] : header)?.trim() ?? '', clock());
+    res.locals.apiKey = outcome;
+    if (outcome.ok) res.locals.keyId = outcome.key.id;
+    next();
+  };
+}
+
+/** Answers 401/403 for a caller `identifyApiKey` did not accept, in the contract's order. */
+export function requireApiKey(keys: KeyService, clock: () => Date): RequestHandler {
+  return (_req, res, next) => {
+    const outcome = res.locals.apiKey as ApiKeyOutcome | undefined;
+    if (!outcome) return next(new AppError('missing_api_key'));
+    if (!outcome.ok) return next(new AppError(outcome.reason));
+    keys.recordUse(outcome.key.id, clock());
+    next();
+  };
+}

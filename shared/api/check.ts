@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { isAustralianPostcode } from './postcode';
+import { IsoDate } from '../domain/dates';
+import { StateCode } from '../domain/declaration';
+
+export const StatusColor = z.enum(['green', 'amber', 'red']).meta({
+  id: 'StatusColor',
+  description: 'green: active and recent; amber: active for 2 or more years; red: not eligible / not active',
+});
+export type StatusColor = z.infer<typeof StatusColor>;
+
+export const Postcode = z
+  .string()
+  .refine(isAustralianPostcode, { message: 'Invalid postcode format' })
+  .meta({ description: '4 ASCII digits within 0200–0299 or 0800–9999', example: '4000' });
+
+export const CheckRequest = z
+  .object({
+    postcode: Postcode,
+    date: IsoDate.optional().meta({
+      description: 'Historical check for a claim audit (YYYY-MM-DD, Australia/Sydney, never in the future). Default: today.',
+      example: '2025-03-10',
+    }),
+    suburb: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "Narrows a postcode that spans several LGAs to this suburb's LGA", example: 'Brisbane City' }),
+  })
+  .meta({ id: 'CheckRequest' });
+export type CheckRequest = z.infer<typeof CheckRequest>;
+
+export const LgaRef = z.object({ lga_name: z.string(), lga_code: z.string() }).meta({ id: 'LgaRef' });
+export type LgaRef = z.infer<typeof LgaRef>;
+
+export const Summary = z
+  .object({
+    is_eligible: z.boolean(),
+    status_color: StatusColor,
+    headline_text: z.string(),
+    medicare_status_text: z.string(),
+    clinical_decision_support: z.array(z.string()),
+  })
+  .meta({ id: 'Summary' });
+export type Summary = z.infer<typeof Summary>;
+
+export const Location = z
+  .object({
+    postcode: z.string(),
+    suburb: z.string().meta({ description: 'Suburbs of the postcode, a long list cut with a trailing "…"' }),
+    state: StateCode,
+    lga_name: z.string().meta({ description: 'The principal LGA (largest share of residents)' }),
+    lga_code: z.string(),
+    lgas: z.array(LgaRef).meta({ description: 'Every LGA the postcode spans, principal first' }),
+  })
+  .meta({ id: 'Location' });
+export type Location = z.infer<typeof Location>;
+
+export const DisasterView = z
+  .object({
+    agrn: z.string(),
+    title: z.string(),
+    hazard_type: z.string().nullable(),
+    start_date: IsoDate,
+    end_date: IsoDate.nullable(),
+    url: z.string().nullable(),
+    status_color: StatusColor,
+    is_active: z.boolean(),
+    display_date: z.string().regex(/^[0-9]{2}\/[0-9]{2}\/[0-9]{4}$/),
+    lgas: z.array(LgaRef).meta({ description: "The postcode's LGAs this declaration covers" }),
+  })
+  .meta({ id: 'Disaster' });
+export type DisasterView = z.infer<typeof DisasterView>;
+
+export const CheckData = z
+  .object({
+    summary: Summary,
+    location: Location,
+    clinical_documentation: z.object({ proforma_text: z.string() }),
+    disasters: z.array(DisasterView),
+    disclaimers: z.array(z.string()),
+  })
+  .meta({ id: 'CheckData' });
+export type CheckData = z.infer<typeof CheckData>;
+
+export const DataMetadata = z
+  .object({
+    last_updated: z.string().meta({ description: 'ISO 8601 UTC time of the last successful data refresh' }),
+    data_source: z.literal('disasterassist.gov.au'),
+    stale: z.boolean().meta({ description: 'true when the last successful refresh is older than 48 hours' }),
+    checked_date: IsoDate.meta({ description: 'The day (Australia/Sydney) the declarations were judged on' }),
+  })
+  .meta({ id: 'Metadata' });
+export type DataMetadata = z.infer<typeof DataMetadata>;
+
+export const CheckResponse = z
+  .object({ success: z.literal(true), data: CheckData, metadata: DataMetadata })
+  .meta({ id: 'CheckResponse' });
+export type CheckResponse = z.infer<typeof CheckResponse>;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { API_ERRORS, type ApiErrorCode } from './errors';
+
+const codes = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
+
+export const ErrorEnvelope = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum(codes),
+      message: z.string(),
+    }),
+  })
+  .meta({ id: 'Error', description: 'Every error, whatever the status' });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+export function errorBody(code: ApiErrorCode, message: string = API_ERRORS[code].message): ErrorEnvelope {
+  return { success: false, error: { code, message } };
+}

@@ -1,0 +1,29 @@
+/**
+ * Every error the API can answer with. Codes and messages are part of the contract (SPEC Part A "Errors" and
+ * Part B §1): clients match on `code`, people read `message`, so both are fixed here and nowhere else.
+ */
+export const API_ERRORS = {
+  missing_api_key: { status: 401, message: 'Missing x-api-key header' },
+  invalid_api_key: { status: 401, message: 'Invalid API key' },
+  subscription_inactive: { status: 403, message: 'API subscription is inactive' },
+  invalid_postcode: { status: 400, message: 'Invalid postcode format' },
+  invalid_date: { status: 400, message: 'Invalid date: use YYYY-MM-DD, not in the future' },
+  invalid_suburb: { status: 400, message: 'Suburb is not in this postcode' },
+  invalid_request: { status: 400, message: 'Invalid request body' },
+  postcode_not_found: { status: 404, message: 'Postcode not found' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded' },
+  invalid_json: { status: 400, message: 'Request body is not valid JSON' },
+  unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
+  payload_too_large: { status: 413, message: 'Request body is too large' },
+  not_found: { status: 404, message: 'Not found' },
+  method_not_allowed: { status: 405, message: 'Method not allowed' },
+  unauthenticated: { status: 401, message: 'Sign in required' },
+  invalid_credentials: { status: 401, message: 'Invalid email or password' },
+  key_exists: { status: 409, message: 'An active API key already exists' },
+  no_active_key: { status: 404, message: 'No active API key' },
+  data_unavailable: { status: 503, message: 'Disaster data is not available yet' },
+  forbidden_origin: { status: 403, message: 'Request origin is not allowed' },
+  internal_error: { status: 500, message: 'Internal server error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+
+/** A real calendar date written YYYY-MM-DD (2025-02-29 is refused). */
+export const IsoDate = z.string().refine(isCalendarDate, { message: 'Expected a calendar date YYYY-MM-DD' });
+
+export function isCalendarDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const sydneyDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Australia/Sydney',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The calendar day in Australia/Sydney at instant `now`: the day SPEC §4 judges activity on. */
+export function sydneyToday(now: Date): string {
+  return sydneyDate.format(now);
+}
+
+/**
+ * `date` plus `years` calendar years. 29 February lands on 28 February in a common year, so an anniversary never
+ * spills into March (the same convention as date-fns' addYears).
+ */
+export function addYears(date: string, years: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const year = y + years;
+  const day = Math.min(d, daysInMonth(year, m));
+  return `${String(year).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** YYYY-MM-DD → dd/mm/yyyy, the way Australian clinical notes write dates. */
+export function toDisplayDate(date: string): string {
+  const [y, m, d] = date.split('-');
+  return `${d}/${m}/${y}`;
+}

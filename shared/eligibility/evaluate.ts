@@ -1,0 +1,127 @@
+import { isCalendarDate, toDisplayDate } from '../domain/dates';
+import type { Declaration, StateCode } from '../domain/declaration';
+import type { CheckData, DisasterView, LgaRef } from '../api/check';
+import { declarationColor, isActive, sortDisasters, summaryColor } from './status';
+import {
+  LGA_UNKNOWN_NAME,
+  clinicalDecisionSupport,
+  disclaimers,
+  formatSuburbList,
+  headlineText,
+  medicareStatusText,
+  proformaText,
+  type TextContext,
+} from './texts';
+
+export interface AreaLga {
+  lga_name: string;
+  lga_code: string;
+  /** Share 0..1 of the postcode's residents in this LGA; null when the source does not say. */
+  share: number | null;
+}
+
+export interface PostcodeArea {
+  postcode: string;
+  suburbs: string[];
+  state: StateCode;
+  /** Principal LGA first. Empty when the postcode's LGA is unknown. */
+  lgas: AreaLga[];
+}
+
+export interface RelatedDeclaration {
+  declaration: Declaration;
+  /** Which of the area's LGAs the declaration covers (non-empty). */
+  lgas: LgaRef[];
+}
+
+export interface EvaluateInput {
+  area: PostcodeArea;
+  related: RelatedDeclaration[];
+  /** The day activity is judged on, YYYY-MM-DD (Australia/Sydney). */
+  day: string;
+  /** ISO timestamp of the last successful data refresh. */
+  lastUpdated: string;
+}
+
+/**
+ * Codes are the reliable key; a name is the fallback because some sources give an LGA without its ABS code.
+ * Names compare case-insensitively since sources disagree on capitalisation.
+ */
+function sameLga(a: LgaRef, b: LgaRef): boolean {
+  if (a.lga_code && b.lga_code) return a.lga_code === b.lga_code;
+  return a.lga_name.trim().toLowerCase() === b.lga_name.trim().toLowerCase();
+}
+
+function toView(rel: RelatedDeclaration, day: string): DisasterView {
+  const d = rel.declaration;
+  return {
+    agrn: d.agrn,
+    title: d.title,
+    hazard_type: d.hazard_type,
+    start_date: d.start_date,
+    end_date: d.end_date,
+    url: d.url,
+    status_color: declarationColor(d, day),
+    is_active: isActive(d, day),
+    display_date: toDisplayDate(d.start_date),
+    lgas: rel.lgas.map((l) => ({ lga_name: l.lga_name, lga_code: l.lga_code })),
+  };
+}
+
+/**
+ * The whole eligibility answer for one postcode on one day. Pure: the day and the data time come in as arguments so
+ * a claim audit for a past date gets exactly the answer it would have got then.
+ */
+export function evaluateEligibility(input: EvaluateInput): CheckData {
+  const { area, related, day, lastUpdated } = input;
+  // A malformed day would silently compare as text and colour every declaration wrongly; refuse it instead.
+  if (!isCalendarDate(day)) throw new RangeError(`evaluateEligibility: day must be YYYY-MM-DD, got ${JSON.stringify(day)}`);
+
+  const lgas: LgaRef[] = area.lgas.map((l) => ({ lga_name: l.lga_name, lga_code: l.lga_code }));
+  const lgaKnown = lgas.length > 0;
+  const disasters = sortDisasters(related.map((rel) => toView(rel, day)));
+  const active = disasters.filter((d) => d.is_active);
+
+  const covered = lgas.filter((lga) => active.some((d) => d.lgas.some((c) => sameLga(c, lga))));
+  const uncovered = lgas.filter((lga) => !covered.includes(lga));
+
+  // Without an LGA no declaration can be tied to the patient, whatever was passed in as related.
+  const isEligible = lgaKnown && active.length > 0;
+  const color = isEligible ? summaryColor(disasters.map((d) => d.status_color)) : 'red';
+
+  const suburb = formatSuburbList(area.suburbs);
+  const ctx: TextContext = {
+    postcode: area.postcode,
+    suburb,
+    state: area.state,
+    lgas,
+    active,
+    covered,
+    uncovered,
+    color,
+    day,
+    lastUpdated,
+  };
+
+  const principal = lgas[0];
+  return {
+    summary: {
+      is_eligible: isEligible,
+      status_color: color,
+      headline_text: headlineText(ctx),
+      medicare_status_text: medicareStatusText(ctx),
+      clinical_decision_support: clinicalDecisionSupport(ctx),
+    },
+    location: {
+      postcode: area.postcode,
+      suburb,
+      state: area.state,
+      lga_name: principal?.lga_name ?? LGA_UNKNOWN_NAME,
+      lga_code: principal?.lga_code ?? '',
+      lgas,
+    },
+    clinical_documentation: { proforma_text: proformaText(ctx) },
+    disasters,
+    disclaimers: disclaimers(),
+  };
+}

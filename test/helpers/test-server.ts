@@ -1,0 +1,117 @@
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import { Writable } from 'node:stream';
+import { sydneyToday } from '../../shared/domain/dates';
+import type { Declaration } from '../../shared/domain/declaration';
+import { createApp } from '../../server/app';
+import { createLogger } from '../../server/logger';
+import { buildPostcodeIndex } from '../../server/postcodes/postcode-index';
+import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
+import { openDataServices, type DataServices } from '../../server/services';
+import { fixtureDeclarations } from '../fixtures/declarations';
+import { LOCALITY_ROWS } from '../fixtures/localities';
+import { tempDir } from './temp-dir';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  data: DataServices;
+  /** Every JSON log line the app wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  dataDir?: string;
+  clock?: () => Date;
+  /** Declarations to store with a successful refresh time; `false` leaves a fresh install (no refresh yet). */
+  declarations?: Declaration[] | false;
+  rateLimitCounter?: SlidingWindowCounter;
+  trustProxy?: boolean | number | string;
+}
+
+/** The real app on a real HTTP server on an ephemeral port, over a real data directory. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await tempDir());
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger('info', sink);
+  const data = await openDataServices(dataDir, logger);
+  data.watch();
+  const clock = options.clock ?? (() => new Date());
+  if (options.declarations !== false) {
+    const declarations = options.declarations ?? fixtureDeclarations(sydneyToday(clock()));
+    await data.declarations.store.update((file) => {
+      file.declarations = declarations;
+      file.last_updated = clock().toISOString();
+    });
+  }
+  const app = createApp({
+    logger,
+    data,
+    postcodes: buildPostcodeIndex(LOCALITY_ROWS),
+    clock,
+    rateLimitCounter: options.rateLimitCounter,
+    trustProxy: options.trustProxy,
+  });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    data,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await data.close();
+    },
+  };
+}
+
+export interface SeededAccount {
+  accountId: string;
+  email: string;
+  password: string;
+  apiKey: string | null;
+}
+
+let seq = 0;
+
+/** An account with a subscription (active by default) and, unless told otherwise, an API key. */
+export async function seedAccount(
+  data: DataServices,
+  options: { status?: 'active' | 'inactive'; expires?: string | null; rateLimit?: number; withKey?: boolean; email?: string } = {},
+): Promise<SeededAccount> {
+  const email = options.email ?? `clinic${++seq}-${process.pid}@example.test`;
+  const password = 'correct horse battery staple';
+  const account = await data.accounts.createAccount(email, password);
+  await data.accounts.setSubscription(email, { status: 'active', expires: options.expires, rateLimit: options.rateLimit });
+  const apiKey = options.withKey === false ? null : (await data.keys.generate(account.id)).api_key;
+  if (options.status === 'inactive') await data.accounts.setSubscription(email, { status: 'inactive' });
+  return { accountId: account.id, email, password, apiKey };
+}
+
+/** POST /api/v1/check-postcode with a JSON body (or a raw string body) and the given key. */
+export function checkPostcode(
+  server: Pick<TestServer, 'url'>,
+  apiKey: string | null,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${server.url}/api/v1/check-postcode`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(apiKey === null ? {} : { 'x-api-key': apiKey }),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
