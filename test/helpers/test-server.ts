@@ -92,9 +92,12 @@ export async function seedAccount(
   const email = options.email ?? `clinic${++seq}-${process.pid}@example.test`;
   const password = 'correct horse battery staple';
   const account = await data.accounts.createAccount(email, password);
-  await data.accounts.setSubscription(email, { status: 'active', expires: options.expires, rateLimit: options.rateLimit });
+  await data.accounts.setSubscription(email, { status: 'active', rateLimit: options.rateLimit });
+  // The key is issued while the subscription is active; then it takes the state the test asked for.
   const apiKey = options.withKey === false ? null : (await data.keys.generate(account.id)).api_key;
-  if (options.status === 'inactive') await data.accounts.setSubscription(email, { status: 'inactive' });
+  if (options.status === 'inactive' || options.expires !== undefined) {
+    await data.accounts.setSubscription(email, { status: options.status, expires: options.expires });
+  }
   return { accountId: account.id, email, password, apiKey };
 }
 

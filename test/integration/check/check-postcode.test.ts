@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckResponse } from '../../../shared/api/check';
+import { ErrorEnvelope } from '../../../shared/api/envelope';
+import { API_ERRORS, type ApiErrorCode } from '../../../shared/api/errors';
+import { sydneyToday } from '../../../shared/domain/dates';
+import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+
+async function expectError(res: Response, code: ApiErrorCode): Promise<void> {
+  expect(res.status).toBe(API_ERRORS[code].status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = ErrorEnvelope.parse(await res.json());
+  expect(body.error).toEqual({ code, message: API_ERRORS[code].message });
+}
+
+describe('POST /api/v1/check-postcode', () => {
+  let server: TestServer;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    apiKey = (await seedAccount(server.data)).apiKey!;
+  });
+  afterAll(() => server.close());
+
+  it('answers 200 with the whole envelope for an eligible postcode', async () => {
+    const res = await checkPostcode(server, apiKey, { postcode: '4000' });
+    expect(res.status).toBe(200);
+    const body = CheckResponse.parse(await res.json());
+    expect(body.data.summary).toMatchObject({ is_eligible: true, status_color: 'green' });
+    expect(body.data.summary.headline_text).toMatch(/Eligible/);
+    expect(body.data.summary.headline_text).toMatch(/1 active disaster declaration/);
+    expect(body.data.summary.headline_text).toMatch(/Brisbane/);
+    expect(body.data.location).toMatchObject({ postcode: '4000', state: 'QLD', lga_name: 'Brisbane', lga_code: '31000' });
+    expect(body.data.location.suburb).toBe('Brisbane City, Spring Hill');
+    expect(body.data.disasters.map((d) => d.agrn)).toEqual(['1195']);
+    expect(body.data.clinical_documentation.proforma_text).toContain('AGRN 1195');
+    expect(body.data.disclaimers.length).toBeGreaterThanOrEqual(3);
+    expect(body.metadata.data_source).toBe('disasterassist.gov.au');
+    expect(body.metadata.stale).toBe(false);
+    expect(Date.parse(body.metadata.last_updated)).not.toBeNaN();
+  });
+
+  it('answers red, not eligible, where only an ended declaration exists, listing it', async () => {
+    const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '2480' })).json());
+    expect(body.data.summary).toMatchObject({ is_eligible: false, status_color: 'red' });
+    expect(body.data.summary.headline_text).toMatch(/Not eligible/);
+    expect(body.data.disasters).toEqual([expect.objectContaining({ agrn: '900', is_active: false, status_color: 'red' })]);
+  });
+
+  it('lists every LGA of a postcode that spans several and says only some are covered', async () => {
+    const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4055' })).json());
+    expect(body.data.location.lgas.map((l) => l.lga_code).sort()).toEqual(['31000', '35010']);
+    expect(body.data.location.lga_code).toBe('35010');
+    // Brisbane (green, recent) and Moreton Bay (amber, 3 years old, matched by name only) are both covered.
+    expect(body.data.summary.status_color).toBe('green');
+    expect(body.data.disasters.map((d) => d.agrn).sort()).toEqual(['1001', '1195']);
+    expect(body.data.disasters.find((d) => d.agrn === '1001')?.status_color).toBe('amber');
+  });
+
+  it('narrows a multi-LGA postcode to the LGA of the given suburb', async () => {
+    const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4055', suburb: 'Bunya' })).json());
+    expect(body.data.location.lgas).toEqual([{ lga_name: 'Moreton Bay', lga_code: '35010' }]);
+    expect(body.data.summary.status_color).toBe('amber');
+    expect(body.data.disasters.map((d) => d.agrn)).toEqual(['1001']);
+  });
+
+  it('refuses a suburb that is not in the postcode', async () => {
+    await expectError(await checkPostcode(server, apiKey, { postcode: '4055', suburb: 'Darwin' }), 'invalid_suburb');
+  });
+
+  it('checks a past date for a claim audit, and refuses a future one', async () => {
+    const year = Number(sydneyToday(new Date()).slice(0, 4));
+    const past = CheckResponse.parse(
+      await (await checkPostcode(server, apiKey, { postcode: '2480', date: `${year - 2}-06-01` })).json(),
+    );
+    expect(past.data.summary).toMatchObject({ is_eligible: true });
+    expect(past.metadata.checked_date).toBe(`${year - 2}-06-01`);
+    await expectError(await checkPostcode(server, apiKey, { postcode: '2480', date: `${year + 1}-01-01` }), 'invalid_date');
+    await expectError(await checkPostcode(server, apiKey, { postcode: '2480', date: `${year - 1}-02-30` }), 'invalid_date');
+  });
+
+  it('answers 404 postcode_not_found for a well-formed postcode the data does not know', async () => {
+    await expectError(await checkPostcode(server, apiKey, { postcode: '5999' }), 'postcode_not_found');
+  });
+
+  it('answers red with an unknown LGA for a postcode without one', async () => {
+    const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4007' })).json());
+    expect(body.data.summary.is_eligible).toBe(false);
+    expect(body.data.location.lga_code).toBe('');
+  });
+
+  it('401 Missing x-api-key header when the header is absent', async () => {
+    await expectError(await checkPostcode(server, null, { postcode: '4000' }), 'missing_api_key');
+  });
+
+  it.each([
+    ['unknown', 'sk_live_' + 'A'.repeat(38)],
+    ['malformed', 'not-a-key'],
+    ['empty', ''],
+    ['truncated', () => apiKey.slice(0, -1)],
+    ['one character changed', () => apiKey.slice(0, -2) + (apiKey.at(-2) === 'a' ? 'b' : 'a') + apiKey.at(-1)],
+  ])('401 Invalid API key for a %s key', async (_name, key) => {
+    await expectError(await checkPostcode(server, typeof key === 'function' ? key() : key, { postcode: '4000' }), 'invalid_api_key');
+  });
+
+  it('401 Invalid API key for a revoked key, at once', async () => {
+    const seeded = await seedAccount(server.data);
+    expect((await checkPostcode(server, seeded.apiKey, { postcode: '4000' })).status).toBe(200);
+    await server.data.keys.revoke(seeded.accountId);
+    await expectError(await checkPostcode(server, seeded.apiKey, { postcode: '4000' }), 'invalid_api_key');
+  });
+
+  it('403 API subscription is inactive for a cancelled subscription', async () => {
+    const seeded = await seedAccount(server.data, { status: 'inactive' });
+    await expectError(await checkPostcode(server, seeded.apiKey, { postcode: '4000' }), 'subscription_inactive');
+  });
+
+  it('403 API subscription is inactive once the subscription has expired', async () => {
+    const seeded = await seedAccount(server.data, { expires: '2020-01-01' });
+    await expectError(await checkPostcode(server, seeded.apiKey, { postcode: '4000' }), 'subscription_inactive');
+  });
+
+  it('checks the key before the body: a broken body without a key is a 401, not a 400', async () => {
+    await expectError(await checkPostcode(server, null, '{"postcode":'), 'missing_api_key');
+    await expectError(await checkPostcode(server, 'sk_live_nope', 'x'.repeat(20_000)), 'invalid_api_key');
+  });
+
+  it('answers 413 for a body over 10 kB, 415 for a non-JSON type and 400 for broken JSON', async () => {
+    await expectError(await checkPostcode(server, apiKey, JSON.stringify({ postcode: '4000', pad: 'x'.repeat(11_000) })), 'payload_too_large');
+    await expectError(await checkPostcode(server, apiKey, 'postcode=4000', { 'content-type': 'application/x-www-form-urlencoded' }), 'unsupported_media_type');
+    await expectError(await checkPostcode(server, apiKey, '{"postcode": "4000"'), 'invalid_json');
+  });
+
+  it('answers unknown routes and methods with the JSON 404 envelope', async () => {
+    await expectError(await fetch(`${server.url}/api/v1/nope`), 'not_found');
+    await expectError(await fetch(`${server.url}/api/v1/check-postcode`), 'not_found');
+  });
+
+  it('never logs the key, and logs one line per request with method, path, status, duration and key id', async () => {
+    await checkPostcode(server, apiKey, { postcode: '4000' });
+    const lines = server.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const line = lines.findLast((l) => l.path === '/api/v1/check-postcode' && l.status === 200);
+    expect(line).toMatchObject({ method: 'POST', status: 200, key_id: expect.any(String) });
+    expect(typeof line?.duration_ms).toBe('number');
+    expect(server.logs.join('\n')).not.toContain(apiKey);
+  });
+
+  it('answers identical results to concurrent callers', async () => {
+    const responses = await Promise.all(Array.from({ length: 20 }, () => checkPostcode(server, apiKey, { postcode: '4000' })));
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(bodies.map((b) => JSON.stringify(b.data))).size).toBe(1);
+  });
+});
+
+describe('before the first data refresh', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ declarations: false });
+  });
+  afterAll(() => server.close());
+
+  it('answers 503 data_unavailable with Retry-After, never invented data', async () => {
+    const { apiKey } = await seedAccount(server.data);
+    const res = await checkPostcode(server, apiKey, { postcode: '4000' });
+    await expectError(res, 'data_unavailable');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('says so on /healthz', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', last_updated: null, data_status: 'unavailable', data_age_seconds: null });
+  });
+});
+
+describe('stale data', () => {
+  let server: TestServer;
+  const now = new Date();
+  beforeAll(async () => {
+    // Data refreshed 49 hours before "now".
+    let clock = new Date(now.getTime() - 49 * 3600_000);
+    server = await startTestServer({ clock: () => clock });
+    clock = now;
+  });
+  afterAll(() => server.close());
+
+  it('flags metadata.stale and /healthz once the last refresh is over 48 hours old', async () => {
+    const { apiKey } = await seedAccount(server.data);
+    const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4000' })).json());
+    expect(body.metadata.stale).toBe(true);
+    const health = await (await fetch(`${server.url}/healthz`)).json();
+    expect(health).toMatchObject({ status: 'ok', data_status: 'stale' });
+    expect(health.data_age_seconds).toBeGreaterThanOrEqual(49 * 3600);
+  });
+});
