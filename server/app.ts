@@ -1,10 +1,12 @@
 import express, { Router, type Express } from 'express';
-import helmet from 'helmet';
+import { accountRoutes } from './auth/account-routes';
+import type { AuthRuntime } from './auth/auth-runtime';
 import { checkRouter } from './check/check-router';
 import { docsRouter } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
 import { requestLog } from './http/request-log';
+import { securityHeaders } from './http/security-headers';
 import type { Logger } from './logger';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import { checkRateLimit, WINDOW_MS } from './rate-limit/check-rate-limit';
@@ -20,6 +22,8 @@ export interface AppDeps {
   /** Where request times are counted; in-process by default, a shared store when running several instances. */
   rateLimitCounter?: SlidingWindowCounter;
   clock?: () => Date;
+  /** Sessions, login throttle, audit log (openAuth): the cookie-session endpoints /api/v1/auth and /api/v1/keys. */
+  auth: AuthRuntime;
 }
 
 /** The whole HTTP application, without listening: the process entry and the tests both run this. */
@@ -33,7 +37,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestLog(deps.logger));
   // upgrade-insecure-requests would send /docs' own assets to https:// on a plain-HTTP local install.
-  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(healthRouter(deps.data.declarations, clock));
   app.use(docsRouter());
 
@@ -47,6 +51,8 @@ export function createApp(deps: AppDeps): Express {
       clock,
     }),
   );
+  // Session middleware runs only under /api/v1/auth and /api/v1/keys (see accountRoutes), never for the check.
+  api.use(accountRoutes({ runtime: deps.auth, accounts: deps.data.accounts, keys: deps.data.keys }));
   app.use('/api/v1', api);
 
   app.use(notFound);

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { parseExtensionOrigins } from './auth/origin-policy';
 
 /** Empty variables (`PORT=`) mean "use the default", as in most twelve-factor tools. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -33,10 +34,26 @@ export const ConfigSchema = z.object({
   HOST: optional(z.string().default('127.0.0.1')),
   DATA_DIR: optional(z.string().default('./data')),
   SESSION_SECRET: optional(z.string().min(32, 'must have at least 32 characters').optional()),
+  /** Session lifetimes: idle (no request for this long) and absolute (since sign-in). */
+  SESSION_IDLE_MINUTES: optional(z.coerce.number({ error: 'must be a number of minutes' }).int().min(1).max(7 * 24 * 60).default(30)),
+  SESSION_ABSOLUTE_HOURS: optional(z.coerce.number({ error: 'must be a number of hours' }).int().min(1).max(24 * 30).default(12)),
+  /** Extension origins allowed to use the cookie session (comma-separated); unset = any chrome-extension:// origin. */
+  EXTENSION_ORIGINS: optional(
+    z.string().transform((value, ctx) => {
+      try {
+        return parseExtensionOrigins(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }).optional(),
+  ),
   INGEST_SCHEDULE: optional(z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *')),
   DISASTERASSIST_BASE_URL: optional(httpUrl.default('https://www.disasterassist.gov.au')),
   DRFA_CSV_URL: optional(httpUrl.optional()),
   POSTCODE_LGA_URL: optional(z.string().optional()),
+  /** An email or URL added to the ingest's User-Agent so the sites' operators can reach whoever runs it. */
+  INGEST_CONTACT: optional(z.string().max(200).optional()),
   TRUST_PROXY: optional(z.string().transform(parseTrustProxy).default(false)),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
@@ -57,7 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const problems = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     const got = env[name];
-    return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' ? '' : ` (got "${got}")`}`;
+    // JSON-quoted so that a value with a line break still gives one line.
+    return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' ? '' : ` (got ${JSON.stringify(got)})`}`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createApp } from './app';
+import { authOptionsFromConfig, openAuth } from './auth/auth-runtime';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { buildPostcodeIndex, loadBundledLocalityRows } from './postcodes/postcode-index';
+import { isStale } from './declarations/freshness';
+import { startIngestService } from './ingest/service';
+import { PostcodeService } from './postcodes/postcode-service';
 import { openDataServices } from './services';
 import { listenGracefully } from './shutdown';
 
@@ -18,17 +21,33 @@ async function main(): Promise<void> {
 
   const data = await openDataServices(dataDir, logger);
   data.watch();
-  const postcodes = buildPostcodeIndex(await loadBundledLocalityRows());
+  // POSTCODE_LGA_URL: population-weighted LGAs (cached in DATA_DIR); unset = the bundled single-LGA data.
+  const postcodes = await PostcodeService.open({ source: config.POSTCODE_LGA_URL, dataDir, logger });
 
-  const app = createApp({ logger, data, postcodes, trustProxy: config.TRUST_PROXY });
+  // Sessions (DATA_DIR/sessions.json), SESSION_SECRET or the secret generated once into DATA_DIR, audit log.
+  const auth = await openAuth({ dataDir, logger, ...authOptionsFromConfig(config) });
+  const app = createApp({ logger, data, postcodes, trustProxy: config.TRUST_PROXY, auth });
   const usageFlush = setInterval(() => {
     data.keys.flushUsage().catch((err: unknown) => logger.error({ err }, 'could not record key usage'));
   }, USAGE_FLUSH_MS);
   usageFlush.unref();
+  // Daily refresh on INGEST_SCHEDULE (Sydney time), retried after a failure; see server/ingest/service.ts.
+  const ingest = startIngestService({
+    schedule: config.INGEST_SCHEDULE,
+    dataDir,
+    baseUrl: config.DISASTERASSIST_BASE_URL,
+    drfaCsvUrl: config.DRFA_CSV_URL,
+    contact: config.INGEST_CONTACT,
+    declarations: data.declarations.store,
+    postcodes,
+    logger,
+  });
 
   const server = await listenGracefully(app, config.PORT, config.HOST, logger, async () => {
     clearInterval(usageFlush);
+    await ingest.stop();
     await data.close();
+    await auth.close();
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -36,6 +55,8 @@ async function main(): Promise<void> {
     { url: `http://${config.HOST}:${port}`, data_dir: dataDir, postcodes: postcodes.size, declarations: data.declarations.count, last_updated: data.declarations.lastUpdated },
     'listening',
   );
+  // A fresh install (no data yet) or data older than 48 h: refresh now rather than at the next scheduled time.
+  if (isStale(data.declarations.lastUpdated, new Date())) void ingest.runNow('startup');
 }
 
 main().catch((err: unknown) => {

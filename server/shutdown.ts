@@ -18,10 +18,19 @@ export function listenGracefully(
 ): Promise<http.Server> {
   const server = http.createServer(app);
   let stopping = false;
+  // Responses in flight, so that a stop can answer them with "Connection: close": otherwise a keep-alive client
+  // holds close() open until keepAliveTimeout, and may even send further requests on the draining server.
+  const inFlight = new Set<http.ServerResponse>();
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.on('close', () => inFlight.delete(res));
+  });
 
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
     logger.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
     force.unref();

@@ -1,3 +1,69 @@
+import { browser } from 'wxt/browser';
+import { defineBackground } from 'wxt/utils/define-background';
+import { CheckService } from '../lib/check-service';
+import { onMessage, type AccountResult } from '../lib/messaging';
+import { accountApi, type Fetch } from '../lib/server-client';
+import { apiKeyItem, originPattern, serverUrlItem } from '../lib/settings';
+
+const NOT_CONFIGURED = {
+  ok: false,
+  code: 'not_configured',
+  message: 'Save the Server URL first.',
+} as const;
+
+/**
+ * The service worker: the only part of the extension that talks to the server. Content scripts and the popup ask
+ * it to check a postcode; the options page asks it to sign in and manage keys.
+ */
 export default defineBackground(() => {
-  // The background worker becomes the only place that talks to the server (see the extension issue).
+  // `fetch` must be called unbound-safe: the service worker's global fetch throws "Illegal invocation" if detached.
+  const fetchFn: Fetch = (input, init) => fetch(input, init);
+
+  const checks = new CheckService({
+    fetch: fetchFn,
+    config: async () => ({ serverUrl: await serverUrlItem.getValue(), apiKey: await apiKeyItem.getValue() }),
+    hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
+  });
+  // A new key or server makes every remembered answer (and every "wait") meaningless.
+  serverUrlItem.watch(() => checks.clear());
+  apiKeyItem.watch(() => checks.clear());
+
+  async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
+    const serverUrl = await serverUrlItem.getValue();
+    if (!serverUrl) return { ...NOT_CONFIGURED };
+    return call(serverUrl);
+  }
+
+  onMessage('check', ({ data }) => checks.check(String(data)));
+  onMessage('openOptions', () => browser.runtime.openOptionsPage());
+
+  onMessage('login', ({ data }) =>
+    withServer(async (url) => {
+      const login = await accountApi.login(fetchFn, url, { email: String(data.email), password: String(data.password) });
+      if (!login.ok) return login;
+      return accountApi.session(fetchFn, url);
+    }),
+  );
+  onMessage('logout', () => withServer(async (url) => {
+    const result = await accountApi.logout(fetchFn, url);
+    return result.ok ? { ok: true, data: null } : result;
+  }));
+  onMessage('session', () => withServer((url) => accountApi.session(fetchFn, url)));
+  onMessage('keyStatus', () => withServer((url) => accountApi.keyStatus(fetchFn, url)));
+  onMessage('generateKey', () => withServer((url) => accountApi.generateKey(fetchFn, url)));
+  onMessage('regenerateKey', () =>
+    withServer(async (url) => {
+      const result = await accountApi.regenerateKey(fetchFn, url);
+      // The old key stops working now: forget answers given under it.
+      if (result.ok) checks.clear();
+      return result;
+    }),
+  );
+  onMessage('revokeKey', () =>
+    withServer(async (url) => {
+      const result = await accountApi.revokeKey(fetchFn, url);
+      if (result.ok) checks.clear();
+      return result;
+    }),
+  );
 });

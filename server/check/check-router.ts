@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { CheckRequest, type CheckResponse } from '../../shared/api/check';
+import { CheckRequest, type DataMetadata } from '../../shared/api/check';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
 import { evaluateEligibility } from '../../shared/eligibility/evaluate';
@@ -11,6 +11,7 @@ import { validateBody } from '../http/validate-request';
 import type { KeyService } from '../keys/key-service';
 import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
+import { AnswerCache } from './answer-cache';
 
 export interface CheckRouterDeps {
   keys: KeyService;
@@ -36,6 +37,8 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
 export function checkRouter(deps: CheckRouterDeps): Router {
   const { keys, declarations, postcodes, clock } = deps;
 
+  const answers = new AnswerCache();
+
   const check: RequestHandler = (_req, res) => {
     const body = res.locals.body as CheckRequest;
     const now = clock();
@@ -51,18 +54,17 @@ export function checkRouter(deps: CheckRouterDeps): Router {
     if (area === null) throw new AppError('invalid_suburb');
 
     const day = body.date ?? today;
-    const related = declarations.related(area.lgas);
-    const response: CheckResponse = {
-      success: true,
-      data: evaluateEligibility({ area, related, day, lastUpdated }),
-      metadata: {
-        last_updated: lastUpdated,
-        data_source: 'disasterassist.gov.au',
-        stale: isStale(lastUpdated, now),
-        checked_date: day,
-      },
+    const data = answers.get(declarations.version, `${body.postcode}|${body.suburb ?? ''}|${day}`, () =>
+      JSON.stringify(evaluateEligibility({ area, related: declarations.related(area.lgas), day, lastUpdated })),
+    );
+    const metadata: DataMetadata = {
+      last_updated: lastUpdated,
+      data_source: 'disasterassist.gov.au',
+      stale: isStale(lastUpdated, now),
+      checked_date: day,
     };
-    res.json(response);
+    // The envelope is assembled around the cached JSON of `data`; it is what CheckResponse describes.
+    res.type('application/json').send(`{"success":true,"data":${data},"metadata":${JSON.stringify(metadata)}}`);
   };
 
   return Router().post(

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../shared/domain/dates';
-import { AccountError, isSubscriptionActive } from '../accounts/account-service';
+import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
+import { AuditLog } from '../audit/audit-log';
+import { formatAuditEvents } from '../audit/format-audit';
 import { ConfigError, loadConfig } from '../config';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
@@ -16,6 +18,8 @@ Commands:
                                                set the account's Clinic-Wide Access subscription
   create-key --email E                         create the account's API key (printed once)
   list-accounts                                list accounts, subscriptions and keys
+  audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
+                                               subscription changes (never a key or a password)
 
 Works on DATA_DIR (default ./data), the same directory as the server; a running server sees changes within 2 s.`;
 
@@ -30,9 +34,12 @@ function required(options: Options, name: string): string {
   return value;
 }
 
+const auditLog = (data: DataServices) => AuditLog.inDataDir(data.dataDir);
+
 const commands: Record<string, (data: DataServices, options: Options) => Promise<string>> = {
   async 'create-account'(data, options) {
     const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'));
+    await auditLog(data).record({ event: 'account_created', source: 'admin', account_id: account.id, email: account.email });
     return account.id;
   },
 
@@ -59,14 +66,30 @@ const commands: Record<string, (data: DataServices, options: Options) => Promise
       throw new UsageError('give at least one of --status, --expires, --rate-limit');
     }
     const sub = await data.accounts.setSubscription(email, { status, expires, rateLimit });
+    await auditLog(data).record({
+      event: 'subscription_changed',
+      source: 'admin',
+      account_id: sub.account_id,
+      email: normaliseEmail(email),
+      subscription: { status: sub.status, expires_at: sub.expires_at, rate_limit: sub.rate_limit },
+    });
     return `${email}: ${sub.status}, expires ${sub.expires_at ?? 'never'}, ${sub.rate_limit} requests/minute`;
   },
 
   async 'create-key'(data, options) {
     const account = data.accounts.findByEmail(required(options, 'email'));
     if (!account) throw new AccountError('account_not_found', `No account for ${options.email}`);
+    // The same KeyService rule as POST /api/v1/keys/generate: active subscription, no active key, one locked write.
     const key = await data.keys.generate(account.id);
+    await auditLog(data).record({ event: 'key_generated', source: 'admin', account_id: account.id, email: account.email, key_prefix: key.key_prefix });
     return key.api_key;
+  },
+
+  async audit(data, options) {
+    const email = normaliseEmail(required(options, 'email'));
+    const account = data.accounts.findByEmail(email);
+    const events = await auditLog(data).read({ email, accountId: account?.id });
+    return formatAuditEvents(events, email);
   },
 
   async 'list-accounts'(data) {

@@ -6,12 +6,19 @@ import type { DeclarationStore } from './declaration-store';
 /** Read side of the declarations: the index is rebuilt whenever the file changes (an ingest, here or in the CLI). */
 export class DeclarationRepository {
   private index: DeclarationIndex;
+  private revision = 0;
 
   constructor(readonly store: DeclarationStore) {
     this.index = new DeclarationIndex(store.current.declarations);
     store.onChange((data) => {
       this.index = new DeclarationIndex(data.declarations);
+      this.revision++;
     });
+  }
+
+  /** Changes whenever the declarations do, so answers computed from them can be cached until then. */
+  get version(): number {
+    return this.revision;
   }
 
   /** Time of the last successful refresh, null before the first. */

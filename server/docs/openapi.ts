@@ -56,14 +56,24 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     method: 'post',
     path: '/api/v1/auth/login',
     summary: 'Sign in; sets the session cookie',
+    description:
+      'Sets `dte.sid` (httpOnly, SameSite=Lax, Path=/api/v1, Secure over HTTPS) with a new session id. Sessions end after 30 idle minutes or 12 hours (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS). Failed attempts are limited per email (5) and per client address (20) in 15 minutes; while limited, even the right password gets 429 with Retry-After.',
     request: { body: { required: true, content: { 'application/json': { schema: LoginRequest } } } },
-    responses: { 200: json(successEnvelope(SessionData), 'Signed in'), 401: error('Invalid email or password'), 429: error('Too many attempts') },
+    responses: {
+      200: json(successEnvelope(SessionData), 'Signed in'),
+      400: error('Invalid request body or JSON'),
+      401: error('Invalid email or password (the same answer for an unknown email)'),
+      403: error('Request origin is not allowed (a session cookie sent from another site)'),
+      413: error('Request body over 10 kB'),
+      415: error('Content-Type is not application/json'),
+      429: error('Too many failed attempts; wait Retry-After seconds'),
+    },
   });
   registry.registerPath({
     method: 'post',
     path: '/api/v1/auth/logout',
     summary: 'Sign out',
-    responses: { 200: json(successEnvelope(SessionData), 'Signed out') },
+    responses: { 200: json(successEnvelope(SessionData), 'Signed out'), 403: error('Request origin is not allowed') },
   });
   registry.registerPath({
     method: 'get',
@@ -96,6 +106,8 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     200: json(successEnvelope(KeyStatusData), 'Status'),
     401: error('Sign in required'),
   });
+  // The session-cookie endpoints answer `Cache-Control: no-store`; POSTs carrying the cookie must come from the
+  // server's own origin or an allowed extension origin (EXTENSION_ORIGINS), else 403 forbidden_origin.
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -26,7 +26,8 @@ export interface PostcodeIndex {
   readonly size: number;
 }
 
-function suburbKey(name: string): string {
+/** How suburb names compare: case, spacing and punctuation do not matter. */
+export function suburbKey(name: string): string {
   return name.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 

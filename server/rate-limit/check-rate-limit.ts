@@ -4,19 +4,44 @@ import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../shared/api/
 import { AppError } from '../http/app-error';
 import type { ApiKeyOutcome } from '../keys/require-api-key';
 import type { SlidingWindowCounter } from './sliding-window';
-import { SlidingWindowStore } from './sliding-window-store';
+import { SlidingWindowStore, storeKey } from './sliding-window-store';
 
 export const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
 
-type LimitedRequest = Request & { rateLimit: RateLimitInfo & { key: string } };
+type LimitedRequest = Request & { rateLimit?: RateLimitInfo };
 
-/** Seconds until the oldest counted request leaves the window: when a waiting client gets through. */
-function secondsUntilReset(info: RateLimitInfo, now: number): number {
-  return info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - now) / 1000)) : 0;
+function outcomeOf(res: Response): ApiKeyOutcome | undefined {
+  return res.locals.apiKey as ApiKeyOutcome | undefined;
+}
+
+/**
+ * Read from the subscription `identifyApiKey` found for this request, which the data store reloads when the admin
+ * CLI changes it: a new limit applies from the next request, to the requests already in the window too.
+ */
+function limitOf(res: Response): number {
+  const outcome = outcomeOf(res);
+  return outcome?.ok ? outcome.subscription.rate_limit : DEFAULT_RATE_LIMIT;
+}
+
+/**
+ * A valid key with an active subscription is counted per key; anything else per client address (SPEC Part B §2), so
+ * guessing keys costs the guesser its own budget. `req.ip` follows Express's `trust proxy` (TRUST_PROXY): without
+ * it X-Forwarded-For is ignored and the socket's address is used. IPv6 addresses are grouped by /56, the block one
+ * subscriber usually holds, so rotating addresses inside it does not buy more requests.
+ */
+function bucketOf(req: Request, res: Response): string {
+  const outcome = outcomeOf(res);
+  if (outcome?.ok) return `key:${outcome.key.id}`;
+  return `ip:${req.ip === undefined ? 'unknown' : ipKeyGenerator(req.ip)}`;
+}
+
+/** Whole seconds until `resetTime`, rounded up so that a client waiting this long is past it. */
+function secondsUntil(resetTime: Date | undefined, now: number): number {
+  return resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : RATE_LIMIT_WINDOW_SECONDS;
 }
 
 function setRateLimitHeaders(res: Response, info: RateLimitInfo, now: number): number {
-  const reset = secondsUntilReset(info, now);
+  const reset = secondsUntil(info.resetTime, now);
   res.setHeader('X-RateLimit-Limit', String(info.limit));
   res.setHeader('X-RateLimit-Remaining', String(Math.max(0, info.limit - info.used)));
   res.setHeader('X-RateLimit-Reset', String(reset));
@@ -24,41 +49,36 @@ function setRateLimitHeaders(res: Response, info: RateLimitInfo, now: number): n
 }
 
 /**
- * The check endpoint's limiter (SPEC "Limits", Part B §2), to run after `identifyApiKey`. A caller with a valid key
- * and an active subscription is counted per key at its subscription's limit; anyone else per client address at the
- * default limit, so keys cannot be guessed quickly.
+ * The check endpoint's limiter (SPEC "Limits", Part B §2): `limit` requests per `WINDOW_MS` sliding window, to run
+ * after `identifyApiKey` and before anything can answer, so that every check response carries the headers:
  *
- * express-rate-limit's own headers do not fit the contract (its legacy reset is an epoch), so the headers are set
- * here from its result, before anything answers, so that every check response carries them.
+ * - `X-RateLimit-Limit`: the limit applied (the subscription's, or the default for unidentified callers);
+ * - `X-RateLimit-Remaining`: requests still accepted now, after this one; 0 on a 429;
+ * - `X-RateLimit-Reset`: seconds until the oldest counted request leaves the window (when Remaining next grows),
+ *   at most the window's length; never an epoch;
+ * - `Retry-After` (429 only): the same number, at least 1; a client that waits that long gets through.
+ *
+ * express-rate-limit's own headers do not fit the contract (its legacy reset is an epoch, its Retry-After is set on
+ * its own terms), so they are off and the headers are set here from its result.
  */
 export function checkRateLimit(counter: SlidingWindowCounter, now: () => number = Date.now): RequestHandler[] {
-  const outcomeOf = (res: Response) => res.locals.apiKey as ApiKeyOutcome | undefined;
-  const store = new SlidingWindowStore(counter);
-
   const limiter = rateLimit({
     windowMs: WINDOW_MS,
-    store,
+    store: new SlidingWindowStore(counter, now),
     standardHeaders: false,
     legacyHeaders: false,
-    limit: (_req, res) => {
-      const outcome = outcomeOf(res);
-      return outcome?.ok ? outcome.subscription.rate_limit : DEFAULT_RATE_LIMIT;
-    },
-    keyGenerator: (req, res) => {
-      const outcome = outcomeOf(res);
-      return outcome?.ok ? `key:${outcome.key.id}` : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
-    },
+    limit: (_req, res) => limitOf(res),
+    keyGenerator: (req, res) => storeKey(bucketOf(req, res), limitOf(res)),
     handler: (req, res, next) => {
-      const info = (req as LimitedRequest).rateLimit;
-      // A refused request leaves the window as it found it (SPEC Part B §2: a 429 does not count).
-      store.decrement(info.key);
-      const wait = setRateLimitHeaders(res, { ...info, used: info.limit }, now());
+      // The store did not record this request, so there is nothing to give back: a 429 never counts.
+      const wait = setRateLimitHeaders(res, (req as LimitedRequest).rateLimit!, now());
       next(new AppError('rate_limited', undefined, { 'Retry-After': String(Math.max(1, wait)) }));
     },
   });
 
   const headers: RequestHandler = (req, res, next) => {
-    setRateLimitHeaders(res, (req as LimitedRequest).rateLimit, now());
+    const info = (req as LimitedRequest).rateLimit;
+    if (info) setRateLimitHeaders(res, info, now());
     next();
   };
 

@@ -1,36 +1,79 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { SlidingWindowCounter } from './sliding-window';
 
-/** express-rate-limit's Store interface over a SlidingWindowCounter. */
+/**
+ * express-rate-limit hands its store nothing but a key, yet refusing without counting needs the limit at the moment
+ * of counting (increment-then-decrement would let a refused request occupy a slot while others arrive). So the key
+ * generator puts the limit in front of the bucket and the store takes it apart again. The bucket alone names the
+ * window, so a changed limit applies to the requests already counted.
+ */
+export function storeKey(bucket: string, limit: number): string {
+  return `${limit}/${bucket}`;
+}
+
+export function parseStoreKey(key: string): { bucket: string; limit: number } {
+  const slash = key.indexOf('/');
+  const limit = slash > 0 ? Number(key.slice(0, slash)) : NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`Not a rate-limit store key: ${key}`);
+  return { bucket: key.slice(slash + 1), limit };
+}
+
+/** The bucket of a store key; a bare bucket too, as someone calling the middleware's `resetKey` would pass. */
+function bucketOf(key: string): string {
+  try {
+    return parseStoreKey(key).bucket;
+  } catch {
+    return key;
+  }
+}
+
+/** express-rate-limit's Store interface over a SlidingWindowCounter, with the limiter's clock. */
 export class SlidingWindowStore implements Store {
-  /** The counter lives in this process: express-rate-limit warns if such a store is shared between limiters. */
+  /** Each limiter gets its own store instance; express-rate-limit checks this to catch double counting. */
   readonly localKeys = true;
   private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly counter: SlidingWindowCounter,
-    private readonly purgeEveryMs = 60_000,
+    private readonly now: () => number = Date.now,
+    /** How often idle keys are forgotten; with the default an idle key is held at most two windows. */
+    private readonly purgeEveryMs?: number,
   ) {}
 
-  init(_options: Options): void {
-    this.purgeTimer = setInterval(() => this.counter.purge(), this.purgeEveryMs);
+  init(options: Options): void {
+    clearInterval(this.purgeTimer);
+    // A failed purge (a shared store being unreachable) is simply tried again next time.
+    this.purgeTimer = setInterval(() => this.purge().catch(() => undefined), this.purgeEveryMs ?? options.windowMs);
     this.purgeTimer.unref();
   }
 
-  increment(key: string): ClientRateLimitInfo {
-    const { count, resetAt } = this.counter.hit(key);
-    return { totalHits: count, resetTime: new Date(resetAt) };
+  /**
+   * Counts the request if the window has room. A refused request is reported as one past the limit without being
+   * recorded, which is what makes express-rate-limit answer with its handler (429).
+   */
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const { bucket, limit } = parseStoreKey(key);
+    const state = await this.counter.consume(bucket, limit, this.now());
+    return {
+      totalHits: state.allowed ? state.count : Math.max(state.count, limit) + 1,
+      resetTime: new Date(state.resetAt),
+    };
   }
 
-  decrement(key: string): void {
-    this.counter.undo(key);
+  async decrement(key: string): Promise<void> {
+    await this.counter.undo(bucketOf(key));
   }
 
-  resetKey(key: string): void {
-    this.counter.reset(key);
+  async resetKey(key: string): Promise<void> {
+    await this.counter.reset(bucketOf(key));
+  }
+
+  async purge(): Promise<void> {
+    await this.counter.purge(this.now());
   }
 
   shutdown(): void {
     clearInterval(this.purgeTimer);
+    this.purgeTimer = undefined;
   }
 }

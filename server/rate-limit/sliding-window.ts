@@ -1,44 +1,62 @@
 /**
- * The counting behind the rate limit, apart from Express so it can be tested with a fake clock and replaced by a
- * shared implementation when the service runs on several machines (a Redis sorted set per key, ZADD/ZREMRANGEBYSCORE/
- * ZCARD in one Lua script, has exactly these semantics).
+ * The counting behind the rate limit, kept apart from Express so it can be tested with a fake clock and replaced by
+ * a shared implementation when the service runs as several instances (./README.md: a Redis sorted set per key and
+ * one Lua script give exactly these semantics).
+ *
+ * Semantics, for every implementation:
+ * - A request at time `t` counts for the half-open interval `[t, t + windowMs)`. So in any interval of `windowMs`
+ *   no key has more than `limit` requests accepted, and a request made exactly `windowMs` after the oldest counted
+ *   one no longer sees it.
+ * - `consume` decides and records in one step: a refused request is never recorded, not even for a moment, so a
+ *   429 does not count against the window and concurrent requests cannot over-count one another.
+ * - The caller passes `now`, so the limiter, its headers and the tests all read one clock.
  */
 export interface SlidingWindowCounter {
-  /** Records a request for `key` now and reports the window as it stands, this request included. */
-  hit(key: string): WindowState;
-  /** Forgets the most recent request of `key` (a refused request must not count against the window). */
-  undo(key: string): void;
-  reset(key: string): void;
-  /** Drops keys with no request left in the window; returns how many keys remain. */
-  purge(): number;
-  readonly size: number;
+  /** Accepts and records a request for `key` at `now` if fewer than `limit` (a positive integer) are counted. */
+  consume(key: string, limit: number, now: number): WindowState | Promise<WindowState>;
+  /** Forgets the most recent accepted request of `key` (express-rate-limit's `decrement`). */
+  undo(key: string): void | Promise<void>;
+  reset(key: string): void | Promise<void>;
+  /** Forgets keys with nothing left in the window. A shared store whose entries expire by themselves may do nothing. */
+  purge(now: number): void | Promise<void>;
 }
 
 export interface WindowState {
-  /** Requests of this key in the last `windowMs`, the current one included. */
+  allowed: boolean;
+  /** Requests of this key counted in the window, this one included if it was accepted. */
   count: number;
-  /** When the oldest counted request leaves the window (ms since epoch). */
+  /**
+   * When a request would next be accepted: the time the oldest counted request leaves the window. (If the limit was
+   * lowered below what is already counted, the time enough of them have left.) Same clock as `now`, in ms.
+   */
   resetAt: number;
 }
 
 /**
- * A log of request times, oldest first, that drops from the front in O(1): a head index instead of
- * Array#shift, so a subscription with a limit in the thousands costs no more per request than one with 100.
+ * Request times of one key, oldest first. The front is dropped by moving a head index instead of Array#shift and the
+ * array is compacted only when at least half of it is dead, so a hit costs amortised O(1) whatever the limit, and
+ * the n-th oldest entry is an index away.
  */
 class TimestampLog {
-  private times: number[] = [];
+  private times: number[];
   private head = 0;
+
+  constructor(first: number) {
+    // A literal of one element: most keys (one-off IPs, light users) never hold more, and [] would reserve 17 slots.
+    this.times = [first];
+  }
 
   get length(): number {
     return this.times.length - this.head;
   }
 
-  oldest(): number | undefined {
-    return this.times[this.head];
+  /** The i-th oldest time still held (0 = oldest). */
+  at(i: number): number {
+    return this.times[this.head + i]!;
   }
 
-  newest(): number | undefined {
-    return this.length > 0 ? this.times[this.times.length - 1] : undefined;
+  newest(): number {
+    return this.times[this.times.length - 1]!;
   }
 
   push(t: number): void {
@@ -50,41 +68,45 @@ class TimestampLog {
   }
 
   dropUpTo(cutoff: number): void {
-    while (this.head < this.times.length && this.times[this.head]! <= cutoff) this.head++;
-    if (this.head > 32 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head);
-      this.head = 0;
+    const times = this.times;
+    let head = this.head;
+    while (head < times.length && times[head]! <= cutoff) head++;
+    if (head > 16 && head * 2 >= times.length) {
+      this.times = times.slice(head);
+      head = 0;
     }
+    this.head = head;
   }
 }
 
 /**
- * An exact sliding window: every accepted request's time is kept for `windowMs`, so "no more than N in any
- * `windowMs`" holds precisely, with no fixed-window burst at the boundary. Memory is one number per request in
- * the window, and idle keys are removed by `purge`.
+ * An exact sliding window in this process: every accepted request's time is kept for `windowMs`, so the limit holds
+ * precisely, with none of a fixed window's double burst at the boundary. Memory is one number per request in the
+ * window (at most the key's limit) plus a small record per key, and `purge` removes keys that have gone idle.
  */
 export class InMemorySlidingWindow implements SlidingWindowCounter {
   private readonly logs = new Map<string, TimestampLog>();
 
-  constructor(
-    readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(readonly windowMs: number) {}
 
+  /** Keys currently held (idle ones included until the next purge). */
   get size(): number {
     return this.logs.size;
   }
 
-  hit(key: string): WindowState {
-    const now = this.now();
+  consume(key: string, limit: number, now: number): WindowState {
     let log = this.logs.get(key);
-    if (!log) {
-      log = new TimestampLog();
-      this.logs.set(key, log);
+    log?.dropUpTo(now - this.windowMs);
+    const count = log?.length ?? 0;
+    if (count < limit) {
+      if (log) log.push(now);
+      else this.logs.set(key, (log = new TimestampLog(now)));
+      return { allowed: true, count: count + 1, resetAt: log.at(0) + this.windowMs };
     }
-    log.dropUpTo(now - this.windowMs);
-    log.push(now);
-    return { count: log.length, resetAt: log.oldest()! + this.windowMs };
+    if (!log || count === 0) return { allowed: false, count, resetAt: now + this.windowMs };
+    // A slot frees when the entry that keeps the count at `limit` leaves: the oldest one, unless the limit was
+    // lowered below what is already counted.
+    return { allowed: false, count, resetAt: log.at(Math.min(count - limit, count - 1)) + this.windowMs };
   }
 
   undo(key: string): void {
@@ -98,12 +120,10 @@ export class InMemorySlidingWindow implements SlidingWindowCounter {
     this.logs.delete(key);
   }
 
-  purge(): number {
-    const cutoff = this.now() - this.windowMs;
+  purge(now: number): void {
+    const cutoff = now - this.windowMs;
     for (const [key, log] of this.logs) {
-      const newest = log.newest();
-      if (newest === undefined || newest <= cutoff) this.logs.delete(key);
+      if (log.length === 0 || log.newest() <= cutoff) this.logs.delete(key);
     }
-    return this.logs.size;
   }
 }

@@ -33,9 +33,13 @@ export class DurableJsonFile<T> implements Adapter<T> {
     try {
       await handle.writeFile(JSON.stringify(data, null, 2) + '\n', 'utf8');
       await handle.sync();
-    } finally {
-      await handle.close();
+    } catch (err) {
+      // A full disk must not leave half-written temp files behind in DATA_DIR.
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw err;
     }
+    await handle.close();
     try {
       await rename(temp, this.filename);
     } catch (err) {

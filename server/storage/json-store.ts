@@ -45,6 +45,9 @@ export class JsonStore<T extends object> {
   private readonly listeners = new Set<(data: T) => void>();
   private readonly db: Low<Stored<T>>;
   private watching = false;
+  private readonly onFileChange = () => {
+    void this.reloadIfChanged().catch((err) => this.options.onReloadError?.(err));
+  };
 
   private constructor(private readonly options: JsonStoreOptions<z.ZodType<T>>) {
     this.db = new Low(new DurableJsonFile<Stored<T>>(options.file), null as unknown as Stored<T>);
@@ -80,6 +83,9 @@ export class JsonStore<T extends object> {
       const release = await lockfile.lock(this.options.file, LOCK_OPTIONS);
       try {
         const { data, needsWrite } = await this.loadFromDisk();
+        // Publish what was just read before running the change: if the change throws, the fingerprint already
+        // matches the file, so the watcher would never re-read it and this store would serve stale data.
+        if (data !== this.data) this.publish(data);
         const draft = structuredClone(data);
         const result = await change(draft);
         const changed = needsWrite || JSON.stringify(draft) !== JSON.stringify(data);
@@ -89,8 +95,6 @@ export class JsonStore<T extends object> {
           await this.db.write();
           this.fingerprint = await this.fingerprintOnDisk();
           this.publish(checked);
-        } else if (data !== this.data) {
-          this.publish(data);
         }
         return result;
       } finally {
@@ -103,9 +107,7 @@ export class JsonStore<T extends object> {
   watch(): this {
     if (this.watching) return this;
     this.watching = true;
-    watchFile(this.options.file, { interval: this.options.watchIntervalMs ?? 500, persistent: false }, () => {
-      void this.reloadIfChanged().catch((err) => this.options.onReloadError?.(err));
-    });
+    watchFile(this.options.file, { interval: this.options.watchIntervalMs ?? 500, persistent: false }, this.onFileChange);
     return this;
   }
 
@@ -121,7 +123,8 @@ export class JsonStore<T extends object> {
 
   /** Waits for pending writes, then stops watching. */
   async close(): Promise<void> {
-    if (this.watching) unwatchFile(this.options.file);
+    // With the listener: unwatchFile(file) alone would also stop every other store watching the same file.
+    if (this.watching) unwatchFile(this.options.file, this.onFileChange);
     this.watching = false;
     await this.queue.catch(() => undefined);
   }
@@ -143,9 +146,11 @@ export class JsonStore<T extends object> {
     if (this.data !== undefined && fingerprint === this.fingerprint) return { data: this.data, needsWrite: false };
     await this.db.read();
     const raw = this.db.data as unknown;
+    // Only a file we could read counts as seen: remembering the fingerprint of a refused file (newer release,
+    // wrong shape) would make the next update() trust the cache and overwrite that file.
+    const loaded = raw === null ? { data: this.options.defaults() as T, needsWrite: true } : this.upgrade(raw);
     this.fingerprint = fingerprint;
-    if (raw === null) return { data: this.options.defaults() as T, needsWrite: true };
-    return this.upgrade(raw);
+    return loaded;
   }
 
   private upgrade(raw: unknown): { data: T; needsWrite: boolean } {
@@ -170,7 +175,8 @@ export class JsonStore<T extends object> {
     }
     const parsed = this.options.schema.safeParse(upgraded);
     if (!parsed.success) {
-      throw new Error(`${file} does not match schema ${this.options.version}; it was left untouched: ${parsed.error.message}`);
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new Error(`${file} does not match schema ${this.options.version}; it was left untouched: ${problems}`);
     }
     return { data: parsed.data as T, needsWrite: found !== this.options.version };
   }

@@ -23,9 +23,19 @@ const sydneyDate = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
+let cachedMinute = NaN;
+let cachedDay = '';
+
 /** The calendar day in Australia/Sydney at instant `now`: the day SPEC §4 judges activity on. */
 export function sydneyToday(now: Date): string {
-  return sydneyDate.format(now);
+  // Sydney's offsets are whole half-hours, so the day can only change on a minute boundary: one Intl call a minute
+  // instead of one per request.
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== cachedMinute) {
+    cachedDay = sydneyDate.format(now);
+    cachedMinute = minute;
+  }
+  return cachedDay;
 }
 
 /**

@@ -259,7 +259,7 @@ export function proformaText(ctx: TextContext): string {
 
 export function disclaimers(): string[] {
   return [
-    'This information is for information only and is not clinical, billing or legal advice.',
+    'For information only: this is not clinical, billing or legal advice.',
     "Clinicians must verify current MBS telehealth requirements and the patient's eligibility before claiming.",
     'Disaster declarations may change or end without notice.',
     DRFA_CAVEAT,

@@ -4,8 +4,9 @@ import { Writable } from 'node:stream';
 import { sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { createApp } from '../../server/app';
+import { openAuth, type AuthOptions, type AuthRuntime } from '../../server/auth/auth-runtime';
 import { createLogger } from '../../server/logger';
-import { buildPostcodeIndex } from '../../server/postcodes/postcode-index';
+import { buildPostcodeIndex, type PostcodeIndex } from '../../server/postcodes/postcode-index';
 import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
 import { openDataServices, type DataServices } from '../../server/services';
 import { fixtureDeclarations } from '../fixtures/declarations';
@@ -18,6 +19,8 @@ export interface TestServer {
   data: DataServices;
   /** Every JSON log line the app wrote. */
   logs: string[];
+  /** Sessions, login throttle and audit log of this server. */
+  auth: AuthRuntime;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,10 @@ export interface TestServerOptions {
   declarations?: Declaration[] | false;
   rateLimitCounter?: SlidingWindowCounter;
   trustProxy?: boolean | number | string;
+  /** Session secret (default: generated into dataDir), extension origins, session timeouts, login limits. */
+  auth?: Omit<AuthOptions, 'dataDir' | 'logger' | 'clock'>;
+  /** The postcode index to answer from (default: the bundled-data index over test/fixtures/localities.ts). */
+  postcodes?: PostcodeIndex;
 }
 
 /** The real app on a real HTTP server on an ephemeral port, over a real data directory. */
@@ -51,13 +58,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       file.last_updated = clock().toISOString();
     });
   }
+  const auth = await openAuth({ dataDir, logger, clock, ...options.auth });
   const app = createApp({
     logger,
     data,
-    postcodes: buildPostcodeIndex(LOCALITY_ROWS),
+    postcodes: options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS),
     clock,
     rateLimitCounter: options.rateLimitCounter,
     trustProxy: options.trustProxy,
+    auth,
   });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,10 +76,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     data,
     logs,
+    auth,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await data.close();
+      await auth.close();
     },
   };
 }

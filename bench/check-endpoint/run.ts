@@ -1,0 +1,138 @@
+/**
+ * `npm run bench`: the check endpoint under load, against two baselines measured in the same run.
+ *
+ * Every server runs in its own process; autocannon runs here, on loopback only, for a bounded time. The figures
+ * that matter are the ratios (check ÷ bare Express, 10× data ÷ 1× data), since the machine is shared and noisy.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
+import { startChildServer, type ChildServer } from '../lib/child-server';
+import { syntheticDeclarations, writeDataset } from './dataset';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const CONNECTIONS = [1, 10, 100];
+const KEYS = 5_000;
+/** How long the check endpoint stays under load before its memory is read again. */
+const SUSTAINED_MS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60) * 1000;
+
+interface Row {
+  target: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, apiKey: string, postcodes: string[], connections: number, seconds: number): Promise<Row> {
+  const result = await autocannon({
+    url: `${url}/api/v1/check-postcode`,
+    connections,
+    duration: seconds,
+    requests: postcodes.map((postcode) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ postcode }),
+    })),
+  });
+  return {
+    target: '',
+    connections,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(path.join(tmpdir(), 'dte-bench-'));
+  const rows = await loadRows();
+  const index = buildPostcodeIndex(rows);
+  const allPostcodes = [...new Set(rows.map((r) => r.postcode))].filter((p) => index.get(p));
+  // A spread of postcodes for the requests, every state and both eligible and not.
+  const sample = allPostcodes.filter((_, i) => i % Math.ceil(allPostcodes.length / 64) === 0);
+
+  const declarations = syntheticDeclarations(index, allPostcodes, 900);
+  const lgaCount = new Set(declarations.flatMap((d) => d.lgas.map((l) => l.code))).size;
+  const dataDir1 = path.join(work, 'data-1x');
+  const dataDir10 = path.join(work, 'data-10x');
+  const apiKey = await writeDataset(dataDir1, declarations, KEYS);
+  const apiKey10 = await writeDataset(dataDir10, syntheticDeclarations(index, allPostcodes, 9_000), KEYS);
+  console.log(`data: ${declarations.length} declarations over ${lgaCount} LGAs, ${allPostcodes.length} postcodes, ${KEYS} keys; 10×: 9000 declarations`);
+
+  const checkReady = (key: string) => async (url: string) =>
+    (await fetch(`${url}/api/v1/check-postcode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{"postcode":"4000"}' })).status === 200;
+
+  const results: Row[] = [];
+  const note = (target: string, row: Row) => {
+    row.target = target;
+    results.push(row);
+    console.log(`${target.padEnd(22)} c=${String(row.connections).padStart(3)}  ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}  non-2xx ${row.non2xx}`);
+  };
+
+  // The real service, with authentication, rate limiting, validation and JSON request logs (to a file).
+  const serverEnv = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SESSION_SECRET: 'b'.repeat(48) });
+  const check = await startChildServer({ entry: 'server/index.ts', env: serverEnv(dataDir1), logFile: path.join(work, 'check.log'), ready: checkReady(apiKey) });
+  const rssAfterStart = check.rssMb();
+  const sampleBody = await (await fetch(`${check.url}/api/v1/check-postcode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: '{"postcode":"4055"}' })).text();
+  const bodyFile = path.join(work, 'body.json');
+  await writeFile(bodyFile, sampleBody);
+
+  await load(check.url, apiKey, sample, 10, 2); // warm-up (JIT), not reported
+  const rssSamples: number[] = [];
+  const loadStarted = performance.now();
+  for (const c of CONNECTIONS) {
+    note('check-postcode', await load(check.url, apiKey, sample, c, SECONDS));
+    rssSamples.push(check.rssMb());
+  }
+  // Keep the load on until SUSTAINED_MS have passed, sampling memory, to see whether it grows.
+  while (performance.now() - loadStarted < SUSTAINED_MS) {
+    const left = Math.max(1, Math.min(SECONDS, Math.ceil((SUSTAINED_MS - (performance.now() - loadStarted)) / 1000)));
+    await load(check.url, apiKey, sample, 10, left);
+    rssSamples.push(check.rssMb());
+  }
+  const rssAfterLoad = check.rssMb();
+  await check.stop();
+
+  const express = await startChildServer({ entry: 'bench/check-endpoint/baseline-express.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'express.log'), ready: async (url) => (await fetch(`${url}/healthz`)).ok });
+  for (const c of CONNECTIONS) note('bare Express', await load(express.url, apiKey, sample, c, SECONDS));
+  await express.stop();
+
+  const bare = await startChildServer({ entry: 'bench/check-endpoint/baseline-http.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'http.log'), ready: async (url) => (await fetch(url, { method: 'POST', body: '{}' })).ok });
+  for (const c of CONNECTIONS) note('bare node:http', await load(bare.url, apiKey, sample, c, SECONDS));
+  await bare.stop();
+
+  const tenfold = await startChildServer({ entry: 'server/index.ts', env: serverEnv(dataDir10), logFile: path.join(work, 'check10.log'), ready: checkReady(apiKey10) });
+  await load(tenfold.url, apiKey10, sample, 10, 2);
+  note('check-postcode 10× data', await load(tenfold.url, apiKey10, sample, 10, SECONDS));
+  await tenfold.stop();
+
+  const at = (target: string, c: number) => results.find((r) => r.target === target && r.connections === c)!;
+  console.log('\nratios (same run):');
+  for (const c of CONNECTIONS) {
+    const ours = at('check-postcode', c);
+    console.log(
+      `  c=${String(c).padStart(3)}  check ÷ bare Express ${(ours.rps / at('bare Express', c).rps).toFixed(2)}   check ÷ node:http ${(ours.rps / at('bare node:http', c).rps).toFixed(2)}`,
+    );
+  }
+  console.log(`  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`);
+  console.log(`\nstart-up to first answer: ${check.startupMs.toFixed(0)} ms`);
+  console.log(`RSS: ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after ${SUSTAINED_MS / 1000} s of load (samples: ${rssSamples.map((r) => r.toFixed(0)).join(', ')} MB)`);
+  console.log(`response body: ${Buffer.byteLength(sampleBody)} bytes; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  await rm(work, { recursive: true, force: true });
+}
+
+async function loadRows() {
+  return loadBundledLocalityRows();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

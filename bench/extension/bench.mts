@@ -1,0 +1,234 @@
+/**
+ * How much the content script costs a heavy page (SPEC §15, issue 6: "it must not slow a page with 10,000
+ * elements"). Two parts, both in real headless Chromium:
+ *
+ *  A. The field watcher alone (the content script's detection and mutation code, bundled and run in the page):
+ *     the first scan of a 10,000-element page, one mutation batch that re-renders a 2,000-element form, and the
+ *     cost of a keystroke in a field that is not a postcode.
+ *  B. The whole built extension against no extension, same page, same workload (20 re-renders of a 2,000-element
+ *     section plus 200 keystrokes): main-thread script time from the DevTools Performance domain, which counts the
+ *     content script's isolated world too, and the wall time of the workload.
+ *
+ * The machine is shared and noisy: quote the ratios of one run, and medians, never a lone time.
+ * Run: npm run bench:extension   (builds the extension into a temporary folder first)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, servePages } from '../../test/browser/helpers/browser';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROUNDS = 20;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
+
+async function launch(extensionDir: string | null): Promise<{ context: BrowserContext; profile: string }> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'dte-bench-'));
+  const args = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  if (extensionDir) args.push(`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`);
+  else args.push('--disable-extensions');
+  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), headless: true, args });
+  if (extensionDir) context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  // tsx compiles the functions passed to page.evaluate with esbuild's keepNames, which calls a `__name` helper.
+  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  return { context, profile };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A. The watcher alone
+
+async function partA(page: Page): Promise<Record<string, number>> {
+  const bundle = await build({
+    entryPoints: [path.join(ROOT, 'extension/lib/field-watcher.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'DTE',
+    write: false,
+    target: 'es2022',
+  });
+  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  return page.evaluate(async (rounds) => {
+    const { FieldWatcher } = (window as unknown as { DTE: typeof import('../../extension/lib/field-watcher') }).DTE;
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+    const hooks = { onPostcode() {}, onFieldGone() {} };
+    const elements = document.getElementsByTagName('*').length;
+    const inputs = document.getElementsByTagName('input').length;
+
+    // First scan of the whole page (what the content script does at document_idle).
+    const scans: number[] = [];
+    let found = 0;
+    for (let i = 0; i < rounds; i++) {
+      const w = new FieldWatcher(document, hooks, { pollMs: 0 });
+      const t0 = performance.now();
+      w.start();
+      scans.push(performance.now() - t0);
+      found = w.fields.size;
+      w.stop();
+    }
+
+    // One mutation batch: a 2,000-element form (200 rows, 100 inputs, 1 postcode) replaces the previous one.
+    const rowHtml = (i: number) =>
+      `<div class="row"><label for="m${i}">${i === 57 ? 'Postcode' : `Field ${i}`}</label><input id="m${i}" name="m${i}">` +
+      `<span>hint</span><span>more</span><em>x</em><i>y</i><b>z</b><small>s</small></div>`;
+    const formHtml = Array.from({ length: 200 }, (_, i) => (i % 2 ? `<div><p>t</p><p>u</p><p>v</p><p>w</p><p>x</p><p>y</p><p>z</p><p>q</p><p>r</p></div>` : rowHtml(i))).join('');
+    const host = document.createElement('section');
+    document.body.append(host);
+    const w = new FieldWatcher(document, hooks, { pollMs: 0 });
+    const batches: number[] = [];
+    const original = (w as unknown as { onMutations: (r: MutationRecord[]) => void }).onMutations;
+    (w as unknown as { onMutations: (r: MutationRecord[]) => void }).onMutations = (records) => {
+      const t0 = performance.now();
+      original(records);
+      batches.push(performance.now() - t0);
+    };
+    w.start();
+    const withWatcher: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      host.innerHTML = formHtml;
+      await Promise.resolve();
+      withWatcher.push(performance.now() - t0);
+    }
+    const addedElements = host.getElementsByTagName('*').length;
+    w.stop();
+    const without: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      host.innerHTML = formHtml;
+      await Promise.resolve();
+      without.push(performance.now() - t0);
+    }
+
+    // Keystrokes: the delegated listener's cost per input event, in a field that is not a postcode.
+    const w2 = new FieldWatcher(document, hooks, { pollMs: 0 });
+    w2.start();
+    const other = document.getElementById('f3') as HTMLInputElement;
+    const t0 = performance.now();
+    for (let i = 0; i < 1000; i++) other.dispatchEvent(new Event('input', { bubbles: true }));
+    const withKeys = (performance.now() - t0) / 1000;
+    w2.stop();
+    const t1 = performance.now();
+    for (let i = 0; i < 1000; i++) other.dispatchEvent(new Event('input', { bubbles: true }));
+    const withoutKeys = (performance.now() - t1) / 1000;
+
+    return {
+      elements,
+      inputs,
+      postcodeFieldsFound: found,
+      scanMedianMs: median(scans),
+      addedElements,
+      mutationBatchMedianMs: median(batches),
+      rerenderWithWatcherMedianMs: median(withWatcher),
+      rerenderWithoutMedianMs: median(without),
+      keystrokeWithMs: withKeys,
+      keystrokeWithoutMs: withoutKeys,
+    };
+  }, ROUNDS);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// B. The built extension against none
+
+async function scriptDuration(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  return (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
+}
+
+async function partB(context: BrowserContext, url: string): Promise<{ scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }> {
+  const page = await context.newPage();
+  await page.goto(url);
+  // Let document_idle pass and the content script do its first scan.
+  await page.waitForTimeout(1500);
+  const before = await scriptDuration(page);
+  const result = await page.evaluate(async (rounds) => {
+    const section = document.createElement('section');
+    document.body.append(section);
+    const rows = Array.from({ length: 200 }, (_, i) =>
+      i === 57
+        ? '<div><label for="r57">Postcode</label><input id="r57"><span>h</span><span>h</span><i>i</i><b>b</b><em>e</em><small>s</small></div>'
+        : `<div><label for="r${i}">Field ${i}</label><input id="r${i}"><span>h</span><span>h</span><i>i</i><b>b</b><em>e</em><small>s</small></div>`,
+    ).join('');
+    const t0 = performance.now();
+    for (let i = 0; i < rounds; i++) {
+      section.innerHTML = rows;
+      document.body.offsetHeight; // layout, as a real re-render would cause
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    const field = document.getElementById('f3') as HTMLInputElement;
+    for (let i = 0; i < 200; i++) {
+      field.value = String(i);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    return { wallMs: performance.now() - t0 };
+  }, ROUNDS);
+  const after = await scriptDuration(page);
+  const badges = await page.locator('dte-eligibility-badge').count();
+  await page.close();
+  return { scriptMs: after - before, wallMs: result.wallMs, badges, loadIdleMs: before };
+}
+
+async function main(): Promise<void> {
+  const out = mkdtempSync(path.join(tmpdir(), 'dte-bench-ext-'));
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/wxt/bin/wxt.mjs'), 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, DTE_EXTENSION_OUT_DIR: out },
+    stdio: 'ignore',
+  });
+  const extensionDir = path.join(out, 'chrome-mv3');
+  const pages = await servePages();
+  const url = `${pages.origin}/large.html`;
+  try {
+    // A: plain browser, the watcher injected into the page.
+    const plain = await launch(null);
+    const page = await plain.context.newPage();
+    await page.goto(url);
+    const a = await partA(page);
+    await plain.context.close();
+    rmSync(plain.profile, { recursive: true, force: true });
+
+    console.log(`\nA. Field watcher alone, real Chromium DOM (median of ${ROUNDS})`);
+    console.log(`   page: ${a.elements} elements, ${a.inputs} inputs; postcode fields found: ${a.postcodeFieldsFound}`);
+    console.log(`   first scan of the page:                 ${fmt(a.scanMedianMs!)}`);
+    console.log(`   mutation batch (re-render, ${a.addedElements} elements): ${fmt(a.mutationBatchMedianMs!)} in the observer callback`);
+    console.log(`   re-render incl. callback: ${fmt(a.rerenderWithWatcherMedianMs!)} with, ${fmt(a.rerenderWithoutMedianMs!)} without ` +
+      `(ratio ${(a.rerenderWithWatcherMedianMs! / a.rerenderWithoutMedianMs!).toFixed(2)})`);
+    console.log(`   keystroke in a non-postcode field:      ${fmt(a.keystrokeWithMs!)} with, ${fmt(a.keystrokeWithoutMs!)} without`);
+
+    // B: same workload, with and without the built extension (alternating, 3 runs each, medians).
+    const runs: Record<'with' | 'without', { scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }[]> = { with: [], without: [] };
+    for (let i = 0; i < 3; i++) {
+      for (const which of ['without', 'with'] as const) {
+        const b = await launch(which === 'with' ? extensionDir : null);
+        runs[which].push(await partB(b.context, url));
+        await b.context.close();
+        rmSync(b.profile, { recursive: true, force: true });
+      }
+    }
+    const m = (which: 'with' | 'without', key: 'scriptMs' | 'wallMs' | 'loadIdleMs') => median(runs[which].map((r) => r[key]));
+    console.log(`\nB. Built extension vs none, ${ROUNDS} re-renders of a 2,000-element section + 200 keystrokes (median of 3 runs)`);
+    console.log(`   script time during the workload: ${fmt(m('with', 'scriptMs'))} with, ${fmt(m('without', 'scriptMs'))} without ` +
+      `(ratio ${(m('with', 'scriptMs') / m('without', 'scriptMs')).toFixed(2)})`);
+    console.log(`   workload wall time:              ${fmt(m('with', 'wallMs'))} with, ${fmt(m('without', 'wallMs'))} without ` +
+      `(ratio ${(m('with', 'wallMs') / m('without', 'wallMs')).toFixed(2)})`);
+    console.log(`   script time from load to idle:   ${fmt(m('with', 'loadIdleMs'))} with, ${fmt(m('without', 'loadIdleMs'))} without`);
+    console.log(`   badges on the page after the workload (no postcode typed): ${runs.with.map((r) => r.badges).join(', ')}`);
+  } finally {
+    await pages.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,53 @@
+/**
+ * The real app for the rate-limit benchmark, run in its own process by run.ts: `BENCH_LIMITER=on` uses the real
+ * in-process sliding window, `off` a counter that never limits, so the two differ in the window's cost alone
+ * (express-rate-limit and the header middleware run in both). Prints `listening <port>` once it accepts requests.
+ */
+import { createWriteStream } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../server/app';
+import { openAuth } from '../../server/auth/auth-runtime';
+import { createLogger } from '../../server/logger';
+import { buildPostcodeIndex } from '../../server/postcodes/postcode-index';
+import { WINDOW_MS } from '../../server/rate-limit/check-rate-limit';
+import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
+import { openDataServices } from '../../server/services';
+import { LOCALITY_ROWS } from '../../test/fixtures/localities';
+
+const neverLimits: SlidingWindowCounter = {
+  consume: (_key, _limit, now) => ({ allowed: true, count: 1, resetAt: now + WINDOW_MS }),
+  undo() {},
+  reset() {},
+  purge() {},
+};
+
+async function main(): Promise<void> {
+  const dataDir = process.env.DATA_DIR;
+  const mode = process.env.BENCH_LIMITER;
+  if (!dataDir || (mode !== 'on' && mode !== 'off')) throw new Error('needs DATA_DIR and BENCH_LIMITER=on|off');
+  // Request logs are part of the real hot path, so they are written, to nowhere.
+  const logger = createLogger('info', createWriteStream('/dev/null'));
+  const data = await openDataServices(dataDir, logger);
+  const auth = await openAuth({ dataDir, logger, sessionSecret: 'bench-'.repeat(8) });
+  const app = createApp({
+    logger,
+    data,
+    auth,
+    postcodes: buildPostcodeIndex(LOCALITY_ROWS),
+    rateLimitCounter: mode === 'off' ? neverLimits : undefined,
+  });
+  const server = http.createServer(app);
+  server.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => void Promise.all([auth.close(), data.close()]).finally(() => process.exit(0)));
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

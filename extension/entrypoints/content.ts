@@ -1,0 +1,31 @@
+import { defineContentScript } from 'wxt/utils/define-content-script';
+import { sendMessage } from '../lib/messaging';
+import { PageController } from '../lib/page-controller';
+import { disabledSitesItem, isDisabledFor } from '../lib/settings';
+import { topSite } from '../lib/site';
+
+/**
+ * Runs in every http(s) page and frame. It reads nothing but postcode fields, and sends nothing but a complete
+ * postcode, to the background (which alone talks to the server).
+ */
+export default defineContentScript({
+  matches: ['*://*/*'],
+  allFrames: true,
+  // about:blank and srcdoc frames a page builds itself (same-origin) get the script too.
+  matchAboutBlank: true,
+  runAt: 'document_idle',
+  async main(ctx) {
+    const site = topSite(window);
+    const controller = new PageController(ctx, document, {
+      check: (postcode) => sendMessage('check', postcode),
+      openOptions: () => void sendMessage('openOptions').catch(() => undefined),
+    });
+    const apply = (disabled: readonly string[]) => {
+      if (isDisabledFor(disabled, site)) controller.stop();
+      else controller.start();
+    };
+    apply(await disabledSitesItem.getValue());
+    const unwatch = disabledSitesItem.watch((list) => apply(list ?? []));
+    ctx.onInvalidated(unwatch);
+  },
+});

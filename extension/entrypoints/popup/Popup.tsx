@@ -1,0 +1,110 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { browser } from 'wxt/browser';
+import { ResultView } from '../../components/ResultView';
+import { sendMessage } from '../../lib/messaging';
+import type { CheckOutcome } from '../../lib/outcome';
+import { disabledSitesItem, isDisabledFor, toggleSite } from '../../lib/settings';
+import { siteOfUrl } from '../../lib/site';
+import './popup.css';
+
+/** The site of the tab the popup was opened on (readable thanks to `activeTab`), or null where the extension never runs. */
+async function currentSite(): Promise<string | null> {
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return siteOfUrl(tab?.url);
+}
+
+export function Popup() {
+  const [postcode, setPostcode] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
+  const [site, setSite] = useState<string | null>(null);
+  const [disabledSites, setDisabledSites] = useState<string[]>([]);
+
+  useEffect(() => {
+    void currentSite().then(setSite).catch(() => setSite(null));
+    void disabledSitesItem.getValue().then(setDisabledSites);
+    return disabledSitesItem.watch((list) => setDisabledSites(list ?? []));
+  }, []);
+
+  const check = useCallback(async (value: string) => {
+    setBusy(true);
+    try {
+      setOutcome(await sendMessage('check', value));
+    } catch {
+      setOutcome({ ok: false, postcode: value, problem: 'server_error' });
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = postcode.trim();
+    if (!/^[0-9]{4}$/.test(value)) {
+      setError('Enter a 4-digit postcode.');
+      return;
+    }
+    setError('');
+    void check(value);
+  };
+
+  const openOptions = useCallback(() => void browser.runtime.openOptionsPage(), []);
+  const retry = useCallback(() => {
+    if (outcome) void check(outcome.postcode);
+  }, [outcome, check]);
+
+  const enabled = site !== null && !isDisabledFor(disabledSites, site);
+  const onToggle = (next: boolean) => {
+    if (site === null) return;
+    void disabledSitesItem.setValue(toggleSite(disabledSites, site, next));
+  };
+
+  return (
+    <main className="popup">
+      <h1>Telehealth disaster eligibility</h1>
+      <form onSubmit={onSubmit} noValidate>
+        <label htmlFor="postcode">Postcode</label>
+        <div className="row">
+          <input
+            id="postcode"
+            name="postcode"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={postcode}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'postcode-error' : undefined}
+            onChange={(e) => setPostcode(e.target.value)}
+          />
+          <button type="submit" disabled={busy}>
+            Check
+          </button>
+        </div>
+        {error && (
+          <p id="postcode-error" className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+      {busy && <p role="status">Checking…</p>}
+      {outcome && !busy && <ResultView outcome={outcome} onOpenOptions={openOptions} onRetry={retry} />}
+      <section className="site" aria-label="This site">
+        {site === null ? (
+          <p>The extension does not run on this page.</p>
+        ) : (
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={enabled} onChange={(e) => onToggle(e.target.checked)} />
+            Enabled on this site
+            <span className="site-name">{site}</span>
+          </label>
+        )}
+      </section>
+      <p>
+        <button type="button" className="link" onClick={openOptions}>
+          Options
+        </button>
+      </p>
+    </main>
+  );
+}

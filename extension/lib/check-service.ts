@@ -1,0 +1,110 @@
+import { isAustralianPostcode } from '../../shared/api/postcode';
+import type { CheckFailure, CheckOutcome, Problem } from './outcome';
+import { requestCheck, type Fetch } from './server-client';
+
+export interface CheckServiceDeps {
+  fetch: Fetch;
+  now?: () => number;
+  /** The saved server URL and key (read on every uncached check, so a change applies at once). */
+  config(): Promise<{ serverUrl: string; apiKey: string }>;
+  /** Whether the browser lets the extension reach this server URL. */
+  hasPermission(serverUrl: string): Promise<boolean>;
+  /** How long an answer is reused for the same postcode. */
+  ttlMs?: number;
+  maxEntries?: number;
+}
+
+/** Answers that are about the postcode itself and so worth reusing; anything about the key or server is not. */
+const CACHEABLE_PROBLEMS: ReadonlySet<Problem> = new Set(['postcode_not_found', 'invalid_postcode']);
+
+export const DEFAULT_TTL_MS = 5 * 60_000;
+
+/**
+ * The background's check: one answer per postcode reused for a short time, one request in flight per postcode
+ * however many fields ask, and a server that said "wait" (429 or 503 with Retry-After) is not asked again until
+ * then. Every failure comes back as a CheckOutcome, never as a thrown error.
+ */
+export class CheckService {
+  private readonly cache = new Map<string, { outcome: CheckOutcome; expires: number }>();
+  private readonly inFlight = new Map<string, Promise<CheckOutcome>>();
+  /** Per server+key: until when the server asked us to wait, and why. */
+  private readonly blocked = new Map<string, { until: number; problem: Problem; status?: number }>();
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  /** Requests actually sent, for tests and diagnostics. */
+  requestsSent = 0;
+
+  constructor(private readonly deps: CheckServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.ttlMs = deps.ttlMs ?? DEFAULT_TTL_MS;
+    this.maxEntries = deps.maxEntries ?? 500;
+  }
+
+  /** Forgets every cached answer and wait (the key or server changed). */
+  clear(): void {
+    this.cache.clear();
+    this.blocked.clear();
+  }
+
+  async check(postcode: string): Promise<CheckOutcome> {
+    if (!isAustralianPostcode(postcode)) return { ok: false, postcode, problem: 'invalid_postcode' };
+    const { serverUrl, apiKey } = await this.deps.config();
+    if (!serverUrl) return { ok: false, postcode, problem: 'not_configured' };
+    if (!apiKey) return { ok: false, postcode, problem: 'no_key' };
+
+    const account = `${serverUrl}\n${apiKey}`;
+    const key = `${account}\n${postcode}`;
+    const now = this.now();
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > now) return cached.outcome;
+    if (cached) this.cache.delete(key);
+
+    const wait = this.blocked.get(account);
+    if (wait && wait.until > now) {
+      return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status } satisfies CheckFailure;
+    }
+    if (wait) this.blocked.delete(account);
+
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+
+    const request = this.send(serverUrl, apiKey, postcode, account, key).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, request);
+    return request;
+  }
+
+  private async send(serverUrl: string, apiKey: string, postcode: string, account: string, key: string): Promise<CheckOutcome> {
+    let permitted: boolean;
+    try {
+      permitted = await this.deps.hasPermission(serverUrl);
+    } catch {
+      permitted = false;
+    }
+    if (!permitted) return { ok: false, postcode, problem: 'no_permission' };
+
+    this.requestsSent++;
+    let outcome: CheckOutcome;
+    try {
+      outcome = await requestCheck(this.deps.fetch, serverUrl, apiKey, postcode, this.now);
+    } catch {
+      outcome = { ok: false, postcode, problem: 'server_error' };
+    }
+    if (outcome.ok || CACHEABLE_PROBLEMS.has(outcome.problem)) {
+      this.remember(key, outcome);
+    } else if (outcome.retryAt !== undefined) {
+      this.blocked.set(account, { until: outcome.retryAt, problem: outcome.problem, status: outcome.status });
+    }
+    return outcome;
+  }
+
+  private remember(key: string, outcome: CheckOutcome): void {
+    this.cache.delete(key);
+    this.cache.set(key, { outcome, expires: this.now() + this.ttlMs });
+    while (this.cache.size > this.maxEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { SessionData } from '../../shared/api/auth';
+import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
+import type { CheckOutcome } from './outcome';
+
+/** An answer from the account endpoints, already in words for the options page. */
+export type AccountResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; status?: number };
+
+/**
+ * Every message between the extension's parts. The background service worker answers all of them: it is the only
+ * part that talks to the server. Content scripts send only `check`, with only the postcode.
+ */
+export interface ProtocolMap {
+  check(postcode: string): CheckOutcome;
+  openOptions(): void;
+  login(credentials: { email: string; password: string }): AccountResult<SessionData>;
+  logout(): AccountResult<null>;
+  session(): AccountResult<SessionData>;
+  keyStatus(): AccountResult<KeyStatusData>;
+  generateKey(): AccountResult<NewKeyData>;
+  regenerateKey(): AccountResult<NewKeyData>;
+  revokeKey(): AccountResult<RevokedKeyData>;
+}
+
+export const messenger = defineExtensionMessaging<ProtocolMap>();
+export const { sendMessage, onMessage } = messenger;

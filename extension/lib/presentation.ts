@@ -1,0 +1,136 @@
+import type { CheckData, LgaRef } from '../../shared/api/check';
+import type { CheckOutcome, Problem } from './outcome';
+
+/** `neutral` is any answer that is not an eligibility result (an error or a setup step); `pending` is a check under way. */
+export type Tone = 'green' | 'amber' | 'red' | 'neutral' | 'pending';
+
+export interface BadgeView {
+  tone: Tone;
+  /** The words on the badge. Colour is never the only signal: these say everything the colour says. */
+  label: string;
+  /** A longer explanation for the panel and the badge's tooltip. */
+  detail: string;
+  /** A glyph beside the words; decorative (hidden from assistive technology). */
+  icon: string;
+}
+
+function sameLga(a: LgaRef, b: LgaRef): boolean {
+  if (a.lga_code && b.lga_code) return a.lga_code === b.lga_code;
+  return a.lga_name.trim().toLowerCase() === b.lga_name.trim().toLowerCase();
+}
+
+/** The postcode's LGAs that an active declaration covers, in the server's order. */
+export function coveredLgas(data: CheckData): LgaRef[] {
+  const active = data.disasters.filter((d) => d.is_active);
+  return data.location.lgas.filter((lga) => active.some((d) => d.lgas.some((c) => sameLga(c, lga))));
+}
+
+function lgaWords(data: CheckData): string {
+  const lgas = data.location.lgas;
+  if (lgas.length <= 1) return data.location.lga_name;
+  return `${data.location.lga_name} + ${lgas.length - 1} more LGA${lgas.length === 2 ? '' : 's'}`;
+}
+
+export function secondsUntil(retryAt: number | undefined, now: number): number {
+  if (retryAt === undefined) return 0;
+  return Math.max(1, Math.ceil((retryAt - now) / 1000));
+}
+
+const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; detail: string }> = {
+  not_configured: {
+    label: 'Set server URL in options',
+    detail: 'The extension does not know which server to ask yet. Open the extension options and enter the Server URL.',
+  },
+  no_key: {
+    label: 'Set API key in options',
+    detail: "No API key is saved in this browser. Open the extension options, then save your clinic's API key.",
+  },
+  no_permission: {
+    label: 'Allow server access in options',
+    detail: 'The browser has not allowed the extension to reach the configured server. Open the options and press Save to grant access.',
+  },
+  invalid_key: {
+    label: 'Key invalid',
+    detail: 'The server did not accept the saved API key: it is unknown or has been revoked. Generate a new key in the options.',
+  },
+  subscription_inactive: {
+    label: 'Subscription inactive',
+    detail: "The clinic's Clinic-Wide Access subscription is inactive or has expired.",
+  },
+  unreachable: {
+    label: 'Server unreachable',
+    detail: 'The eligibility server could not be reached. Check the network connection and the Server URL in the options.',
+  },
+  data_unavailable: {
+    label: 'Data not available yet',
+    detail: 'The server has not finished loading disaster data yet. Try again in a minute.',
+  },
+  postcode_not_found: {
+    label: 'Postcode not found',
+    detail: 'This postcode is well formed but is not in the postcode data. Check the postcode.',
+  },
+  invalid_postcode: {
+    label: 'Not an Australian postcode',
+    detail: 'Australian postcodes are 4 digits in 0200–0299 or 0800–9999.',
+  },
+  server_error: {
+    label: 'Server error — try again',
+    detail: 'The server answered with an error. Try again; if it keeps happening, tell the clinic IT contact.',
+  },
+};
+
+/** The badge for a check outcome (or a check under way), in words. */
+export function badgeView(outcome: CheckOutcome | { pending: string }, now: number = Date.now()): BadgeView {
+  if ('pending' in outcome) {
+    return { tone: 'pending', label: `Checking ${outcome.pending}…`, detail: 'Asking the eligibility server.', icon: '…' };
+  }
+  if (!outcome.ok) {
+    if (outcome.problem === 'rate_limited') {
+      const seconds = secondsUntil(outcome.retryAt, now);
+      return {
+        tone: 'neutral',
+        label: `Rate limited — wait ${seconds} s`,
+        detail: `Too many checks in the last minute for this API key. The extension asks again in ${seconds} s.`,
+        icon: '!',
+      };
+    }
+    const words = PROBLEM_WORDS[outcome.problem];
+    return { tone: 'neutral', label: words.label, detail: words.detail, icon: '!' };
+  }
+  const { summary } = outcome.data;
+  if (!summary.is_eligible) {
+    return { tone: 'red', label: `Not eligible · ${lgaWords(outcome.data)}`, detail: summary.headline_text, icon: '✕' };
+  }
+  const tone: Tone = summary.status_color === 'amber' ? 'amber' : 'green';
+  const eligible = tone === 'amber' ? 'Eligible (long-running)' : 'Eligible';
+  const covered = coveredLgas(outcome.data);
+  const partial = outcome.data.location.lgas.length > 1 && covered.length < outcome.data.location.lgas.length;
+  const where = partial
+    ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA`
+    : lgaWords(outcome.data);
+  return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓' };
+}
+
+/** dd/mm/yyyy from YYYY-MM-DD (the content script must not pull in the server's date helpers and zod). */
+export function displayDate(isoDate: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : isoDate;
+}
+
+/** An ISO instant as a local date and time for "data last updated". */
+export function displayInstant(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return 'unknown';
+  return date.toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A declaration link is shown only for http(s) URLs: a `javascript:` URL from a bad record must never be clickable. */
+export function safeHttpUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}

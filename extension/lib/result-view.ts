@@ -1,0 +1,153 @@
+import type { CheckData, DataMetadata, DisasterView } from '../../shared/api/check';
+import { h } from './dom';
+import type { CheckOutcome } from './outcome';
+import { badgeView, displayDate, displayInstant, safeHttpUrl } from './presentation';
+
+export interface ResultViewOptions {
+  /** Copies the proforma; resolves to whether it worked. */
+  copy(text: string): Promise<boolean>;
+  /** Called by the "Open options" button shown with setup problems; omitted where there is no such action. */
+  openOptions?(): void;
+  /** Called by "Try again" on transient problems. */
+  retry?(): void;
+  now?: number;
+}
+
+const COLOUR_WORDS: Record<DisasterView['status_color'], string> = {
+  green: 'Active (recent)',
+  amber: 'Active (2+ years)',
+  red: 'Not active',
+};
+
+/**
+ * The result of one check as DOM: the same view in the page's panel and in the popup. Every server string goes in
+ * as a text node (see dom.ts), so a declaration title with markup in it shows the markup as characters.
+ */
+export function renderResultView(doc: Document, outcome: CheckOutcome, options: ResultViewOptions): HTMLElement {
+  const badge = badgeView(outcome, options.now);
+  if (!outcome.ok) {
+    const setup = ['not_configured', 'no_key', 'no_permission', 'invalid_key'].includes(outcome.problem);
+    const transient = ['unreachable', 'rate_limited', 'data_unavailable', 'server_error'].includes(outcome.problem);
+    const actions = h(doc, 'p', { class: 'dte-actions' });
+    if (setup && options.openOptions) {
+      const open = h(doc, 'button', { type: 'button', class: 'dte-button' }, 'Open options');
+      open.addEventListener('click', () => options.openOptions?.());
+      actions.appendChild(open);
+    }
+    if (transient && options.retry) {
+      const retry = h(doc, 'button', { type: 'button', class: 'dte-button' }, 'Try again');
+      retry.addEventListener('click', () => options.retry?.());
+      actions.appendChild(retry);
+    }
+    return h(
+      doc,
+      'section',
+      { class: 'dte-result dte-tone-neutral', 'data-problem': outcome.problem },
+      h(doc, 'p', { class: 'dte-status' }, h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, badge.icon), ' ', badge.label),
+      h(doc, 'p', {}, badge.detail),
+      actions.childNodes.length > 0 && actions,
+    );
+  }
+  return renderSuccess(doc, outcome.data, outcome.metadata, badge.label, badge.icon, options);
+}
+
+function renderSuccess(
+  doc: Document,
+  data: CheckData,
+  metadata: DataMetadata,
+  label: string,
+  icon: string,
+  options: ResultViewOptions,
+): HTMLElement {
+  const { summary, location } = data;
+  const tone = summary.is_eligible ? summary.status_color : 'red';
+  const section = h(doc, 'section', { class: `dte-result dte-tone-${tone}`, 'data-color': summary.status_color });
+
+  section.append(
+    h(doc, 'p', { class: 'dte-status' }, h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, icon), ' ', label),
+    h(doc, 'h2', { class: 'dte-headline' }, summary.headline_text),
+    h(doc, 'p', { class: 'dte-medicare' }, summary.medicare_status_text),
+  );
+
+  const lgaNames = location.lgas.length > 0 ? location.lgas.map((l) => l.lga_name).join(', ') : location.lga_name;
+  section.append(
+    h(
+      doc,
+      'dl',
+      { class: 'dte-location' },
+      h(doc, 'dt', {}, 'Postcode'),
+      h(doc, 'dd', {}, location.postcode),
+      h(doc, 'dt', {}, 'Suburbs'),
+      h(doc, 'dd', {}, `${location.suburb}, ${location.state}`),
+      h(doc, 'dt', {}, location.lgas.length > 1 ? 'LGAs' : 'LGA'),
+      h(doc, 'dd', {}, lgaNames),
+    ),
+  );
+
+  if (summary.clinical_decision_support.length > 0) {
+    section.append(
+      h(doc, 'h3', {}, 'What to do'),
+      h(doc, 'ol', { class: 'dte-steps' }, ...summary.clinical_decision_support.map((step) => h(doc, 'li', {}, step))),
+    );
+  }
+
+  section.append(h(doc, 'h3', {}, `Declarations (${data.disasters.length})`));
+  if (data.disasters.length === 0) {
+    section.append(h(doc, 'p', {}, "No disaster declaration names this postcode's LGA."));
+  } else {
+    section.append(h(doc, 'ul', { class: 'dte-declarations' }, ...data.disasters.map((d) => renderDeclaration(doc, d))));
+  }
+
+  const proforma = data.clinical_documentation.proforma_text;
+  const copyStatus = h(doc, 'span', { class: 'dte-copy-status', role: 'status' });
+  const copyButton = h(doc, 'button', { type: 'button', class: 'dte-button dte-copy' }, 'Copy proforma');
+  copyButton.addEventListener('click', () => {
+    copyStatus.textContent = '';
+    void options.copy(proforma).then((ok) => {
+      copyStatus.textContent = ok ? 'Copied to clipboard' : 'Copy failed: select the text and copy it by hand';
+    });
+  });
+  section.append(
+    h(doc, 'h3', {}, 'Clinical documentation'),
+    h(doc, 'pre', { class: 'dte-proforma', tabindex: '0', 'aria-label': 'Proforma text' }, proforma),
+    h(doc, 'p', { class: 'dte-actions' }, copyButton, ' ', copyStatus),
+  );
+
+  section.append(
+    h(doc, 'h3', {}, 'Disclaimers'),
+    h(doc, 'ul', { class: 'dte-disclaimers' }, ...data.disclaimers.map((text) => h(doc, 'li', {}, text))),
+    h(
+      doc,
+      'p',
+      { class: 'dte-meta' },
+      `Data last updated ${displayInstant(metadata.last_updated)} from ${metadata.data_source}.`,
+      metadata.stale ? ' Warning: the data is more than 48 hours old.' : '',
+    ),
+  );
+  return section;
+}
+
+function renderDeclaration(doc: Document, d: DisasterView): HTMLElement {
+  const dates = d.end_date ? `${d.display_date} to ${displayDate(d.end_date)}` : `from ${d.display_date}, no end date`;
+  const url = safeHttpUrl(d.url);
+  return h(
+    doc,
+    'li',
+    { class: `dte-declaration dte-tone-${d.status_color}` },
+    h(doc, 'span', { class: 'dte-dot', 'aria-hidden': 'true' }),
+    h(doc, 'strong', { class: 'dte-declaration-title' }, d.title),
+    h(
+      doc,
+      'span',
+      { class: 'dte-declaration-meta' },
+      `AGRN ${d.agrn} · ${d.hazard_type ?? 'Hazard not stated'} · ${dates} · ${COLOUR_WORDS[d.status_color]}`,
+    ),
+    url &&
+      h(
+        doc,
+        'a',
+        { class: 'dte-link', href: url, target: '_blank', rel: 'noopener noreferrer' },
+        `Details of AGRN ${d.agrn} (opens in a new tab)`,
+      ),
+  );
+}

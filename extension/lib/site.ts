@@ -1,0 +1,22 @@
+/**
+ * The site a frame belongs to, as the popup names it: the origin of the top-level page. A frame inside the
+ * practice software is switched off with it. `about:blank` frames inherit their parent's origin.
+ */
+export function topSite(win: Window): string {
+  const ancestors = win.location.ancestorOrigins;
+  if (ancestors && ancestors.length > 0) return ancestors[ancestors.length - 1]!;
+  const origin = win.location.origin;
+  if (origin && origin !== 'null') return origin;
+  return win.origin;
+}
+
+/** The site of a tab's URL, or null for pages the extension never runs in (chrome://, file://, the Web Store…). */
+export function siteOfUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}

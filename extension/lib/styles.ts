@@ -1,0 +1,55 @@
+/**
+ * Styles of the result view, shared by the in-page panel (inside a shadow root, so the page's CSS cannot reach
+ * it) and the popup. Colours pass WCAG AA contrast for their text; every colour also comes with words.
+ */
+export const RESULT_CSS = `
+.dte-result { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #1b1f24; }
+.dte-result h2 { font-size: 15px; margin: 6px 0; font-weight: 650; }
+.dte-result h3 { font-size: 13px; margin: 12px 0 4px; text-transform: uppercase; letter-spacing: .03em; color: #4a525c; }
+.dte-result p { margin: 4px 0; }
+.dte-result ol, .dte-result ul { margin: 4px 0; padding-left: 20px; }
+.dte-result li { margin: 3px 0; }
+.dte-status { display: inline-flex; gap: 6px; align-items: center; font-weight: 650; padding: 2px 8px; border-radius: 999px; border: 1px solid; }
+.dte-tone-green > .dte-status { background: #e3f4e6; border-color: #1e7b34; color: #145224; }
+.dte-tone-amber > .dte-status { background: #fff1d6; border-color: #a15c00; color: #6b3d00; }
+.dte-tone-red > .dte-status { background: #fde7e7; border-color: #b42318; color: #7a1710; }
+.dte-tone-neutral > .dte-status { background: #eef0f3; border-color: #59636e; color: #2d333a; }
+.dte-location { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 8px 0; }
+.dte-location dt { color: #4a525c; }
+.dte-location dd { margin: 0; }
+.dte-declarations { list-style: none; padding-left: 0 !important; }
+.dte-declaration { display: grid; grid-template-columns: 12px 1fr; column-gap: 6px; }
+.dte-declaration > :not(.dte-dot) { grid-column: 2; }
+.dte-declaration-meta { color: #4a525c; font-size: 13px; }
+.dte-dot { width: 10px; height: 10px; border-radius: 50%; margin-top: 5px; grid-row: 1 / span 3; background: #59636e; }
+.dte-declaration.dte-tone-green .dte-dot { background: #1e7b34; }
+.dte-declaration.dte-tone-amber .dte-dot { background: #c77700; }
+.dte-declaration.dte-tone-red .dte-dot { background: #b42318; }
+.dte-link { color: #0b57d0; }
+.dte-proforma { white-space: pre-wrap; font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; background: #f6f7f9; border: 1px solid #d5d9de; border-radius: 4px; padding: 8px; margin: 4px 0; max-height: 180px; overflow: auto; }
+.dte-button { font: inherit; font-weight: 600; padding: 4px 12px; border-radius: 4px; border: 1px solid #3a4450; background: #fff; color: #1b1f24; cursor: pointer; }
+.dte-button:hover { background: #eef0f3; }
+.dte-button:focus-visible, .dte-badge:focus-visible, .dte-proforma:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
+.dte-copy-status { font-size: 13px; color: #145224; }
+.dte-meta, .dte-disclaimers { font-size: 12px; color: #4a525c; }
+`;
+
+/** The badge and its panel, inside the shadow root next to a postcode field. */
+export const BADGE_CSS = `
+:host { display: inline-block !important; vertical-align: middle !important; margin: 0 0 0 6px !important; position: relative !important; }
+html, body { display: inline; margin: 0; padding: 0; }
+.dte-badge { display: inline-flex; align-items: center; gap: 5px; font: 600 12px/1.2 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
+  padding: 3px 9px; border-radius: 999px; border: 1px solid; cursor: pointer; white-space: nowrap; max-width: 42ch; overflow: hidden; text-overflow: ellipsis; }
+.dte-badge[data-tone="green"] { background: #e3f4e6; border-color: #1e7b34; color: #145224; }
+.dte-badge[data-tone="amber"] { background: #fff1d6; border-color: #a15c00; color: #6b3d00; }
+.dte-badge[data-tone="red"] { background: #fde7e7; border-color: #b42318; color: #7a1710; }
+.dte-badge[data-tone="neutral"] { background: #eef0f3; border-color: #59636e; color: #2d333a; }
+.dte-badge[data-tone="pending"] { background: #fff; border-color: #8a939d; color: #4a525c; }
+.dte-swatch { width: 9px; height: 9px; border-radius: 50%; background: currentColor; flex: none; }
+.dte-panel { position: fixed; z-index: 2147483647; box-sizing: border-box; width: min(440px, calc(100vw - 16px)); overflow: auto;
+  background: #fff; border: 1px solid #8a939d; border-radius: 8px; box-shadow: 0 8px 28px rgba(0,0,0,.22); padding: 10px 14px 14px; }
+.dte-panel[hidden] { display: none; }
+.dte-panel-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; font: 600 12px/1.2 system-ui, sans-serif; color: #4a525c; }
+.dte-panel-head button { font: inherit; border: 1px solid #8a939d; background: #fff; border-radius: 4px; padding: 2px 8px; cursor: pointer; }
+${RESULT_CSS}
+`;

@@ -1,0 +1,134 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export type AuditEventType =
+  | 'account_created'
+  | 'login'
+  | 'login_failed'
+  | 'logout'
+  | 'key_generated'
+  | 'key_regenerated'
+  | 'key_revoked'
+  | 'subscription_changed';
+
+/** Who caused the event: a signed-in person over HTTP, or an operator with the admin CLI. */
+export type AuditSource = 'web' | 'admin';
+
+export interface AuditEvent {
+  at: string;
+  event: AuditEventType;
+  source: AuditSource;
+  /** Null for a failed login with an unknown email. */
+  account_id: string | null;
+  email: string | null;
+  /** Client address (web events). */
+  ip?: string;
+  /** `sk_live_` + 4 characters: enough to tell keys apart, useless to an attacker. Never the key. */
+  key_prefix?: string;
+  /** Why a login failed (`invalid_credentials`). */
+  reason?: string;
+  subscription?: { status: 'active' | 'inactive'; expires_at: string | null; rate_limit: number };
+}
+
+export type AuditInput = Omit<AuditEvent, 'at'> & { at?: Date };
+
+// Anything that looks like a whole key is cut to its prefix before it reaches the disk, whatever a caller passes.
+const RAW_KEY = /sk_live_([0-9A-Za-z]{4})[0-9A-Za-z]{8,}/g;
+
+/**
+ * The audit trail of account and key events: one JSON object per line in `DATA_DIR/audit.jsonl`, append-only.
+ *
+ * Why JSON lines rather than a JsonStore: an audit trail only grows and is never edited. An append with O_APPEND costs
+ * the same whatever the file's size and lands at the end even when the server and the admin CLI write at once, while
+ * a JsonStore would hold the whole history in memory and rewrite all of it for every event. Each line is written with
+ * one write(2) and fdatasync'd before the call returns; a torn last line (power cut mid-write) is skipped by readers.
+ *
+ * Only the fields above are ever written — no password, no key, no session id.
+ */
+export class AuditLog {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly file: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  static inDataDir(dataDir: string, clock?: () => Date): AuditLog {
+    return new AuditLog(path.join(dataDir, 'audit.jsonl'), clock);
+  }
+
+  record(input: AuditInput): Promise<void> {
+    const event: AuditEvent = {
+      at: (input.at ?? this.clock()).toISOString(),
+      event: input.event,
+      source: input.source,
+      account_id: input.account_id,
+      email: input.email,
+      ...(input.ip !== undefined && { ip: input.ip }),
+      ...(input.key_prefix !== undefined && { key_prefix: input.key_prefix }),
+      ...(input.reason !== undefined && { reason: input.reason }),
+      ...(input.subscription !== undefined && {
+        subscription: {
+          status: input.subscription.status,
+          expires_at: input.subscription.expires_at,
+          rate_limit: input.subscription.rate_limit,
+        },
+      }),
+    };
+    const line = JSON.stringify(event).replace(RAW_KEY, 'sk_live_$1…') + '\n';
+    const run = this.queue.then(() => this.append(line));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Events concerning `email` or `accountId`, oldest first. */
+  async read(filter: { email?: string; accountId?: string } = {}): Promise<AuditEvent[]> {
+    await this.queue;
+    const email = filter.email?.trim().toLowerCase();
+    const events: AuditEvent[] = [];
+    let stream;
+    try {
+      stream = createReadStream(this.file, { encoding: 'utf8' });
+      await new Promise<void>((resolve, reject) => {
+        stream!.once('open', () => resolve());
+        stream!.once('error', reject);
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+      if (line.trim() === '') continue;
+      let event: AuditEvent;
+      try {
+        event = JSON.parse(line) as AuditEvent;
+      } catch {
+        continue; // a line torn by a crash mid-write
+      }
+      const wanted =
+        (email === undefined && filter.accountId === undefined) ||
+        (email !== undefined && event.email === email) ||
+        (filter.accountId !== undefined && event.account_id === filter.accountId);
+      if (wanted) events.push(event);
+    }
+    return events;
+  }
+
+  /** Waits for pending appends. */
+  async close(): Promise<void> {
+    await this.queue;
+  }
+
+  private async append(line: string): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const handle = await open(this.file, 'a', 0o600);
+    try {
+      await handle.write(line);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { AuditEvent } from './audit-log';
+
+function details(e: AuditEvent): string {
+  const parts: string[] = [];
+  if (e.key_prefix) parts.push(`key ${e.key_prefix}…`);
+  if (e.reason) parts.push(e.reason);
+  if (e.subscription) {
+    parts.push(`${e.subscription.status}, expires ${e.subscription.expires_at ?? 'never'}, ${e.subscription.rate_limit}/min`);
+  }
+  if (e.account_id === null) parts.push('no such account');
+  return parts.join('; ');
+}
+
+/** The audit events as an aligned table for `npm run admin -- audit`, oldest first. */
+export function formatAuditEvents(events: readonly AuditEvent[], email: string): string {
+  if (events.length === 0) return `No audit events for ${email}`;
+  const header = ['TIME (UTC)', 'EVENT', 'BY', 'IP', 'DETAILS'];
+  const rows = events.map((e) => [e.at, e.event, e.source, e.ip ?? '-', details(e) || '-']);
+  const table = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  return table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}

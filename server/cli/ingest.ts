@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { DEFAULT_FETCHER_OPTIONS, ingestUserAgent } from '../ingest/fetcher';
+import { runRefresh } from '../ingest/refresh';
+import { formatFailure, formatSummary, progressReporter } from '../ingest/report';
+
+const USAGE = `Usage: npm run ingest [-- options]
+
+Refreshes the disaster declarations in DATA_DIR now from DISASTERASSIST_BASE_URL (and DRFA_CSV_URL when set).
+A running server picks the new data up within a second. A refresh is all or nothing: on any failure the last good
+data and its last_updated stay, the reason is printed and the exit code is 1.
+
+Options:
+  --max-invalid N      leave out up to N declarations whose event page cannot be read (default 0)
+  --concurrency N      requests in flight at once (default ${DEFAULT_FETCHER_OPTIONS.concurrency})
+  --timeout-ms N       time allowed for each request (default ${DEFAULT_FETCHER_OPTIONS.timeoutMs})
+  --retries N          retries of a failed request (default ${DEFAULT_FETCHER_OPTIONS.retries})
+  --retry-delay-ms N   first back-off before a retry, doubled each time, with jitter (default ${DEFAULT_FETCHER_OPTIONS.retryBaseMs})
+  --json               print the summary as JSON
+  --quiet              no progress output
+  -h, --help           this text
+
+Exit codes: 0 refreshed, 1 refresh refused (data kept), 2 usage or configuration error.`;
+
+class UsageError extends Error {}
+
+function count(value: string | undefined, name: string, min: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+  return Number(value);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        'max-invalid': { type: 'string' },
+        concurrency: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        retries: { type: 'string' },
+        'retry-delay-ms': { type: 'string' },
+        json: { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  let fetcher;
+  let maxInvalid;
+  try {
+    maxInvalid = count(values['max-invalid'] as string | undefined, 'max-invalid', 0, 0);
+    fetcher = {
+      concurrency: count(values.concurrency as string | undefined, 'concurrency', 1, DEFAULT_FETCHER_OPTIONS.concurrency),
+      timeoutMs: count(values['timeout-ms'] as string | undefined, 'timeout-ms', 1, DEFAULT_FETCHER_OPTIONS.timeoutMs),
+      retries: count(values.retries as string | undefined, 'retries', 0, DEFAULT_FETCHER_OPTIONS.retries),
+      retryBaseMs: count(values['retry-delay-ms'] as string | undefined, 'retry-delay-ms', 0, DEFAULT_FETCHER_OPTIONS.retryBaseMs),
+    };
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = loadConfig(process.env);
+  const dataDir = path.resolve(config.DATA_DIR);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+
+  const json = values.json === true;
+  const progress = progressReporter(process.stderr, values.quiet === true || json);
+  const result = await runRefresh({
+    dataDir,
+    baseUrl: config.DISASTERASSIST_BASE_URL,
+    drfaCsvUrl: config.DRFA_CSV_URL,
+    fetcher: { ...fetcher, userAgent: ingestUserAgent(config.INGEST_CONTACT) },
+    trigger: 'cli',
+    maxInvalidRecords: maxInvalid,
+    onProgress: (p) => progress.update(p),
+  });
+  progress.stop();
+  if (json) {
+    process.stdout.write(JSON.stringify(result.ok ? { ok: true, ...result.summary } : { ok: false, kind: result.error.kind, message: result.error.message, details: result.error.details, last_updated: result.lastUpdated }, null, 2) + '\n');
+  } else if (result.ok) process.stdout.write(formatSummary(result.summary) + '\n');
+  else process.stderr.write(formatFailure(result) + '\n');
+  return result.ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const message = err instanceof ConfigError ? err.message : `Error: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(message + '\n');
+    process.exit(err instanceof ConfigError ? 2 : 1);
+  },
+);

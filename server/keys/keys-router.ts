@@ -1,0 +1,114 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ApiErrorCode } from '../../shared/api/errors';
+import { DEFAULT_RATE_LIMIT, PLAN_NAME, RATE_LIMIT_WINDOW_SECONDS, type KeyStatusData, type NewKeyData, type RevokedKeyData } from '../../shared/api/keys';
+import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
+import type { Account } from '../accounts/account-store';
+import type { AuditInput, AuditLog } from '../audit/audit-log';
+import { clientAddress } from '../auth/auth-router';
+import { requireSession } from '../auth/require-session';
+import { AppError } from '../http/app-error';
+import type { Logger } from '../logger';
+import { KeyError, type KeyErrorCode, type KeyService } from './key-service';
+
+export interface KeysRouterDeps {
+  keys: KeyService;
+  accounts: AccountService;
+  audit: AuditLog;
+  clock: () => Date;
+  logger: Logger;
+}
+
+const KEY_ERRORS: Record<KeyErrorCode, ApiErrorCode> = {
+  key_exists: 'key_exists',
+  no_active_key: 'no_active_key',
+  subscription_inactive: 'subscription_inactive',
+  // The session's account is gone: the caller is nobody.
+  account_not_found: 'unauthenticated',
+};
+
+function toAppError(err: unknown): unknown {
+  return err instanceof KeyError ? new AppError(KEY_ERRORS[err.code]) : err;
+}
+
+/**
+ * The key management endpoints of SPEC "Key and subscription states" and Part B §10, behind the cookie session.
+ * The rules (one active key, rotation and revocation in one locked write) live in KeyService, shared with the CLI;
+ * this maps them to HTTP. The raw key leaves the server once, in the 201 body, which nothing may cache.
+ */
+export function keysRouter(deps: KeysRouterDeps): Router {
+  const { keys, accounts, audit, clock, logger } = deps;
+
+  const record = async (req: Request, account: Account, event: AuditInput['event'], keyPrefix?: string) => {
+    try {
+      await audit.record({ event, source: 'web', account_id: account.id, email: account.email, ip: clientAddress(req), ...(keyPrefix && { key_prefix: keyPrefix }) });
+    } catch (err) {
+      logger.error({ err, event }, 'could not write the audit log');
+    }
+  };
+
+  const issue =
+    (mode: 'generate' | 'regenerate'): RequestHandler =>
+    async (req, res) => {
+      const account = res.locals.account as Account;
+      let created: NewKeyData;
+      try {
+        created = mode === 'generate' ? await keys.generate(account.id, clock()) : await keys.regenerate(account.id, clock());
+      } catch (err) {
+        throw toAppError(err);
+      }
+      await record(req, account, mode === 'generate' ? 'key_generated' : 'key_regenerated', created.key_prefix);
+      const data: NewKeyData = { api_key: created.api_key, key_prefix: created.key_prefix, created_at: created.created_at };
+      res.status(201).json({ success: true, data });
+    };
+
+  const revoke: RequestHandler = async (req, res) => {
+    const account = res.locals.account as Account;
+    const before = keys.currentKey(account.id);
+    let revoked: RevokedKeyData;
+    try {
+      revoked = await keys.revoke(account.id, clock());
+    } catch (err) {
+      throw toAppError(err);
+    }
+    await record(req, account, 'key_revoked', before?.status === 'active' ? before.prefix : undefined);
+    res.json({ success: true, data: { revoked_at: revoked.revoked_at } satisfies RevokedKeyData });
+  };
+
+  const status: RequestHandler = (_req, res: Response) => {
+    const account = res.locals.account as Account;
+    const subscription = accounts.subscriptionOf(account.id);
+    const key = keys.currentKey(account.id);
+    const data: KeyStatusData = {
+      subscription: {
+        plan: PLAN_NAME,
+        status: isSubscriptionActive(subscription, clock()) ? 'active' : 'inactive',
+        expires_at: subscription?.expires_at ?? null,
+      },
+      key: {
+        status: key?.status ?? 'none',
+        key_prefix: key?.prefix ?? null,
+        created_at: key?.created_at ?? null,
+        last_used_at: key?.last_used_at ?? null,
+      },
+      rate_limit: { limit: subscription?.rate_limit ?? DEFAULT_RATE_LIMIT, window_seconds: RATE_LIMIT_WINDOW_SECONDS },
+    };
+    res.json({ success: true, data });
+  };
+
+  const methodNotAllowed =
+    (allow: string): RequestHandler =>
+    (_req, res, next) => {
+      res.setHeader('Allow', allow);
+      next(new AppError('method_not_allowed'));
+    };
+
+  const router = Router();
+  router.use('/keys', requireSession(accounts));
+  router.post('/keys/generate', issue('generate'));
+  router.post('/keys/regenerate', issue('regenerate'));
+  router.post('/keys/revoke', revoke);
+  router.get('/keys/status', status);
+  for (const path of ['/keys/generate', '/keys/regenerate', '/keys/revoke']) router.all(path, methodNotAllowed('POST'));
+  router.all('/keys/status', methodNotAllowed('GET, HEAD'));
+  return router;
+}

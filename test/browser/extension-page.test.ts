@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { CheckResponse } from '../../shared/api/check';
+import { sydneyToday } from '../../shared/domain/dates';
+import type { Declaration } from '../../shared/domain/declaration';
+import { fixtureDeclarations } from '../fixtures/declarations';
+import { checkPostcode, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../helpers/test-server';
+import { badgeAfter, launchWithExtension, servePages, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+
+/** A declaration whose title is markup: it must show as characters, and its "script" must never run. */
+const MARKUP_TITLE = 'Bushfire <img src="x" onerror="window.__xss = 1"> <b>Sydney</b> & "friends"';
+
+function markupDeclaration(today: string): Declaration {
+  return {
+    agrn: '2222',
+    title: MARKUP_TITLE,
+    state: 'NSW',
+    hazard_type: 'Bushfire',
+    start_date: `${today.slice(0, 4)}-01-01` <= today ? `${today.slice(0, 4)}-01-01` : today,
+    end_date: null,
+    url: 'https://www.disasterassist.gov.au/Pages/disasters/nsw/synthetic-bushfire.aspx',
+    lgas: [{ name: 'Sydney', code: '17200' }],
+    sources: ['fixture'],
+  };
+}
+
+let server: TestServer;
+let account: SeededAccount;
+let pages: StaticServer;
+let ext: ExtensionBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  const today = sydneyToday(new Date());
+  server = await startTestServer({ declarations: [...fixtureDeclarations(today), markupDeclaration(today)] });
+  account = await seedAccount(server.data);
+  pages = await servePages();
+  ext = await launchWithExtension(inject('extensionDir'));
+  await ext.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pages.origin });
+  page = await ext.context.newPage();
+});
+
+afterAll(async () => {
+  await ext?.close();
+  await pages?.close();
+  await server?.close();
+});
+
+async function openPractice(): Promise<void> {
+  await page.goto(`${pages.origin}/practice.html`);
+}
+
+async function badgeFor(postcode: string, selector = '#postcode'): Promise<string> {
+  await typePostcode(page.locator(selector), postcode);
+  const badge = badgeAfter(page, selector);
+  await expect.poll(async () => (await badge.textContent()) ?? '', { timeout: 10_000 }).not.toMatch(/^…?Checking|^$/);
+  return (await badge.textContent()) ?? '';
+}
+
+describe('before the extension is set up', () => {
+  it('says in words what is missing, on the badge', async () => {
+    await openPractice();
+    await typePostcode(page.getByLabel('Postcode', { exact: true }), '4000');
+    await expect.poll(() => badgeAfter(page, '#postcode').textContent()).toContain('Set server URL in options');
+    await ext.setStorage({ serverUrl: server.url });
+    await typePostcode(page.locator('#postcode'), '4000');
+    await expect.poll(() => badgeAfter(page, '#postcode').textContent()).toContain('Set API key in options');
+  });
+
+  it('the options page saves the Server URL and API key', async () => {
+    const options = await ext.context.newPage();
+    await options.goto(ext.url('options.html'));
+    await options.getByLabel('Server URL').fill(server.url);
+    await options.getByLabel('API key').fill(account.apiKey!);
+    await options.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => options.getByRole('status').first().textContent()).toBe('Saved.');
+    expect(await ext.getStorage(['serverUrl', 'apiKey'])).toEqual({ serverUrl: server.url, apiKey: account.apiKey });
+    await options.close();
+  });
+});
+
+describe('badges on the sample practice software', () => {
+  it('typing a postcode shows the eligibility in colour and words', async () => {
+    await openPractice();
+    const field = page.locator('#postcode');
+    // Three digits are not a postcode yet: no badge, no request.
+    await field.pressSequentially('400', { delay: 20 });
+    await page.waitForTimeout(700);
+    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    const badge = badgeAfter(page, '#postcode');
+    expect(await badge.getAttribute('data-tone')).toBe('green');
+    expect(await badgeFor('2480')).toContain('Not eligible · Lismore');
+    expect(await badge.getAttribute('data-tone')).toBe('red');
+    expect(await badgeFor('4055')).toContain('Eligible · Moreton Bay + 1 more LGA');
+    expect(await badgeFor('9999')).toContain('Postcode not found');
+    // Clearing the field removes the badge.
+    await page.locator('#postcode').fill('');
+    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+  });
+
+  it('the badge is reached with Tab, opens the panel with Enter, and Copy proforma copies it', async () => {
+    await openPractice();
+    const expected = CheckResponse.parse(await (await checkPostcode(server, account.apiKey, { postcode: '4000' })).json()).data;
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    const badge = badgeAfter(page, '#postcode');
+    await page.locator('#postcode').focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => badge.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
+    await page.keyboard.press('Enter');
+
+    const panel = page.locator('dte-eligibility-badge [role=dialog]');
+    await expect.poll(() => panel.isVisible()).toBe(true);
+    expect(await badge.getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.locator('h2').textContent()).toBe(expected.summary.headline_text);
+    expect(await panel.locator('.dte-steps li').allTextContents()).toEqual(expected.summary.clinical_decision_support);
+    const declaration = panel.locator('.dte-declaration').first();
+    expect(await declaration.textContent()).toContain('AGRN 1195');
+    expect(await declaration.textContent()).toContain('Tropical Cyclone Test (synthetic)');
+    expect(await declaration.textContent()).toContain(`from ${expected.disasters[0]!.display_date}, no end date`);
+    expect(await declaration.locator('a').getAttribute('href')).toBe(expected.disasters[0]!.url);
+    expect(await panel.locator('.dte-disclaimers li').allTextContents()).toEqual(expected.disclaimers);
+    expect(await panel.locator('.dte-proforma').textContent()).toBe(expected.clinical_documentation.proforma_text);
+
+    await panel.getByRole('button', { name: 'Copy proforma' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toBe('Copied to clipboard');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected.clinical_documentation.proforma_text);
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    expect(await badge.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('server text is shown as text: a declaration title with markup creates no element and runs nothing', async () => {
+    await openPractice();
+    expect(await badgeFor('2000')).toContain('Eligible · Sydney');
+    await badgeAfter(page, '#postcode').click();
+    const panel = page.locator('dte-eligibility-badge [role=dialog]');
+    expect(await panel.locator('.dte-declaration-title').textContent()).toBe(MARKUP_TITLE);
+    expect(await panel.locator('img, b, script').count()).toBe(0);
+    expect(await panel.locator('.dte-proforma').textContent()).toContain('<img src="x"');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  });
+
+  it('a field in a re-rendered form gets its badge, and the old badge goes with the old field', async () => {
+    await openPractice();
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    await page.getByRole('button', { name: 'Re-render address form' }).click();
+    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+    expect(await badgeFor('2480', '#pc2')).toContain('Not eligible · Lismore');
+  });
+
+  it('a field added later (emergency contact, found by aria-label) gets its badge', async () => {
+    await openPractice();
+    await page.getByRole('button', { name: 'Add emergency contact' }).click();
+    const field = page.getByLabel('Emergency contact postcode');
+    await field.waitFor();
+    expect(await badgeFor('4000', '[name=ec_pc]')).toContain('Eligible · Brisbane');
+  });
+
+  it('a field in a same-origin iframe, labelled only by a table cell, gets its badge', async () => {
+    await openPractice();
+    const frame = page.frameLocator('#referral');
+    await typePostcode(frame.locator('[name=ref_pc]'), '2480');
+    await expect.poll(() => badgeAfter(frame.locator('body'), '[name=ref_pc]').textContent(), { timeout: 10_000 }).toContain(
+      'Not eligible · Lismore',
+    );
+  });
+
+  it('a value set by the page script (a patient record loading) is checked too', async () => {
+    await openPractice();
+    await page.evaluate(() => {
+      (document.getElementById('postcode') as HTMLInputElement).value = '4000';
+    });
+    await expect.poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 }).toContain('Eligible · Brisbane');
+  });
+});
+
+describe('failures are shown in words', () => {
+  it('invalid key, inactive subscription, rate limit, data not loaded, unreachable server, no access', async () => {
+    await openPractice();
+    await ext.setStorage({ apiKey: `sk_live_${'Q'.repeat(40)}` });
+    expect(await badgeFor('4000')).toContain('Key invalid');
+
+    const inactive = await seedAccount(server.data, { status: 'inactive' });
+    await ext.setStorage({ apiKey: inactive.apiKey });
+    expect(await badgeFor('4000')).toContain('Subscription inactive');
+
+    const limited = await seedAccount(server.data, { rateLimit: 2 });
+    await ext.setStorage({ apiKey: limited.apiKey });
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    expect(await badgeFor('2480')).toContain('Not eligible · Lismore');
+    expect(await badgeFor('4055')).toMatch(/Rate limited — wait \d+ s/);
+
+    const fresh = await startTestServer({ declarations: false });
+    try {
+      const freshAccount = await seedAccount(fresh.data);
+      await ext.setStorage({ serverUrl: fresh.url, apiKey: freshAccount.apiKey });
+      expect(await badgeFor('4000')).toContain('Data not available yet');
+    } finally {
+      await fresh.close();
+    }
+
+    await ext.setStorage({ serverUrl: 'http://127.0.0.1:9', apiKey: account.apiKey });
+    expect(await badgeFor('4000')).toContain('Server unreachable');
+
+    await ext.setStorage({ serverUrl: 'https://eligibility.example.invalid' });
+    expect(await badgeFor('4000')).toContain('Allow server access in options');
+
+    await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+  });
+});
+
+describe('popup', () => {
+  it('checks a typed postcode by hand with the same result view', async () => {
+    const popup = await ext.context.newPage();
+    await popup.goto(ext.url('popup.html'));
+    await popup.getByLabel('Postcode').fill('4000');
+    await popup.getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => popup.locator('.dte-status').textContent()).toContain('Eligible · Brisbane');
+    expect(await popup.locator('h2').textContent()).toMatch(/^Eligible: 1 active disaster declaration for Brisbane LGA/);
+    expect(await popup.getByRole('button', { name: 'Copy proforma' }).count()).toBe(1);
+    await popup.close();
+  });
+
+  it('a site switched off gets no badges until switched on again', async () => {
+    await openPractice();
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    await ext.setStorage({ disabledSites: [pages.origin] });
+    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+    await typePostcode(page.locator('#postcode'), '2480');
+    await page.waitForTimeout(800);
+    expect(await page.locator('dte-eligibility-badge').count()).toBe(0);
+    await ext.setStorage({ disabledSites: [] });
+    await expect.poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 }).toContain('Not eligible · Lismore');
+  });
+});

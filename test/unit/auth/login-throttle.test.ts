@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { LoginThrottle } from '../../../server/auth/login-throttle';
+
+const MINUTE = 60_000;
+
+function setup(limits = { perAccount: 3, perIp: 5, windowMs: 15 * MINUTE }) {
+  let now = 1_000_000;
+  const throttle = new LoginThrottle(limits, () => now);
+  const fail = (email: string, ip: string) => {
+    const gate = throttle.begin(email, ip);
+    if (gate.ok) gate.attempt.failed();
+    return gate;
+  };
+  return { throttle, fail, advance: (ms: number) => (now += ms) };
+}
+
+describe('LoginThrottle', () => {
+  it('allows perAccount failures for an email, then refuses with the seconds until the oldest leaves the window', () => {
+    const { fail, advance } = setup();
+    expect(fail('a@x.test', '1.1.1.1').ok).toBe(true);
+    advance(MINUTE);
+    expect(fail('a@x.test', '1.1.1.2').ok).toBe(true);
+    advance(MINUTE);
+    expect(fail('a@x.test', '1.1.1.3').ok).toBe(true);
+    const blocked = fail('a@x.test', '1.1.1.4');
+    expect(blocked).toEqual({ ok: false, retryAfterSeconds: 13 * 60 });
+    advance(13 * MINUTE - 1000);
+    expect(fail('a@x.test', '1.1.1.4')).toEqual({ ok: false, retryAfterSeconds: 1 });
+    advance(1000); // the first failure has left the window
+    expect(fail('a@x.test', '1.1.1.4').ok).toBe(true);
+    expect(fail('a@x.test', '1.1.1.4').ok).toBe(false);
+  });
+
+  it('keeps emails apart, and limits an address across emails', () => {
+    const { fail } = setup();
+    for (let i = 0; i < 3; i++) fail('a@x.test', '9.9.9.9');
+    expect(fail('b@x.test', '8.8.8.8').ok).toBe(true);
+    expect(fail('b@x.test', '9.9.9.9').ok).toBe(true);
+    expect(fail('c@x.test', '9.9.9.9').ok).toBe(true); // the 5th failure from 9.9.9.9
+    expect(fail('d@x.test', '9.9.9.9').ok).toBe(false);
+    expect(fail('c@x.test', '7.7.7.7').ok).toBe(true);
+  });
+
+  it('a refused attempt does not itself count', () => {
+    const { fail, advance } = setup({ perAccount: 1, perIp: 100, windowMs: MINUTE });
+    fail('a@x.test', 'ip');
+    for (let i = 0; i < 10; i++) {
+      advance(1000);
+      expect(fail('a@x.test', 'ip').ok).toBe(false);
+    }
+    advance(MINUTE - 10_000);
+    expect(fail('a@x.test', 'ip').ok).toBe(true);
+  });
+
+  it('counts an attempt from its start, so parallel attempts cannot exceed the limit', () => {
+    const { throttle } = setup();
+    const gates = Array.from({ length: 10 }, () => throttle.begin('a@x.test', 'ip'));
+    expect(gates.filter((g) => g.ok)).toHaveLength(3);
+  });
+
+  it('success forgets the email’s failures and takes back only its own count for the address', () => {
+    const { throttle, fail } = setup();
+    fail('a@x.test', 'ip');
+    fail('a@x.test', 'ip');
+    const gate = throttle.begin('a@x.test', 'ip');
+    if (!gate.ok) throw new Error('expected to pass');
+    gate.attempt.succeeded();
+    gate.attempt.succeeded(); // idempotent
+    for (let i = 0; i < 3; i++) expect(fail('a@x.test', 'ip').ok).toBe(true); // the email starts over
+    // The address keeps the 2 + 3 = 5 real failures: a sixth is refused.
+    expect(fail('z@x.test', 'ip').ok).toBe(false);
+  });
+
+  it('purge drops keys whose failures have all left the window', () => {
+    const { throttle, fail, advance } = setup();
+    fail('a@x.test', 'ip1');
+    advance(10 * MINUTE);
+    fail('b@x.test', 'ip2');
+    expect(throttle.size).toBe(4);
+    advance(6 * MINUTE);
+    throttle.purge();
+    expect(throttle.size).toBe(2);
+  });
+});

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config';
+
+/** The error loadConfig throws for `env`, asserting it is a one-line ConfigError. */
+function configError(env: Record<string, string>): string {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught, JSON.stringify(env)).toBeInstanceOf(ConfigError);
+  const message = (caught as Error).message;
+  expect(message.split('\n'), 'one line').toHaveLength(1);
+  expect(message).toMatch(/^Invalid configuration: /);
+  return message;
+}
+
+describe('loadConfig (SPEC Part B §12)', () => {
+  it('has the documented defaults', () => {
+    // toMatchObject: other settings (sessions, ingest) have defaults of their own, tested with their features.
+    const config = loadConfig({});
+    expect(config.SESSION_SECRET).toBeUndefined();
+    expect(config.DRFA_CSV_URL).toBeUndefined();
+    expect(config.POSTCODE_LGA_URL).toBeUndefined();
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './data',
+      INGEST_SCHEDULE: '0 3 * * *',
+      DISASTERASSIST_BASE_URL: 'https://www.disasterassist.gov.au',
+      TRUST_PROXY: false,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('treats empty and blank values as unset (the defaults apply)', () => {
+    const config = loadConfig({
+      PORT: '',
+      HOST: '  ',
+      DATA_DIR: '',
+      INGEST_SCHEDULE: '',
+      DISASTERASSIST_BASE_URL: '',
+      DRFA_CSV_URL: '',
+      POSTCODE_LGA_URL: '',
+      SESSION_SECRET: '',
+      TRUST_PROXY: '',
+      LOG_LEVEL: '',
+      NODE_ENV: '',
+    });
+    expect(config).toEqual(loadConfig({}));
+  });
+
+  it('reads the values it is given', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/dte',
+      INGEST_SCHEDULE: '30 4 * * *',
+      DISASTERASSIST_BASE_URL: 'http://127.0.0.1:9999',
+      DRFA_CSV_URL: 'https://example.test/drfa.csv',
+      POSTCODE_LGA_URL: './abs.csv',
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/dte',
+      INGEST_SCHEDULE: '30 4 * * *',
+      DISASTERASSIST_BASE_URL: 'http://127.0.0.1:9999',
+      DRFA_CSV_URL: 'https://example.test/drfa.csv',
+      POSTCODE_LGA_URL: './abs.csv',
+      TRUST_PROXY: 1,
+      LOG_LEVEL: 'warn',
+    });
+  });
+
+  it('accepts PORT=0 (an ephemeral port) and the ends of the port range', () => {
+    expect(loadConfig({ PORT: '0' }).PORT).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).PORT).toBe(65535);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['INGEST_SCHEDULE', 'every day'],
+    ['INGEST_SCHEDULE', '61 * * * *'],
+    ['DISASTERASSIST_BASE_URL', 'not a url'],
+    ['DISASTERASSIST_BASE_URL', 'ftp://www.disasterassist.gov.au'],
+    ['DRFA_CSV_URL', 'drfa.csv'],
+    ['LOG_LEVEL', 'verbose'],
+    ['NODE_ENV', 'staging'],
+  ])('refuses %s=%s in one line naming the variable and the value', (name, value) => {
+    const message = configError({ [name]: value });
+    expect(message).toContain(name);
+    expect(message).toContain(`"${value}"`);
+    // Only that variable is blamed.
+    for (const other of ['PORT', 'INGEST_SCHEDULE', 'DISASTERASSIST_BASE_URL', 'DRFA_CSV_URL', 'LOG_LEVEL', 'NODE_ENV']) {
+      if (other !== name) expect(message).not.toContain(other);
+    }
+  });
+
+  it('names every bad variable, still in one line', () => {
+    const message = configError({ PORT: 'abc', INGEST_SCHEDULE: 'nightly' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('INGEST_SCHEDULE');
+  });
+
+  it('keeps a value with a line break on one line', () => {
+    const message = configError({ PORT: '80\n81' });
+    expect(message).toContain('PORT');
+  });
+
+  it('refuses NODE_ENV=production without SESSION_SECRET', () => {
+    const message = configError({ NODE_ENV: 'production' });
+    expect(message).toContain('SESSION_SECRET');
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: '' })).toThrow(/SESSION_SECRET/);
+  });
+
+  it('refuses a short SESSION_SECRET without echoing it', () => {
+    const message = configError({ NODE_ENV: 'production', SESSION_SECRET: 'hunter2' });
+    expect(message).toContain('SESSION_SECRET');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('accepts production with a long enough SESSION_SECRET, and no secret outside production', () => {
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret);
+    expect(loadConfig({ NODE_ENV: 'development' }).SESSION_SECRET).toBeUndefined();
+  });
+
+  it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+  });
+});

@@ -1,0 +1,62 @@
+import { fakeBrowser } from './use-fake-browser';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  apiKeyItem,
+  disabledSitesItem,
+  isDisabledFor,
+  normaliseServerUrl,
+  originPattern,
+  serverUrlItem,
+  toggleSite,
+} from '../../../extension/lib/settings';
+import { siteOfUrl } from '../../../extension/lib/site';
+
+describe('settings', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('keeps the server URL, key and switched-off sites in storage.local', async () => {
+    expect(await serverUrlItem.getValue()).toBe('');
+    expect(await apiKeyItem.getValue()).toBe('');
+    expect(await disabledSitesItem.getValue()).toEqual([]);
+    await serverUrlItem.setValue('https://eligibility.example.test');
+    await apiKeyItem.setValue('sk_live_abc');
+    expect(await fakeBrowser.storage.local.get(['serverUrl', 'apiKey'])).toEqual({
+      serverUrl: 'https://eligibility.example.test',
+      apiKey: 'sk_live_abc',
+    });
+    expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
+  });
+
+  it('switching a site off and on again (the popup) is seen by a watcher (the content script)', async () => {
+    const seen: string[][] = [];
+    const unwatch = disabledSitesItem.watch((list) => seen.push(list));
+    const site = 'https://pms.example.test';
+    await disabledSitesItem.setValue(toggleSite(await disabledSitesItem.getValue(), site, false));
+    expect(isDisabledFor(await disabledSitesItem.getValue(), site)).toBe(true);
+    await disabledSitesItem.setValue(toggleSite(await disabledSitesItem.getValue(), site, true));
+    expect(isDisabledFor(await disabledSitesItem.getValue(), site)).toBe(false);
+    unwatch();
+    expect(seen).toEqual([[site], []]);
+  });
+
+  it('normalises the server URL and refuses anything but http(s)', () => {
+    expect(normaliseServerUrl(' https://Eligibility.Example.test/ ')).toBe('https://eligibility.example.test');
+    expect(normaliseServerUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+    expect(normaliseServerUrl('https://example.test/dte/?x=1#y')).toBe('https://example.test/dte');
+    expect(normaliseServerUrl('ftp://example.test')).toBeNull();
+    expect(normaliseServerUrl('https://user:pw@example.test')).toBeNull();
+    expect(normaliseServerUrl('example.test')).toBeNull();
+    expect(normaliseServerUrl('')).toBeNull();
+  });
+
+  it('asks for host access to the server origin only (any port)', () => {
+    expect(originPattern('http://127.0.0.1:41234')).toBe('http://127.0.0.1/*');
+    expect(originPattern('https://eligibility.example.test/dte')).toBe('https://eligibility.example.test/*');
+  });
+
+  it('names the site of a tab', () => {
+    expect(siteOfUrl('https://pms.example.test/patients/12?tab=address')).toBe('https://pms.example.test');
+    expect(siteOfUrl('chrome://extensions')).toBeNull();
+    expect(siteOfUrl(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IngestError } from '../../../server/ingest/errors';
+import type { RefreshOptions, RefreshResult } from '../../../server/ingest/refresh';
+import { startIngestService, type IngestService } from '../../../server/ingest/service';
+import { createLogger } from '../../../server/logger';
+import type { DeclarationStore } from '../../../server/declarations/declaration-store';
+
+const logger = createLogger('silent');
+const store = {} as DeclarationStore;
+const ok = { ok: true, summary: {} } as RefreshResult;
+const failed: RefreshResult = { ok: false, error: new IngestError('network', 'down'), lastUpdated: null, durationMs: 1 };
+
+let service: IngestService | null = null;
+afterEach(async () => {
+  await service?.stop();
+  service = null;
+});
+
+function start(results: RefreshResult[], schedule = '0 3 * * *', extra: { postcodes?: { refresh(): Promise<void> } } = {}) {
+  const calls: RefreshOptions[] = [];
+  service = startIngestService({
+    schedule,
+    dataDir: '/nonexistent',
+    baseUrl: 'http://127.0.0.1:9',
+    declarations: store,
+    logger,
+    retryAfterFailure: { first: 30, max: 60 },
+    ...extra,
+    refresh: async (options) => {
+      calls.push(options);
+      await new Promise((r) => setTimeout(r, 10));
+      return results.shift() ?? ok;
+    },
+  });
+  return { service, calls };
+}
+
+const waitFor = async (predicate: () => boolean, ms = 3_000) => {
+  const until = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('ingest scheduling in the server', () => {
+  it('refreshes on demand with the configured sources, and joins a run already in progress', async () => {
+    const { service, calls } = start([ok]);
+    const [a, b] = await Promise.all([service.runNow('startup'), service.runNow('startup')]);
+    expect(a).toBe(b);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ dataDir: '/nonexistent', baseUrl: 'http://127.0.0.1:9', declarations: store, trigger: 'startup' });
+    expect(calls[0]!.fetcher!.userAgent).toMatch(/^Mozilla/);
+  });
+
+  it('runs on the cron schedule (Australia/Sydney) and renews the postcode correspondence then', async () => {
+    let renewed = 0;
+    const { service, calls } = start([], '* * * * * *', { postcodes: { refresh: async () => void renewed++ } });
+    expect(service.nextRun()!.getTime() - Date.now()).toBeLessThanOrEqual(1_000);
+    await waitFor(() => calls.length >= 1);
+    expect(calls[0]!.trigger).toBe('schedule');
+    expect(renewed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('schedules daily by default: the next run is within a day', () => {
+    const { service } = start([]);
+    const next = service.nextRun()!.getTime() - Date.now();
+    expect(next).toBeGreaterThan(0);
+    expect(next).toBeLessThanOrEqual(24 * 3600_000 + 3600_000);
+  });
+
+  it('retries a failed refresh after a growing delay until one succeeds', async () => {
+    const { service, calls } = start([failed, failed, ok]);
+    await service.runNow('startup');
+    await waitFor(() => calls.length >= 3);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(calls).toHaveLength(3);
+    expect(calls.slice(1).map((c) => c.trigger)).toEqual(['schedule', 'schedule']);
+  });
+
+  it('does not retry when another process holds the refresh lock', async () => {
+    const busy: RefreshResult = { ok: false, error: new IngestError('busy', 'another refresh'), lastUpdated: null, durationMs: 0 };
+    const { service, calls } = start([busy]);
+    await service.runNow('startup');
+    await new Promise((r) => setTimeout(r, 120));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('stops the schedule and cancels a running refresh', async () => {
+    const { service, calls } = start([failed]);
+    const run = service.runNow('startup');
+    await service.stop();
+    await run;
+    expect(calls[0]!.signal!.aborted).toBe(true);
+    expect(service.nextRun()).toBeNull();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toHaveLength(1);
+  });
+});

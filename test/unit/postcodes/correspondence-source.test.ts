@@ -1,0 +1,122 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PoliteFetcher } from '../../../server/ingest/fetcher';
+import { CACHE_FILE, CorrespondenceUnavailableError, loadCorrespondence, readCachedCorrespondence } from '../../../server/postcodes/correspondence-source';
+import { PostcodeService } from '../../../server/postcodes/postcode-service';
+import { createLogger } from '../../../server/logger';
+import { CORRESPONDENCE_2018, CORRESPONDENCE_2021 } from '../../fixtures/ingest/scenario';
+import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
+import { LOCALITY_ROWS } from '../../fixtures/localities';
+import { tempDir } from '../../helpers/temp-dir';
+
+let site: MockSite;
+const fetcher = () => new PoliteFetcher({ retries: 0, timeoutMs: 2_000 });
+const url = (name: string) => `${site.url}/data/${name}`;
+
+beforeAll(async () => {
+  site = await startMockSite({ declarations: [], files: { 'corr-2018.csv': CORRESPONDENCE_2018, 'corr-2021.csv': CORRESPONDENCE_2021 } });
+});
+afterAll(() => site.close());
+beforeEach(() => {
+  site.requests.length = 0;
+  site.faults.clear();
+});
+
+describe('loading the correspondence (path or URL) with a cache in DATA_DIR', () => {
+  it('fetches a URL once, caches it, and uses the cache until it is a week old', async () => {
+    const dataDir = await tempDir();
+    let now = new Date('2026-03-01T00:00:00Z');
+    const first = await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher(), now: () => now });
+    expect(first).toMatchObject({ from: 'source', layout: '2018', warning: null });
+    expect(first.rows.length).toBe(15);
+    const cached = JSON.parse(await readFile(path.join(dataDir, CACHE_FILE), 'utf8'));
+    expect(cached).toMatchObject({ source: url('corr-2018.csv'), layout: '2018', lga_edition: '2018' });
+    expect(cached.rows).toHaveLength(15);
+
+    now = new Date('2026-03-05T00:00:00Z');
+    const second = await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher(), now: () => now });
+    expect(second.from).toBe('cache');
+    expect(site.requests).toHaveLength(1);
+
+    now = new Date('2026-03-09T00:00:00Z');
+    const third = await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher(), now: () => now });
+    expect(third.from).toBe('source');
+    expect(site.requests).toHaveLength(2);
+    expect(site.requests[0]!.userAgent).toMatch(/^Mozilla/);
+  });
+
+  it('uses the cached copy when the URL fails later, and says so', async () => {
+    const dataDir = await tempDir();
+    await loadCorrespondence({ source: url('corr-2021.csv'), dataDir, fetcher: fetcher() });
+    site.faults.set('/data/corr-2021.csv', { status: 500 });
+    const again = await loadCorrespondence({ source: url('corr-2021.csv'), dataDir, fetcher: fetcher(), force: true });
+    expect(again.from).toBe('cache');
+    expect(again.layout).toBe('2021+');
+    expect(again.warning).toMatch(/HTTP 500; using the copy of /);
+  });
+
+  it('does not use a cached copy of another source', async () => {
+    const dataDir = await tempDir();
+    await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher() });
+    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(CorrespondenceUnavailableError);
+    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(/^POSTCODE_LGA_URL: .*HTTP 404/);
+  });
+
+  it('reads a path or a file: URL every time and caches what it read', async () => {
+    const dataDir = await tempDir();
+    const file = path.join(dataDir, 'corr.csv');
+    await writeFile(file, CORRESPONDENCE_2018);
+    expect((await loadCorrespondence({ source: file, dataDir })).rows).toHaveLength(15);
+    await writeFile(file, CORRESPONDENCE_2021);
+    const reread = await loadCorrespondence({ source: file, dataDir });
+    expect(reread).toMatchObject({ from: 'source', layout: '2021+' });
+    expect((await loadCorrespondence({ source: pathToFileURL(file).toString(), dataDir })).layout).toBe('2021+');
+    expect((await readCachedCorrespondence(dataDir)).map((r) => r.lga_code)).toContain('35011');
+  });
+
+  it('refuses a file that is not a correspondence, keeping the good cached copy', async () => {
+    const dataDir = await tempDir();
+    const file = path.join(dataDir, 'corr.csv');
+    await writeFile(file, CORRESPONDENCE_2018);
+    await loadCorrespondence({ source: file, dataDir });
+    await writeFile(file, 'postcode,suburb\n4000,Brisbane\n');
+    const kept = await loadCorrespondence({ source: file, dataDir });
+    expect(kept).toMatchObject({ from: 'cache', layout: '2018' });
+    expect(kept.warning).toMatch(/no LGA_CODE/);
+  });
+});
+
+describe('the server’s postcode service', () => {
+  const logger = createLogger('silent');
+
+  it('answers from the bundled locality data when POSTCODE_LGA_URL is unset', async () => {
+    const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS });
+    expect(service.precision).toBe('locality');
+    expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850']);
+  });
+
+  it('answers from the correspondence when it loads', async () => {
+    const service = await PostcodeService.open({ source: url('corr-2018.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
+    expect(service.precision).toBe('correspondence');
+    expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850', '11350']);
+    expect(service.narrow('4055', 'Ferny Grove')!.lgas.map((l) => l.lga_code)).toEqual(['31000']);
+  });
+
+  it('starts on the bundled data when the URL is unreachable, and switches once a refresh loads it', async () => {
+    site.faults.set('/data/corr-2018.csv', [{ status: 503 }]);
+    const service = await PostcodeService.open({ source: url('corr-2018.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
+    expect(service.precision).toBe('locality');
+    expect(service.get('2480')!.lgas).toHaveLength(1);
+    await service.refresh();
+    expect(service.precision).toBe('correspondence');
+    expect(service.get('2480')!.lgas).toHaveLength(2);
+  });
+
+  it('stops start-up when POSTCODE_LGA_URL is a file that cannot be read', async () => {
+    await expect(PostcodeService.open({ source: '/nonexistent/corr.csv', dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS })).rejects.toThrow(
+      /^POSTCODE_LGA_URL: \/nonexistent\/corr\.csv could not be loaded: ENOENT/,
+    );
+  });
+});
