@@ -90,23 +90,20 @@ async function partA(page: Page): Promise<Record<string, number>> {
       original(records);
       batches.push(performance.now() - t0);
     };
-    w.start();
+    // Alternate rounds with and without the watcher so warm-up and GC fall on both alike.
     const withWatcher: number[] = [];
-    for (let i = 0; i < rounds; i++) {
+    const without: number[] = [];
+    host.innerHTML = formHtml;
+    for (let i = 0; i < rounds * 2; i++) {
+      const watching = i % 2 === 0;
+      if (watching) w.start();
       const t0 = performance.now();
       host.innerHTML = formHtml;
       await Promise.resolve();
-      withWatcher.push(performance.now() - t0);
+      (watching ? withWatcher : without).push(performance.now() - t0);
+      if (watching) w.stop();
     }
     const addedElements = host.getElementsByTagName('*').length;
-    w.stop();
-    const without: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const t0 = performance.now();
-      host.innerHTML = formHtml;
-      await Promise.resolve();
-      without.push(performance.now() - t0);
-    }
 
     // Keystrokes: the delegated listener's cost per input event, in a field that is not a postcode.
     const w2 = new FieldWatcher(document, hooks, { pollMs: 0 });
@@ -138,20 +135,22 @@ async function partA(page: Page): Promise<Record<string, number>> {
 // ---------------------------------------------------------------------------------------------------------------
 // B. The built extension against none
 
-async function scriptDuration(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable');
+type Cdp = Awaited<ReturnType<BrowserContext['newCDPSession']>>;
+
+/** Main-thread script time of the page so far (all worlds, the extension's isolated world included), in ms. */
+async function scriptDuration(cdp: Cdp): Promise<number> {
   const { metrics } = await cdp.send('Performance.getMetrics');
-  await cdp.detach();
   return (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
 }
 
 async function partB(context: BrowserContext, url: string): Promise<{ scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }> {
   const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
   await page.goto(url);
   // Let document_idle pass and the content script do its first scan.
   await page.waitForTimeout(1500);
-  const before = await scriptDuration(page);
+  const before = await scriptDuration(cdp);
   const result = await page.evaluate(async (rounds) => {
     const section = document.createElement('section');
     document.body.append(section);
@@ -174,7 +173,7 @@ async function partB(context: BrowserContext, url: string): Promise<{ scriptMs: 
     await new Promise((r) => setTimeout(r, 0));
     return { wallMs: performance.now() - t0 };
   }, ROUNDS);
-  const after = await scriptDuration(page);
+  const after = await scriptDuration(cdp);
   const badges = await page.locator('dte-eligibility-badge').count();
   await page.close();
   return { scriptMs: after - before, wallMs: result.wallMs, badges, loadIdleMs: before };
@@ -209,8 +208,8 @@ async function main(): Promise<void> {
 
     // B: same workload, with and without the built extension (alternating, 3 runs each, medians).
     const runs: Record<'with' | 'without', { scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }[]> = { with: [], without: [] };
-    for (let i = 0; i < 3; i++) {
-      for (const which of ['without', 'with'] as const) {
+    for (let i = 0; i < 5; i++) {
+      for (const which of (i % 2 ? ['with', 'without'] : ['without', 'with']) as ('with' | 'without')[]) {
         const b = await launch(which === 'with' ? extensionDir : null);
         runs[which].push(await partB(b.context, url));
         await b.context.close();
@@ -218,13 +217,16 @@ async function main(): Promise<void> {
       }
     }
     const m = (which: 'with' | 'without', key: 'scriptMs' | 'wallMs' | 'loadIdleMs') => median(runs[which].map((r) => r[key]));
-    console.log(`\nB. Built extension vs none, ${ROUNDS} re-renders of a 2,000-element section + 200 keystrokes (median of 3 runs)`);
+    console.log(`\nB. Built extension vs none, ${ROUNDS} re-renders of a 2,000-element section + 200 keystrokes (median of 5 runs each, alternating)`);
     console.log(`   script time during the workload: ${fmt(m('with', 'scriptMs'))} with, ${fmt(m('without', 'scriptMs'))} without ` +
       `(ratio ${(m('with', 'scriptMs') / m('without', 'scriptMs')).toFixed(2)})`);
     console.log(`   workload wall time:              ${fmt(m('with', 'wallMs'))} with, ${fmt(m('without', 'wallMs'))} without ` +
       `(ratio ${(m('with', 'wallMs') / m('without', 'wallMs')).toFixed(2)})`);
     console.log(`   script time from load to idle:   ${fmt(m('with', 'loadIdleMs'))} with, ${fmt(m('without', 'loadIdleMs'))} without`);
     console.log(`   badges on the page after the workload (no postcode typed): ${runs.with.map((r) => r.badges).join(', ')}`);
+    for (const which of ['with', 'without'] as const) {
+      console.log(`   runs ${which.padEnd(7)}: wall ${runs[which].map((r) => r.wallMs.toFixed(0)).join(', ')} ms; script ${runs[which].map((r) => r.scriptMs.toFixed(1)).join(', ')} ms`);
+    }
   } finally {
     await pages.close();
     rmSync(out, { recursive: true, force: true });

@@ -1,0 +1,224 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runRefresh, type RefreshOptions } from '../../../server/ingest/refresh';
+import { FAST_CLI_ARGS, runIngest, spawnIngest } from '../../fixtures/ingest/cli';
+import { scenario } from '../../fixtures/ingest/scenario';
+import { drfaCsv, eventPageHtml, LIST_PATH, listPageHtml, startMockSite, type Fault, type MockSite } from '../../fixtures/ingest/site';
+import { LOCALITY_ROWS } from '../../fixtures/localities';
+import { tempDir } from '../../helpers/temp-dir';
+
+const s = scenario();
+let site: MockSite;
+
+beforeAll(async () => {
+  site = await startMockSite({ declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv });
+});
+afterAll(() => site.close());
+afterEach(() => {
+  site.faults.clear();
+  site.faultFor = null;
+  site.options = { declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv };
+});
+
+function refresh(dataDir: string, extra: Partial<RefreshOptions> = {}) {
+  return runRefresh({
+    dataDir,
+    baseUrl: site.url,
+    drfaCsvUrl: site.drfaUrl,
+    fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 400 },
+    localityRows: LOCALITY_ROWS,
+    trigger: 'test',
+    ...extra,
+  });
+}
+
+const files = (dataDir: string) => ({
+  declarations: path.join(dataDir, 'declarations.json'),
+  state: path.join(dataDir, 'ingest-state.json'),
+});
+
+/** A data directory holding one good refresh, and its declarations file as bytes. */
+async function goodState() {
+  const dataDir = await tempDir();
+  const first = await refresh(dataDir);
+  expect(first.ok).toBe(true);
+  const bytes = await readFile(files(dataDir).declarations);
+  const lastUpdated = JSON.parse(bytes.toString('utf8')).last_updated as string;
+  return { dataDir, bytes, lastUpdated };
+}
+
+async function expectKept(dataDir: string, bytes: Buffer, lastUpdated: string, kind: string, message: RegExp) {
+  const result = await refresh(dataDir);
+  expect(result.ok).toBe(false);
+  if (result.ok) return;
+  expect(result.error.kind).toBe(kind);
+  expect(result.error.message).toMatch(message);
+  expect(result.lastUpdated).toBe(lastUpdated);
+  // Untouched to the byte: same declarations, same last_updated.
+  expect(await readFile(files(dataDir).declarations)).toEqual(bytes);
+  const state = JSON.parse(await readFile(files(dataDir).state, 'utf8'));
+  expect(state.last_success_at).toBe(lastUpdated);
+  expect(state.last_error).toMatchObject({ kind, message: result.error.message });
+  expect(state.history[0]).toMatchObject({ ok: false, error: { kind } });
+  expect(state.history[1]).toMatchObject({ ok: true });
+}
+
+const eventPath = (agrn: string) => s.declarations.find((d) => d.agrn === agrn)!.path;
+const everyEventPage = (make: (html: string) => Fault) => (p: string) => {
+  const d = site.options.declarations.find((x) => x.path === p);
+  return d ? make(eventPageHtml(d)) : undefined;
+};
+
+const cases: [string, () => void, string, RegExp][] = [
+  ['a list page answering 500', () => site.faults.set(`${LIST_PATH}?page=2`, { status: 500 }), 'network', /page=2: HTTP 500 \(after 2 attempts\)/],
+  ['an event page answering 503', () => site.faults.set(eventPath('1001'), { status: 503 }), 'network', /somerset-flood-synthetic\.aspx: HTTP 503/],
+  ['the DRFA CSV answering 500', () => site.faults.set('/data/drfa-activation-history-by-lga.csv', { status: 500 }), 'network', /DRFA CSV could not be fetched: .*HTTP 500/],
+  ['an event page that never answers', () => site.faults.set(eventPath('1214'), { hang: true }), 'network', /no answer within 400 ms/],
+  ['a connection cut in every attempt', () => site.faults.set(eventPath('1100'), { reset: true }), 'network', /top-end-monsoon-synthetic\.aspx: network error/],
+  ['a truncated list page', () => site.faults.set(`${LIST_PATH}?page=1`, { truncate: 1500 }), 'structure', /list page 1 .* is incomplete/],
+  ['a truncated event page', () => site.faults.set(eventPath('1195'), { truncate: 3000 }), 'invalid_records', /AGRN 1195: event page .* is incomplete/],
+  [
+    'a list page whose structure changed',
+    () => site.faults.set(`${LIST_PATH}?page=1`, { body: listPageHtml(s.declarations.slice(0, 3)).replace(/<table[^]*<\/table>/, '<div class="cards"></div>') }),
+    'structure',
+    /list page 1 .* has no table/,
+  ],
+  [
+    'event pages whose structure changed',
+    () => (site.faultFor = everyEventPage((html) => ({ body: html.replace(/id="AGRN"/, 'id="Reference"') }))),
+    'invalid_records',
+    /^7 declarations could not be read \(allowed: 0\); first: AGRN [0-9]+: event page .* has no AGRN/,
+  ],
+  [
+    'one event page with a date that is not d/mm/yyyy',
+    () => site.faults.set(eventPath('980'), { body: eventPageHtml(s.declarations.find((d) => d.agrn === '980')!).replace(/[0-9]{1,2}\/[0-9]{2}\/[0-9]{4}/, '31/02/2022') }),
+    'invalid_records',
+    /^1 declaration could not be read .*AGRN 980: start date "31\/02\/2022" is not d\/mm\/yyyy/,
+  ],
+  ['a DRFA CSV whose columns changed', () => (site.options.drfaCsv = s.drfaCsv.replace('Location_code', 'LGA_ID')), 'structure', /DRFA CSV has no location_code column/],
+  ['a shrunken list (more than half gone)', () => (site.options.declarations = s.declarations.slice(0, 3)), 'implausible', /DisasterAssist lists 3 declarations, 7 last time/],
+  [
+    'a shrunken DRFA CSV (more than half gone)',
+    () => (site.options.drfaCsv = drfaCsv(s.drfaRows.filter((r) => ['1195', '1214'].includes(r.agrn)))),
+    'implausible',
+    /DRFA CSV has 2 activations, 9 last time/,
+  ],
+];
+
+describe('a refresh that fails keeps the last good data and last_updated', () => {
+  it.each(cases)('%s', async (_name, breakSite, kind, message) => {
+    const { dataDir, bytes, lastUpdated } = await goodState();
+    breakSite();
+    await expectKept(dataDir, bytes, lastUpdated, kind, message);
+    // Once the site is well again, the next refresh succeeds.
+    site.faults.clear();
+    site.faultFor = null;
+    site.options = { declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv };
+    const healed = await refresh(dataDir);
+    expect(healed.ok).toBe(true);
+  });
+
+  it('leaves a fresh install without data (checks keep answering 503) when the first refresh fails', async () => {
+    const dataDir = await tempDir();
+    site.faults.set(`${LIST_PATH}?page=1`, { status: 500 });
+    const result = await refresh(dataDir);
+    expect(result).toMatchObject({ ok: false, lastUpdated: null });
+    const file = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
+    expect(file).toMatchObject({ last_updated: null, declarations: [] });
+  });
+
+  it('can leave out up to --max-invalid unreadable records, keeping their stored version', async () => {
+    const { dataDir } = await goodState();
+    const before = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
+    const changed = s.declarations.map((d) => (d.agrn === '1100' ? { ...d, title: 'Top End Monsoonal Flooding (renamed)' } : d));
+    site.options = { ...site.options, declarations: changed };
+    site.faults.set(eventPath('1001'), { body: eventPageHtml(s.declarations.find((d) => d.agrn === '1001')!).replace(/<h5>\s*Start Date\s*<\/h5>\s*[0-9/]+/, '<h5>Start Date</h5> TBC') });
+    const result = await refresh(dataDir, { maxInvalidRecords: 1 });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.summary.invalid).toEqual([{ agrn: '1001', url: site.url + eventPath('1001'), reason: 'start date "TBC" is not d/mm/yyyy' }]);
+    expect(result.summary.changed).toEqual(['1100']);
+    const after = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
+    const find = (file: { declarations: { agrn: string }[] }, agrn: string) => file.declarations.find((d) => d.agrn === agrn);
+    expect(find(after, '1001')).toEqual(find(before, '1001'));
+    expect(after.last_updated).not.toBe(before.last_updated);
+  });
+
+  it('accepts a moderate drop and keeps the declarations the list no longer shows', async () => {
+    const { dataDir } = await goodState();
+    site.options = { ...site.options, declarations: s.declarations.slice(0, 4) };
+    const result = await refresh(dataDir);
+    expect(result.ok).toBe(true);
+    const after = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
+    expect(after.declarations.map((d: { agrn: string }) => d.agrn).sort()).toEqual(['1001', '1100', '1195', '1214', '1216', '1230', '975', '980']);
+  });
+
+  it('refuses to run two refreshes on one data directory at once', async () => {
+    const { dataDir, bytes } = await goodState();
+    site.options = { ...site.options, delayMs: 40 };
+    const slow = refresh(dataDir);
+    await new Promise((r) => setTimeout(r, 30));
+    const second = await refresh(dataDir);
+    expect(second).toMatchObject({ ok: false, error: { kind: 'busy' } });
+    expect((await slow).ok).toBe(true);
+    expect(await readFile(files(dataDir).declarations)).not.toEqual(bytes);
+  });
+});
+
+describe('npm run ingest on failure', () => {
+  it('prints why, says the data is kept and exits 1', async () => {
+    const { dataDir, bytes, lastUpdated } = await goodState();
+    site.faults.set(`${LIST_PATH}?page=1`, { status: 500 });
+    const result = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl }, FAST_CLI_ARGS, dataDir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Refresh failed (network): DisasterAssist could not be fetched:');
+    expect(result.stderr).toContain(`The last good data (last_updated ${lastUpdated}) is kept unchanged.`);
+    expect(await readFile(files(dataDir).declarations)).toEqual(bytes);
+  });
+
+  it('lists every unreadable record and exits 1', async () => {
+    const { dataDir, bytes } = await goodState();
+    site.faultFor = everyEventPage((html) => ({ body: html.replace('class="Disaster"', 'class="Event"') }));
+    const result = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url }, [...FAST_CLI_ARGS, '--json'], dataDir);
+    expect(result.code).toBe(1);
+    const out = JSON.parse(result.stdout);
+    expect(out).toMatchObject({ ok: false, kind: 'invalid_records' });
+    expect(out.details).toHaveLength(7);
+    expect(out.details[0]).toMatch(/^AGRN [0-9]+ \(http:\/\/127\.0\.0\.1:[0-9]+\/Pages\/.*\): event page .* has no quick-info block/);
+    expect(await readFile(files(dataDir).declarations)).toEqual(bytes);
+  });
+
+  it('rejects bad options with exit code 2', async () => {
+    const dataDir = await tempDir();
+    const result = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url }, ['--concurrency', '0'], dataDir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--concurrency must be a whole number of at least 1');
+    const config = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: 'ftp://example' }, [], dataDir);
+    expect(config.code).toBe(2);
+    expect(config.stderr).toMatch(/^Invalid configuration: DISASTERASSIST_BASE_URL must be an http\(s\) URL/);
+  });
+
+  it('leaves the previous data whole when killed in the middle of a refresh, and the next refresh takes over its lock', async () => {
+    const { dataDir, bytes } = await goodState();
+    site.options = { ...site.options, delayMs: 150 };
+    const eventRequests = () => site.requests.filter((r) => r.path.startsWith('/Pages/')).length;
+    const before = eventRequests();
+    const { child, done } = spawnIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl }, FAST_CLI_ARGS, dataDir, true);
+    const until = Date.now() + 15_000;
+    while (eventRequests() < before + 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    const result = await done;
+    expect(result.code).toBeNull();
+    // It never finished: no run recorded besides the good one.
+    expect(JSON.parse(await readFile(files(dataDir).state, 'utf8')).history).toHaveLength(1);
+    expect(await readFile(files(dataDir).declarations)).toEqual(bytes);
+    // The crashed run's lock is still there; a refresh takes it over once it is stale.
+    const lock = await stat(path.join(dataDir, 'ingest.lock'));
+    expect(lock.isDirectory()).toBe(true);
+    site.options = { ...site.options, delayMs: 1 };
+    expect(await refresh(dataDir, { lockStaleMs: 60_000 })).toMatchObject({ ok: false, error: { kind: 'busy' } });
+    await new Promise((r) => setTimeout(r, Math.max(0, lock.mtimeMs + 2_100 - Date.now())));
+    expect((await refresh(dataDir, { lockStaleMs: 2_000 })).ok).toBe(true);
+  });
+});
