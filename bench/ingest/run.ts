@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runRefresh } from '../../server/ingest/refresh';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,7 +16,9 @@ const root = path.resolve(here, '../..');
 
 async function main(): Promise<void> {
   const [count = '900', padding = '40000', runs = '2'] = process.argv.slice(2);
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(here, 'mock-server.ts'), count, padding], {
+  // One node process (not tsx's wrapper, which runs a second one), so killing it leaves nothing behind.
+  const loader = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+  const child = spawn(process.execPath, ['--import', loader, path.join(here, 'mock-server.ts'), count, padding], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

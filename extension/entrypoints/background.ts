@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { CheckService } from '../lib/check-service';
-import { onMessage, type AccountResult } from '../lib/messaging';
+import { onMessage, sendMessage, type AccountResult } from '../lib/messaging';
 import { accountApi, type Fetch } from '../lib/server-client';
 import { apiKeyItem, originPattern, serverUrlItem } from '../lib/settings';
 
@@ -10,6 +10,14 @@ const NOT_CONFIGURED = {
   code: 'not_configured',
   message: 'Save the Server URL first.',
 } as const;
+
+/** Tells every tab's content scripts that the settings changed. Tabs without one simply do not answer. */
+async function notifyTabs(): Promise<void> {
+  const tabs = await browser.tabs.query({});
+  await Promise.all(
+    tabs.map((tab) => (tab.id === undefined ? undefined : sendMessage('configChanged', undefined, tab.id).catch(() => undefined))),
+  );
+}
 
 /**
  * The service worker: the only part of the extension that talks to the server. Content scripts and the popup ask
@@ -24,9 +32,16 @@ export default defineBackground(() => {
     config: async () => ({ serverUrl: await serverUrlItem.getValue(), apiKey: await apiKeyItem.getValue() }),
     hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
   });
-  // A new key or server makes every remembered answer (and every "wait") meaningless.
-  serverUrlItem.watch(() => checks.clear());
-  apiKeyItem.watch(() => checks.clear());
+  // A new key or server makes every remembered answer (and every "wait") meaningless, and badges that asked for a
+  // key or could not reach the server may now get an answer: tell the tabs (content scripts ask again themselves).
+  let notify: ReturnType<typeof setTimeout> | undefined;
+  const configChanged = () => {
+    checks.clear();
+    clearTimeout(notify);
+    notify = setTimeout(() => void notifyTabs(), 150);
+  };
+  serverUrlItem.watch(configChanged);
+  apiKeyItem.watch(configChanged);
 
   async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
     const serverUrl = await serverUrlItem.getValue();

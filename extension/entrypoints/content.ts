@@ -1,5 +1,5 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { sendMessage } from '../lib/messaging';
+import { onMessage, sendMessage } from '../lib/messaging';
 import { PageController } from '../lib/page-controller';
 import { disabledSitesItem, isDisabledFor } from '../lib/settings';
 import { topSite } from '../lib/site';
@@ -26,6 +26,10 @@ export default defineContentScript({
     };
     apply(await disabledSitesItem.getValue());
     const unwatch = disabledSitesItem.watch((list) => apply(list ?? []));
-    ctx.onInvalidated(unwatch);
+    const unlisten = onMessage('configChanged', () => controller.recheckProblems());
+    ctx.onInvalidated(() => {
+      unwatch();
+      unlisten();
+    });
   },
 });

@@ -8,10 +8,13 @@ export type AccountResult<T> = { ok: true; data: T } | { ok: false; code: string
 
 /**
  * Every message between the extension's parts. The background service worker answers all of them: it is the only
- * part that talks to the server. Content scripts send only `check`, with only the postcode.
+ * part that talks to the server (`configChanged` is the one message it sends, to the tabs). Content scripts send only
+ * `check`, with only the postcode.
  */
 export interface ProtocolMap {
   check(postcode: string): CheckOutcome;
+  /** Background → content scripts: the server URL or key changed; badges showing a setup problem ask again. */
+  configChanged(): void;
   openOptions(): void;
   login(credentials: { email: string; password: string }): AccountResult<SessionData>;
   logout(): AccountResult<null>;

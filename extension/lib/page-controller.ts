@@ -139,11 +139,16 @@ export class PageController {
    * setup or connection problem, so they do not keep saying "Set API key in options" after it was set.
    */
   private readonly onVisible = (): void => {
-    if (this.doc.visibilityState !== 'visible') return;
+    if (this.doc.visibilityState === 'visible') this.recheckProblems();
+  };
+
+  /** Asks again for every badge that shows a setup or connection problem (the settings changed). */
+  recheckProblems(): void {
+    if (!this.watcher.running) return;
     for (const [field, slot] of this.slots) {
       if (slot.last && !slot.last.ok && RECHECK_ON_RETURN.has(slot.last.problem)) this.show(field, slot.postcode);
     }
-  };
+  }
 
   /** A framework that re-renders a form may drop the badge's host while keeping the field: put it back. */
   private reattach(): void {

@@ -1,3 +1,5 @@
+import { browser } from 'wxt/browser';
+
 /**
  * The site a frame belongs to, as the popup names it: the origin of the top-level page. A frame inside the
  * practice software is switched off with it. `about:blank` frames inherit their parent's origin.
@@ -19,4 +21,13 @@ export function siteOfUrl(url: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The site of the tab the popup was opened on, or null where the extension never runs. The tab's address is
+ * readable because opening the popup grants `activeTab` for that tab; nothing else is read from it.
+ */
+export async function currentSite(): Promise<string | null> {
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return siteOfUrl(tab?.url);
 }

@@ -90,21 +90,23 @@ export async function crawlDisasterAssist(options: CrawlOptions): Promise<CrawlR
         break;
       }
       const rows = parseListPage(html, url, page);
-      const fresh = rows.filter((r) => !byAgrn.has(r.agrn));
+      let fresh = 0;
       for (const row of rows) {
         const earlier = byAgrn.get(row.agrn);
-        if (earlier && earlier.url !== row.url) {
-          warnings.push(`AGRN ${row.agrn} is listed twice with different event pages (${earlier.url}, ${row.url}); the first is used`);
+        if (earlier) {
+          if (earlier.url !== row.url) {
+            warnings.push(`AGRN ${row.agrn} is listed twice with different event pages (${earlier.url}, ${row.url}); the first is used`);
+          }
+          continue;
         }
-      }
-      // No rows, or only rows already seen (a site that repeats its last page): the list has ended.
-      if (fresh.length === 0) break;
-      progress.listPages = page;
-      for (const row of fresh) {
+        fresh++;
         byAgrn.set(row.agrn, row);
         listed.push(row);
         pending.push(fetchEvent(row));
       }
+      // No rows, or only rows already seen (a site that repeats its last page): the list has ended.
+      if (fresh === 0) break;
+      progress.listPages = page;
       progress.listed = listed.length;
       report();
     }

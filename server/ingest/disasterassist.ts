@@ -60,11 +60,23 @@ export function parseListPage(html: string, pageUrl: string, page: number): List
   const what = `list page ${page} (${pageUrl})`;
   assertComplete(html, what);
   const $ = load(html);
-  const table = $('table').filter((_, t) => $(t).find('tbody').length > 0 || $(t).find('tr').length > 0).first();
+  const tables = $('table').toArray();
+  const headerCells = (t: (typeof tables)[number]) => {
+    const thead = $(t).find('thead th, thead td');
+    return thead.length > 0 ? thead : $(t).find('tr').first().children('th');
+  };
+  // SharePoint pages may hold layout tables too: the declarations are in the one with an AGRN column, or failing
+  // a header, the one whose rows have the six cells.
+  const table = $(
+    tables.find((t) => headerCells(t).toArray().some((th) => columnOf(cleanText($(th).text())) === 'agrn')) ??
+      tables.find((t) => $(t).find('tr').toArray().some((tr) => $(tr).children('td').length >= OBSERVED_ORDER.length)) ??
+      tables[0] ??
+      [],
+  );
   if (table.length === 0) throw new IngestError('structure', `${what} has no table of declarations`);
 
   let order = OBSERVED_ORDER;
-  const headers = table.find('thead th, thead td').map((_, th) => cleanText($(th).text())).get();
+  const headers = headerCells(table[0]!).map((_, th) => cleanText($(th).text())).get();
   if (headers.length > 0) {
     const mapped = headers.map(columnOf);
     const missing = OBSERVED_ORDER.filter((c) => !mapped.includes(c));
@@ -75,11 +87,10 @@ export function parseListPage(html: string, pageUrl: string, page: number): List
   }
 
   const rows: ListedDeclaration[] = [];
-  const bodyRows = table.find('tbody tr').length > 0 ? table.find('tbody tr') : table.find('tr').slice(headers.length > 0 ? 0 : 1);
-  bodyRows.each((i, tr) => {
-    const cells = $(tr).children('td');
-    // A lone cell spanning the table is the "no disasters" row some tables show when the filter matches nothing.
-    if (cells.length <= 1) return;
+  table.find('tr').each((i, tr) => {
+    const cells = $(tr).children('td, th');
+    // Header rows are all th; a lone cell spanning the table is the "no disasters" row some tables show.
+    if (cells.filter('td').length === 0 || cells.length <= 1) return;
     if (cells.length < OBSERVED_ORDER.length) {
       throw new IngestError('structure', `${what}, row ${i + 1}: ${cells.length} cells where ${OBSERVED_ORDER.length} were expected`);
     }

@@ -160,12 +160,31 @@ async function refresh(
   clock: () => Date,
 ): Promise<RefreshSummary> {
   const fetcher = new PoliteFetcher(options.fetcher);
+  // Whatever ends this refresh early also stops the CSV download still running beside the crawl.
+  const local = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal;
+  try {
+    return await fetchAndMerge(options, store, state, started, clock, fetcher, signal);
+  } finally {
+    local.abort();
+  }
+}
+
+async function fetchAndMerge(
+  options: RefreshOptions,
+  store: DeclarationStore,
+  state: IngestStateStore,
+  started: Date,
+  clock: () => Date,
+  fetcher: PoliteFetcher,
+  signal: AbortSignal,
+): Promise<RefreshSummary> {
   const progress: RefreshProgress = { phase: 'fetching', listPages: 0, listed: 0, eventPagesParsed: 0 };
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
   const csvText = options.drfaCsvUrl
-    ? fetcher.text(options.drfaCsvUrl, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5', signal: options.signal })
+    ? fetcher.text(options.drfaCsvUrl, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5', signal })
     : Promise.resolve(null);
   // Read at once so a failed CSV does not become an unhandled rejection while the crawl runs.
   const csvOutcome = csvText.then(
@@ -175,7 +194,7 @@ async function refresh(
   const crawl: CrawlResult = await crawlDisasterAssist({
     baseUrl: options.baseUrl,
     fetcher,
-    signal: options.signal,
+    signal,
     onProgress: (p) => {
       Object.assign(progress, p);
       emit();
@@ -187,7 +206,7 @@ async function refresh(
     throw e instanceof FetchError ? new IngestError('network', `the DRFA CSV could not be fetched: ${e.message}`) : e;
   }
   const drfa: DrfaCsv | null = csv.text === null ? null : parseDrfaCsv(csv.text);
-  if (options.signal?.aborted) throw new IngestError('internal', 'refresh cancelled');
+  if (signal.aborted) throw new IngestError('internal', 'refresh cancelled');
 
   progress.phase = 'merging';
   emit();

@@ -76,6 +76,9 @@ describe('before the extension is set up', () => {
     await expect.poll(() => options.getByRole('status').first().textContent()).toBe('Saved.');
     expect(await ext.getStorage(['serverUrl', 'apiKey'])).toEqual({ serverUrl: server.url, apiKey: account.apiKey });
     await options.close();
+    // Back on the practice page, the badge that asked for the key asks again by itself.
+    await page.bringToFront();
+    await expect.poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 }).toContain('Eligible · Brisbane');
   });
 });
 
@@ -166,6 +169,16 @@ describe('badges on the sample practice software', () => {
     await typePostcode(frame.locator('[name=ref_pc]'), '2480');
     await expect.poll(() => badgeAfter(frame.locator('body'), '[name=ref_pc]').textContent(), { timeout: 10_000 }).toContain(
       'Not eligible · Lismore',
+    );
+  });
+
+  it('a field written by the page into an about:blank iframe gets its badge', async () => {
+    await openPractice();
+    await page.getByRole('button', { name: 'Open quick entry' }).click();
+    const frame = page.frameLocator('#quick');
+    await typePostcode(frame.locator('[name=quick_pc]'), '4000');
+    await expect.poll(() => badgeAfter(frame.locator('body'), '[name=quick_pc]').textContent(), { timeout: 10_000 }).toContain(
+      'Eligible · Brisbane',
     );
   });
 

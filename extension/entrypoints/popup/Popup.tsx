@@ -4,14 +4,8 @@ import { ResultView } from '../../components/ResultView';
 import { sendMessage } from '../../lib/messaging';
 import type { CheckOutcome } from '../../lib/outcome';
 import { disabledSitesItem, isDisabledFor, toggleSite } from '../../lib/settings';
-import { siteOfUrl } from '../../lib/site';
+import { currentSite } from '../../lib/site';
 import './popup.css';
-
-/** The site of the tab the popup was opened on (readable thanks to `activeTab`), or null where the extension never runs. */
-async function currentSite(): Promise<string | null> {
-  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-  return siteOfUrl(tab?.url);
-}
 
 export function Popup() {
   const [postcode, setPostcode] = useState('');

@@ -157,8 +157,10 @@ describe('a refresh that fails keeps the last good data and last_updated', () =>
   it('refuses to run two refreshes on one data directory at once', async () => {
     const { dataDir, bytes } = await goodState();
     site.options = { ...site.options, delayMs: 40 };
+    const seen = site.requests.length;
     const slow = refresh(dataDir);
-    await new Promise((r) => setTimeout(r, 30));
+    // It holds the lock once it is fetching.
+    while (site.requests.length === seen) await new Promise((r) => setTimeout(r, 5));
     const second = await refresh(dataDir);
     expect(second).toMatchObject({ ok: false, error: { kind: 'busy' } });
     expect((await slow).ok).toBe(true);

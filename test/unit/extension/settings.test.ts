@@ -1,5 +1,5 @@
 import { fakeBrowser } from './use-fake-browser';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   apiKeyItem,
   disabledSitesItem,
@@ -9,7 +9,7 @@ import {
   serverUrlItem,
   toggleSite,
 } from '../../../extension/lib/settings';
-import { siteOfUrl } from '../../../extension/lib/site';
+import { currentSite, siteOfUrl } from '../../../extension/lib/site';
 
 describe('settings', () => {
   beforeEach(() => fakeBrowser.reset());
@@ -52,6 +52,20 @@ describe('settings', () => {
   it('asks for host access to the server origin only (any port)', () => {
     expect(originPattern('http://127.0.0.1:41234')).toBe('http://127.0.0.1/*');
     expect(originPattern('https://eligibility.example.test/dte')).toBe('https://eligibility.example.test/*');
+  });
+
+  it('the popup names the site of the active tab, and nothing for pages the extension does not run on', async () => {
+    // The fake browser does not model the active tab of the current window, so the answer is stubbed.
+    const query = vi.spyOn(fakeBrowser.tabs, 'query');
+    query.mockResolvedValueOnce([{ id: 7, url: 'https://pms.example.test/patients/12?tab=address' } as never]);
+    expect(await currentSite()).toBe('https://pms.example.test');
+    expect(query).toHaveBeenCalledWith({ active: true, currentWindow: true });
+    query.mockResolvedValueOnce([{ id: 8, url: 'chrome://extensions' } as never]);
+    expect(await currentSite()).toBeNull();
+    // Without activeTab (popup not opened by the user on that tab) the address is not given at all.
+    query.mockResolvedValueOnce([{ id: 9 } as never]);
+    expect(await currentSite()).toBeNull();
+    query.mockRestore();
   });
 
   it('names the site of a tab', () => {

@@ -46,6 +46,16 @@ describe('crawling DisasterAssist', () => {
     expect(result.listed).toHaveLength(7);
   });
 
+  it('takes an AGRN listed twice once, warning when the two rows link different pages', async () => {
+    const twin = { ...s.declarations[0]!, path: '/Pages/disasters/other-copy.aspx' };
+    site.options = { declarations: [s.declarations[0]!, s.declarations[0]!, s.declarations[1]!, twin], pageSize: 3 };
+    const result = await crawlDisasterAssist({ baseUrl: site.url, fetcher: fetcher() });
+    expect(result.listed.map((r) => r.agrn)).toEqual([s.declarations[0]!.agrn, s.declarations[1]!.agrn]);
+    expect(site.requests.filter((r) => r.path === s.declarations[0]!.path)).toHaveLength(1);
+    expect(result.warnings).toEqual([expect.stringMatching(/^AGRN 1216 is listed twice with different event pages/)]);
+    expect(site.requests.some((r) => r.path.includes('other-copy'))).toBe(false);
+  });
+
   it('stops at a 404 past the first page', async () => {
     site.faultFor = (path) => (path.endsWith('page=3') ? { status: 404 } : undefined);
     const result = await crawlDisasterAssist({ baseUrl: site.url, fetcher: fetcher() });

@@ -59,6 +59,16 @@ describe('list pages', () => {
     expect(row).toMatchObject({ agrn: '1195', hazards: ['Cyclone'], title: cyclone.title });
   });
 
+  it('finds the declarations table among layout tables, and reads rows headed by a th cell', () => {
+    const html = listPageHtml([cyclone])
+      .replace('<table class="table disaster-table">', '<table class="layout"><tr><td>Menu</td><td>Search</td></tr></table><table class="table disaster-table">')
+      .replace(/<td>(Mar|Feb|Jan|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([0-9]{4})<\/td>/, '<th scope="row">$1 $2</th>');
+    const rows = parseListPage(html, BASE, 1);
+    expect(rows.map((r) => [r.agrn, r.startMonth])).toEqual([['1195', cyclone.start.slice(0, 7)]]);
+    const noHeader = listPageHtml([cyclone], { noHeader: true }).replace('<table class="table disaster-table">', '<table><tr><td>Menu</td></tr></table><table>');
+    expect(parseListPage(noHeader, BASE, 1).map((r) => r.agrn)).toEqual(['1195']);
+  });
+
   it('returns no rows for an empty table: the pages have run out', () => {
     expect(parseListPage(listPageHtml([]), BASE, 40)).toEqual([]);
   });
