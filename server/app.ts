@@ -1,7 +1,7 @@
-import express, { Router, type Express } from 'express';
+import express, { type Express } from 'express';
 import { accountRoutes } from './auth/account-routes';
 import type { AuthRuntime } from './auth/auth-runtime';
-import { checkRouter } from './check/check-router';
+import { CHECK_PATH, checkHandlers } from './check/check-endpoint';
 import { docsRouter } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
@@ -38,12 +38,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger));
   // upgrade-insecure-requests would send /docs' own assets to https:// on a plain-HTTP local install.
   app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
-  app.use(healthRouter(deps.data.declarations, clock));
-  app.use(docsRouter());
 
-  const api = Router();
-  api.use(
-    checkRouter({
+  // The hot path comes first, so a check never walks the other routers' stacks.
+  app.post(
+    CHECK_PATH,
+    checkHandlers({
       keys: deps.data.keys,
       declarations: deps.data.declarations,
       postcodes: deps.postcodes,
@@ -51,9 +50,10 @@ export function createApp(deps: AppDeps): Express {
       clock,
     }),
   );
+  app.use(healthRouter(deps.data.declarations, clock));
+  app.use(docsRouter());
   // Session middleware runs only under /api/v1/auth and /api/v1/keys (see accountRoutes), never for the check.
-  api.use(accountRoutes({ runtime: deps.auth, accounts: deps.data.accounts, keys: deps.data.keys }));
-  app.use('/api/v1', api);
+  app.use('/api/v1', accountRoutes({ runtime: deps.auth, accounts: deps.data.accounts, keys: deps.data.keys }));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     await ingest.stop();
     await data.close();
     await auth.close();
+    logger.flush();
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

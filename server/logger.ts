@@ -2,7 +2,11 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** JSON lines on stdout. Anything that could carry a secret is redacted in case a caller ever logs it by mistake. */
+/**
+ * JSON lines, on stdout unless told otherwise. Anything that could carry a secret is redacted in case a caller ever
+ * logs it by mistake. Stdout is written in 4 kB batches rather than a write per line (a line per request made the
+ * write calls a tenth of the check endpoint's cost); pino flushes the batch when the process exits.
+ */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
@@ -14,6 +18,15 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    destination as pino.DestinationStream | undefined,
+    (destination as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
   );
+}
+
+/**
+ * The logger of the per-request lines: the same destination and level, without redaction. Those lines hold only
+ * fixed fields that never carry a secret (method, path, status, duration, key id), and redaction doubled their cost.
+ */
+export function requestLineLogger(logger: Logger): Logger {
+  const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
+  return pino({ level: logger.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }

@@ -30,18 +30,24 @@ function isoDay(ms: number): string {
  * Synthetic declarations shaped like the real set: each names 1–15 LGAs of one state, starts between 2006 and now,
  * and most have ended. `count` 900 over the ~550 LGAs the postcode data knows is the real order of magnitude.
  */
-export function syntheticDeclarations(postcodes: PostcodeIndex, allPostcodes: string[], count: number): Declaration[] {
-  const random = prng(42);
+export function syntheticDeclarations(
+  postcodes: PostcodeIndex,
+  allPostcodes: string[],
+  count: number,
+  options: { seed?: number; firstAgrn?: number; avoidLgas?: ReadonlySet<string> } = {},
+): Declaration[] {
+  const random = prng(options.seed ?? 42);
   const lgasByState = new Map<StateCode, Map<string, string>>();
   for (const pc of allPostcodes) {
     const area = postcodes.get(pc)!;
     for (const lga of area.lgas) {
+      if (options.avoidLgas?.has(lga.lga_code)) continue;
       const m = lgasByState.get(area.state) ?? new Map<string, string>();
       m.set(lga.lga_code, lga.lga_name);
       lgasByState.set(area.state, m);
     }
   }
-  const states = [...lgasByState.keys()];
+  const states = [...lgasByState.keys()].filter((s) => lgasByState.get(s)!.size > 0);
   const from = Date.UTC(2006, 0, 1);
   const to = Date.now();
   const declarations: Declaration[] = [];
@@ -57,7 +63,7 @@ export function syntheticDeclarations(postcodes: PostcodeIndex, allPostcodes: st
     const start = from + random() * (to - from);
     const ended = random() < 0.85;
     declarations.push({
-      agrn: String(300 + i),
+      agrn: String((options.firstAgrn ?? 300) + i),
       title: `Synthetic ${HAZARDS[i % HAZARDS.length]} event ${i} (${state})`,
       state,
       hazard_type: HAZARDS[i % HAZARDS.length]!,

@@ -38,7 +38,9 @@ export async function startChildServer(options: {
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(options.logFile, 'w');
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+  // Built JavaScript runs as is (as `npm start` runs it); TypeScript entries go through tsx.
+  const args = options.entry.endsWith('.ts') ? ['--import', 'tsx', options.entry] : [options.entry];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
   });

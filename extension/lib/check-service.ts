@@ -12,6 +12,8 @@ export interface CheckServiceDeps {
   /** How long an answer is reused for the same postcode. */
   ttlMs?: number;
   maxEntries?: number;
+  /** Requests sent at the same time at most; a page with many postcode fields queues the rest. */
+  maxConcurrent?: number;
 }
 
 /** Answers that are about the postcode itself and so worth reusing; anything about the key or server is not. */
@@ -32,6 +34,9 @@ export class CheckService {
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly maxConcurrent: number;
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
   /** Requests actually sent, for tests and diagnostics. */
   requestsSent = 0;
 
@@ -39,6 +44,7 @@ export class CheckService {
     this.now = deps.now ?? Date.now;
     this.ttlMs = deps.ttlMs ?? DEFAULT_TTL_MS;
     this.maxEntries = deps.maxEntries ?? 500;
+    this.maxConcurrent = deps.maxConcurrent ?? 4;
   }
 
   /** Forgets every cached answer and wait (the key or server changed). */
@@ -83,12 +89,18 @@ export class CheckService {
     }
     if (!permitted) return { ok: false, postcode, problem: 'no_permission' };
 
-    this.requestsSent++;
+    await this.slot();
     let outcome: CheckOutcome;
     try {
+      // A wait the server asked for while this request was queued applies to it too.
+      const wait = this.blocked.get(account);
+      if (wait && wait.until > this.now()) return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status };
+      this.requestsSent++;
       outcome = await requestCheck(this.deps.fetch, serverUrl, apiKey, postcode, this.now);
     } catch {
       outcome = { ok: false, postcode, problem: 'server_error' };
+    } finally {
+      this.release();
     }
     if (outcome.ok || CACHEABLE_PROBLEMS.has(outcome.problem)) {
       this.remember(key, outcome);
@@ -96,6 +108,21 @@ export class CheckService {
       this.blocked.set(account, { until: outcome.retryAt, problem: outcome.problem, status: outcome.status });
     }
     return outcome;
+  }
+
+  private slot(): Promise<void> {
+    if (this.running < this.maxConcurrent) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  /** Hands the slot straight to the next queued request, or frees it. */
+  private release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.running--;
   }
 
   private remember(key: string, outcome: CheckOutcome): void {

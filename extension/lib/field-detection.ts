@@ -68,7 +68,7 @@ function autocompleteSaysPostcode(input: Element): boolean {
  * of a mutation batch instead. Build a new index for each batch: it does not follow later changes.
  */
 export class LabelIndex {
-  private byFor: Map<string, string[]> | null = null;
+  private byFor: Map<string, Element[]> | null = null;
 
   constructor(private readonly doc: Document) {}
 
@@ -79,24 +79,24 @@ export class LabelIndex {
     if (wrapping && !wrapping.hasAttribute('for')) texts.push(wrapping.textContent ?? '');
     const id = input.getAttribute('id');
     if (id) {
-      const forId = this.index().get(id);
-      if (forId) texts.push(...forId);
+      const labels = this.index().get(id);
+      if (labels) for (const label of labels) texts.push(label.textContent ?? '');
     }
     return texts;
   }
 
-  private index(): Map<string, string[]> {
+  /** Labels by their `for`; their text is read only when an input asks, so one pass reads one attribute per label. */
+  private index(): Map<string, Element[]> {
     if (this.byFor) return this.byFor;
-    const map = new Map<string, string[]>();
+    const map = new Map<string, Element[]>();
     const labels = this.doc.getElementsByTagName('label');
     for (let i = 0; i < labels.length; i++) {
       const label = labels[i]!;
       const target = label.getAttribute('for');
       if (!target) continue;
       const list = map.get(target);
-      const text = label.textContent ?? '';
-      if (list) list.push(text);
-      else map.set(target, [text]);
+      if (list) list.push(label);
+      else map.set(target, [label]);
     }
     this.byFor = map;
     return map;

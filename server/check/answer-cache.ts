@@ -6,11 +6,11 @@
 export class AnswerCache {
   private readonly entries = new Map<string, string>();
   private chars = 0;
-  private version = -1;
+  private version: string | number | undefined;
 
   constructor(private readonly maxChars = 8 * 1024 * 1024) {}
 
-  get(version: number, key: string, compute: () => string): string {
+  get(version: string | number, key: string, compute: () => string): string {
     if (version !== this.version) {
       this.entries.clear();
       this.chars = 0;

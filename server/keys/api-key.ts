@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'sk_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -54,8 +54,11 @@ export function isWellFormedApiKey(key: string): boolean {
   return base62(crc32(random), CHECKSUM_LENGTH) === checksum;
 }
 
+// crypto.hash (Node ≥ 20.12) hashes in one native call, without a Hash object per request.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return oneShotHash ? oneShotHash('sha256', key, 'hex') : createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 export function keyPrefix(key: string): string {

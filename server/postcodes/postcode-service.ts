@@ -25,6 +25,7 @@ export type PostcodePrecision = 'correspondence' | 'locality';
 export class PostcodeService implements PostcodeIndex {
   private index: PostcodeIndex;
   precision: PostcodePrecision = 'locality';
+  version = 0;
   loadedFrom: string | null = null;
 
   private constructor(
@@ -83,6 +84,7 @@ export class PostcodeService implements PostcodeIndex {
     if (loaded.warning) this.options.logger.warn({ source: loaded.source }, loaded.warning);
     if (this.precision === 'correspondence' && this.loadedFrom === key) return;
     this.index = buildCorrespondencePostcodeIndex(this.localityRows, loaded.rows);
+    this.version++;
     this.precision = 'correspondence';
     this.loadedFrom = key;
     this.options.logger.info(

@@ -92,7 +92,11 @@ export class JsonStore<T extends object> {
         if (changed) {
           const checked = this.options.schema.parse(draft) as T;
           this.db.data = { schema_version: this.options.version, ...checked } as Stored<T>;
-          await this.db.write();
+          try {
+            await this.db.write();
+          } finally {
+            this.releaseRaw();
+          }
           this.fingerprint = await this.fingerprintOnDisk();
           this.publish(checked);
         }
@@ -140,12 +144,18 @@ export class JsonStore<T extends object> {
     for (const listener of this.listeners) listener(data);
   }
 
+  /** lowdb keeps what it last read or wrote; we hold the validated copy, so a second copy would only cost memory. */
+  private releaseRaw(): void {
+    this.db.data = null as unknown as Stored<T>;
+  }
+
   /** The file's content when it changed since we last saw it, else what we hold. */
   private async loadFromDisk(): Promise<{ data: T; needsWrite: boolean }> {
     const fingerprint = await this.fingerprintOnDisk();
     if (this.data !== undefined && fingerprint === this.fingerprint) return { data: this.data, needsWrite: false };
     await this.db.read();
     const raw = this.db.data as unknown;
+    this.releaseRaw();
     // Only a file we could read counts as seen: remembering the fingerprint of a refused file (newer release,
     // wrong shape) would make the next update() trust the cache and overwrite that file.
     const loaded = raw === null ? { data: this.options.defaults() as T, needsWrite: true } : this.upgrade(raw);

@@ -140,3 +140,32 @@ describe('CheckService', () => {
     expect(await service(never).svc.check('40000')).toMatchObject({ problem: 'invalid_postcode' });
   });
 });
+
+describe('CheckService: many fields at once', () => {
+  it('sends at most 4 requests at a time and answers them all', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const { svc, fetch } = service(async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return json(200, okBody());
+    });
+    const postcodes = ['4000', '4001', '4002', '4003', '4004', '4005', '4006', '4007', '4008', '4009'];
+    const results = await Promise.all(postcodes.map((p) => svc.check(p)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(10);
+    expect(peak).toBe(4);
+  });
+
+  it('queued requests stop once the server says to wait', async () => {
+    const { svc, fetch } = service(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return errorResponse('rate_limited', 429, { 'retry-after': '30' });
+    });
+    const results = await Promise.all(['4000', '4001', '4002', '4003', '4004', '4005'].map((p) => svc.check(p)));
+    expect(results.every((r) => !r.ok && r.problem === 'rate_limited')).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(4);
+  });
+});

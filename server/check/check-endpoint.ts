@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { CheckRequest, type DataMetadata } from '../../shared/api/check';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
@@ -13,7 +13,7 @@ import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
 import { AnswerCache } from './answer-cache';
 
-export interface CheckRouterDeps {
+export interface CheckEndpointDeps {
   keys: KeyService;
   declarations: DeclarationRepository;
   postcodes: PostcodeIndex;
@@ -34,7 +34,11 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
   return 'invalid_postcode';
 }
 
-export function checkRouter(deps: CheckRouterDeps): Router {
+/** The path the check is served on: mounted straight on the app, the hot path skips a router level. */
+export const CHECK_PATH = '/api/v1/check-postcode';
+
+/** The handlers of `POST /api/v1/check-postcode`, in the contract's order. */
+export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
   const { keys, declarations, postcodes, clock } = deps;
 
   const answers = new AnswerCache();
@@ -54,7 +58,7 @@ export function checkRouter(deps: CheckRouterDeps): Router {
     if (area === null) throw new AppError('invalid_suburb');
 
     const day = body.date ?? today;
-    const data = answers.get(declarations.version, `${body.postcode}|${body.suburb ?? ''}|${day}`, () =>
+    const data = answers.get(`${declarations.version}:${postcodes.version ?? 0}`, `${body.postcode}|${body.suburb ?? ''}|${day}`, () =>
       JSON.stringify(evaluateEligibility({ area, related: declarations.related(area.lgas), day, lastUpdated })),
     );
     const metadata: DataMetadata = {
@@ -67,13 +71,12 @@ export function checkRouter(deps: CheckRouterDeps): Router {
     res.type('application/json').send(`{"success":true,"data":${data},"metadata":${JSON.stringify(metadata)}}`);
   };
 
-  return Router().post(
-    '/check-postcode',
+  return [
     identifyApiKey(keys, clock),
-    deps.rateLimit,
+    ...[deps.rateLimit].flat(),
     requireApiKey(keys, clock),
     jsonBody,
     validateBody(CheckRequest, errorForField),
     check,
-  );
+  ];
 }
