@@ -1,37 +1,37 @@
 /**
  * Serialised answers (`data` of a check response) by postcode, suburb and day. An answer depends only on those and
  * on the declarations, so it is computed and turned into JSON once per declarations version, not per request.
- * Bounded in bytes: the least recently used answers go first once `maxChars` is reached.
+ * Bounded in bytes: the least recently used answers go first once `maxBytes` is reached.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, string>();
-  private chars = 0;
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
   private version: string | number | undefined;
 
-  constructor(private readonly maxChars = 8 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
 
-  get(version: string | number, key: string, compute: () => string): string {
+  get(version: string | number, key: string, compute: () => Buffer): Buffer {
     if (version !== this.version) {
       this.entries.clear();
-      this.chars = 0;
+      this.bytes = 0;
       this.version = version;
     }
-    let json = this.entries.get(key);
-    if (json !== undefined) {
+    let answer = this.entries.get(key);
+    if (answer !== undefined) {
       // Re-inserting keeps the Map in least-recently-used order.
       this.entries.delete(key);
-      this.entries.set(key, json);
-      return json;
+      this.entries.set(key, answer);
+      return answer;
     }
-    json = compute();
-    this.entries.set(key, json);
-    this.chars += json.length;
+    answer = compute();
+    this.entries.set(key, answer);
+    this.bytes += answer.length;
     for (const [oldKey, old] of this.entries) {
-      if (this.chars <= this.maxChars) break;
+      if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
-      this.chars -= old.length;
+      this.bytes -= old.length;
     }
-    return json;
+    return answer;
   }
 
   get size(): number {

@@ -28,11 +28,15 @@ export class PostcodeService implements PostcodeIndex {
   version = 0;
   loadedFrom: string | null = null;
 
+  /** Kept only when a correspondence may be (re)loaded later and merged with them; otherwise freed after start. */
+  private readonly localityRows: LocalityRow[];
+
   private constructor(
     private readonly options: PostcodeServiceOptions,
-    private readonly localityRows: LocalityRow[],
+    localityRows: LocalityRow[],
   ) {
     this.index = buildPostcodeIndex(localityRows);
+    this.localityRows = options.source ? localityRows : [];
   }
 
   /**
