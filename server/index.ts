@@ -18,6 +18,9 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
   const dataDir = path.resolve(config.DATA_DIR);
+  if (config.TRUST_PROXY === true) {
+    logger.warn('TRUST_PROXY=true believes any X-Forwarded-For a client sends, so a client can pick its own per-address rate limit; prefer a hop count (1) or the proxy address');
+  }
 
   const data = await openDataServices(dataDir, logger);
   data.watch();
