@@ -24,7 +24,7 @@ export type Authentication =
 export class KeyService {
   private activeByHash = new Map<string, ApiKeyRecord>();
   /** last_used_at is kept here and written in batches: a disk write per request would cap throughput. */
-  private readonly pendingUse = new Map<string, string>();
+  private readonly pendingUse = new Map<string, number>();
 
   constructor(
     private readonly store: KeyStore,
@@ -48,7 +48,8 @@ export class KeyService {
   }
 
   recordUse(keyId: string, now: Date): void {
-    this.pendingUse.set(keyId, now.toISOString());
+    // Epoch ms, turned into ISO text only when written: formatting a date per request showed in the profile.
+    this.pendingUse.set(keyId, now.getTime());
   }
 
   /** Writes the batched last_used_at times. Called on a timer and at shutdown. */
@@ -58,7 +59,8 @@ export class KeyService {
     this.pendingUse.clear();
     await this.store.update((data) => {
       for (const key of data.keys) {
-        const used = batch.get(key.id);
+        const ms = batch.get(key.id);
+        const used = ms === undefined ? undefined : new Date(ms).toISOString();
         if (used && (key.last_used_at === null || key.last_used_at < used)) key.last_used_at = used;
       }
     });
@@ -69,7 +71,8 @@ export class KeyService {
     const mine = this.store.current.keys.filter((k) => k.account_id === accountId);
     const shown = mine.find((k) => k.status === 'active') ?? mine.at(-1);
     if (!shown) return undefined;
-    const used = this.pendingUse.get(shown.id);
+    const ms = this.pendingUse.get(shown.id);
+    const used = ms === undefined ? undefined : new Date(ms).toISOString();
     return used && (shown.last_used_at === null || shown.last_used_at < used) ? { ...shown, last_used_at: used } : shown;
   }
 
