@@ -5,6 +5,7 @@ import { CHECK_PATH, checkHandlers } from './check/check-endpoint';
 import { docsRouter } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
+import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import type { Logger } from './logger';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Express {
       clock,
     }),
   );
+  app.all(CHECK_PATH, methodNotAllowed('POST'));
   app.use(healthRouter(deps.data.declarations, clock));
   app.use(docsRouter());
   // Session middleware runs only under /api/v1/auth and /api/v1/keys (see accountRoutes), never for the check.

@@ -7,6 +7,7 @@ import type { AuditInput, AuditLog } from '../audit/audit-log';
 import { clientAddress } from '../auth/auth-router';
 import { requireSession } from '../auth/require-session';
 import { AppError } from '../http/app-error';
+import { methodNotAllowed } from '../http/method-not-allowed';
 import type { Logger } from '../logger';
 import { KeyError, type KeyErrorCode, type KeyService } from './key-service';
 
@@ -94,13 +95,6 @@ export function keysRouter(deps: KeysRouterDeps): Router {
     };
     res.json({ success: true, data });
   };
-
-  const methodNotAllowed =
-    (allow: string): RequestHandler =>
-    (_req, res, next) => {
-      res.setHeader('Allow', allow);
-      next(new AppError('method_not_allowed'));
-    };
 
   const router = Router();
   router.use('/keys', requireSession(accounts));

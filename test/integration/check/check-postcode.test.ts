@@ -131,9 +131,11 @@ describe('POST /api/v1/check-postcode', () => {
     await expectError(await checkPostcode(server, apiKey, '{"postcode": "4000"'), 'invalid_json');
   });
 
-  it('answers unknown routes and methods with the JSON 404 envelope', async () => {
+  it('answers unknown routes with the JSON 404 envelope and other methods with 405 and Allow: POST', async () => {
     await expectError(await fetch(`${server.url}/api/v1/nope`), 'not_found');
-    await expectError(await fetch(`${server.url}/api/v1/check-postcode`), 'not_found');
+    const get = await fetch(`${server.url}/api/v1/check-postcode`);
+    await expectError(get, 'method_not_allowed');
+    expect(get.headers.get('allow')).toBe('POST');
   });
 
   it('never logs the key, and logs one line per request with method, path, status, duration and key id', async () => {
