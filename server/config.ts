@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { parseExtensionOrigins } from './auth/origin-policy';
@@ -78,4 +79,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' ? '' : ` (got ${JSON.stringify(got)})`}`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** The configuration of this process: its environment, with a `.env` file in the working directory filled in. */
+export function loadProcessConfig(): Config {
+  // loadEnvFile never overrides a variable the environment already sets.
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return loadConfig(process.env);
+}
+
+/** The one line a process prints when it cannot start or run: no stack trace for something a person can fix. */
+export function fatalLine(err: unknown, prefix: string): string {
+  return err instanceof ConfigError ? err.message : `${prefix}: ${err instanceof Error ? err.message : String(err)}`;
 }

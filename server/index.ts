@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createApp } from './app';
 import { authOptionsFromConfig, openAuth } from './auth/auth-runtime';
-import { ConfigError, loadConfig } from './config';
+import { fatalLine, loadProcessConfig } from './config';
 import { createLogger } from './logger';
 import { isStale } from './declarations/freshness';
 import { startIngestService } from './ingest/service';
@@ -14,8 +13,7 @@ import { listenGracefully } from './shutdown';
 const USAGE_FLUSH_MS = 15_000;
 
 async function main(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig(process.env);
+  const config = loadProcessConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const dataDir = path.resolve(config.DATA_DIR);
   if (config.TRUST_PROXY === true) {
@@ -65,7 +63,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   // One clear line, no stack trace, for anything a person can fix (configuration, data directory).
-  const message = err instanceof ConfigError ? err.message : `Could not start: ${err instanceof Error ? err.message : String(err)}`;
-  process.stderr.write(message + '\n');
+  process.stderr.write(fatalLine(err, 'Could not start') + '\n');
   process.exit(1);
 });

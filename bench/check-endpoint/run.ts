@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
 import { startChildServer, type ChildServer } from '../lib/child-server';
+import { loadCheck, type LoadResult } from '../lib/load-check';
 import { syntheticDeclarations, writeDataset } from './dataset';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -21,36 +21,13 @@ const KEYS = 5_000;
 /** How long the check endpoint stays under load before its memory is read again. */
 const SUSTAINED_MS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60) * 1000;
 
-interface Row {
+interface Row extends LoadResult {
   target: string;
   connections: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
 }
 
-async function load(url: string, apiKey: string, postcodes: string[], connections: number, seconds: number): Promise<Row> {
-  const result = await autocannon({
-    url: `${url}/api/v1/check-postcode`,
-    connections,
-    duration: seconds,
-    requests: postcodes.map((postcode) => ({
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      body: JSON.stringify({ postcode }),
-    })),
-  });
-  return {
-    target: '',
-    connections,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
+function load(url: string, apiKey: string, postcodes: string[], connections: number, seconds: number): Promise<Row> {
+  return loadCheck({ url, apiKey, postcodes, connections, seconds }).then((r) => ({ target: '', connections, ...r }));
 }
 
 async function main(): Promise<void> {

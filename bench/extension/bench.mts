@@ -208,7 +208,7 @@ async function main(): Promise<void> {
       `(ratio ${(a.rerenderWithWatcherMedianMs! / a.rerenderWithoutMedianMs!).toFixed(2)})`);
     console.log(`   keystroke in a non-postcode field:      ${fmt(a.keystrokeWithMs!)} with, ${fmt(a.keystrokeWithoutMs!)} without`);
 
-    // B: same workload, with and without the built extension (alternating, 3 runs each, medians).
+    // B: same workload, with and without the built extension (alternating, 5 runs each, medians).
     const runs: Record<'with' | 'without', { scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }[]> = { with: [], without: [] };
     for (let i = 0; i < 5; i++) {
       for (const which of (i % 2 ? ['with', 'without'] : ['without', 'with']) as ('with' | 'without')[]) {
@@ -235,7 +235,6 @@ async function main(): Promise<void> {
 
     // C: same browser and page, the extension switched on and off for the site.
     const c = await launch(extensionDir);
-    await c.context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     const worker = c.context.serviceWorkers()[0]!;
     const cPage = await c.context.newPage();
     await cPage.goto(url);

@@ -9,13 +9,12 @@
  *     limits, driven by autocannon from this process (10 connections, BENCH_SECONDS seconds each, default 10, in
  *     1 s slices taken in turns). Only the ratio is worth quoting: the machine is shared and noisy.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { startChildServer, type ChildServer } from '../lib/child-server';
+import { loadCheck } from '../lib/load-check';
 import { sydneyToday } from '../../shared/domain/dates';
 import { createLogger } from '../../server/logger';
 import { WINDOW_MS } from '../../server/rate-limit/check-rate-limit';
@@ -28,7 +27,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 10;
 const DISTINCT = 100_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = path.resolve(HERE, '../..');
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const signedMb = (bytes: number) => `${bytes < 0 ? '−' : '+'}${mb(Math.abs(bytes))}`;
@@ -109,60 +107,21 @@ function benchWindowCost(): void {
   }
 }
 
-interface Child {
-  url: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
+function startServer(dataDir: string, limiter: 'on' | 'off'): Promise<ChildServer> {
+  return startChildServer({
+    entry: path.join(HERE, 'server.ts'),
+    env: { DATA_DIR: dataDir, BENCH_LIMITER: limiter, NODE_ENV: 'production' },
+    logFile: path.join(dataDir, `server-${limiter}.log`),
+    ready: async (url) => (await fetch(`${url}/healthz`)).ok,
+  });
 }
 
-async function startServer(dataDir: string, limiter: 'on' | 'off'): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'server.ts')], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, BENCH_LIMITER: limiter, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bench server did not start in 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const match = /^listening (\d+)$/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    process: child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(force);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-async function load(url: string, apiKey: string, seconds: number) {
-  const result = await autocannon({
-    url: `${url}/api/v1/check-postcode`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ postcode: '4000' }),
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts };
-}
+const load = (url: string, apiKey: string, seconds: number) =>
+  loadCheck({ url, apiKey, postcodes: ['4000'], connections: CONNECTIONS, seconds });
 
 async function benchHotPath(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'dte-bench-rl-'));
-  const servers: Child[] = [];
+  const servers: ChildServer[] = [];
   try {
     const data = await openDataServices(dataDir, createLogger('warn'));
     const email = 'bench@example.test';

@@ -1,11 +1,10 @@
 /**
  * The real app for the rate-limit benchmark, run in its own process by run.ts: `BENCH_LIMITER=on` uses the real
  * in-process sliding window, `off` a counter that never limits, so the two differ in the window's cost alone
- * (express-rate-limit and the header middleware run in both). Prints `listening <port>` once it accepts requests.
+ * (express-rate-limit and the header middleware run in both). Listens on PORT (set by bench/lib/child-server).
  */
 import { createWriteStream } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/app';
 import { openAuth } from '../../server/auth/auth-runtime';
 import { createLogger } from '../../server/logger';
@@ -38,9 +37,7 @@ async function main(): Promise<void> {
     rateLimitCounter: mode === 'off' ? neverLimits : undefined,
   });
   const server = http.createServer(app);
-  server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-  });
+  server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
   process.on('SIGTERM', () => {
     server.closeAllConnections();
     server.close(() => void Promise.all([auth.close(), data.close()]).finally(() => process.exit(0)));

@@ -29,7 +29,10 @@ export default defineBackground(() => {
 
   const checks = new CheckService({
     fetch: fetchFn,
-    config: async () => ({ serverUrl: await serverUrlItem.getValue(), apiKey: await apiKeyItem.getValue() }),
+    config: async () => {
+      const [serverUrl, apiKey] = await Promise.all([serverUrlItem.getValue(), apiKeyItem.getValue()]);
+      return { serverUrl, apiKey };
+    },
     hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
   });
   // A new key or server makes every remembered answer (and every "wait") meaningless, and badges that asked for a
@@ -66,19 +69,11 @@ export default defineBackground(() => {
   onMessage('session', () => withServer((url) => accountApi.session(fetchFn, url)));
   onMessage('keyStatus', () => withServer((url) => accountApi.keyStatus(fetchFn, url)));
   onMessage('generateKey', () => withServer((url) => accountApi.generateKey(fetchFn, url)));
-  onMessage('regenerateKey', () =>
-    withServer(async (url) => {
-      const result = await accountApi.regenerateKey(fetchFn, url);
-      // The old key stops working now: forget answers given under it.
-      if (result.ok) checks.clear();
-      return result;
-    }),
-  );
-  onMessage('revokeKey', () =>
-    withServer(async (url) => {
-      const result = await accountApi.revokeKey(fetchFn, url);
-      if (result.ok) checks.clear();
-      return result;
-    }),
-  );
+  // The old key stops working now, though this browser may still hold it: forget answers given under it.
+  const forgetChecksIfOk = <T>(result: AccountResult<T>): AccountResult<T> => {
+    if (result.ok) checks.clear();
+    return result;
+  };
+  onMessage('regenerateKey', () => withServer((url) => accountApi.regenerateKey(fetchFn, url).then(forgetChecksIfOk)));
+  onMessage('revokeKey', () => withServer((url) => accountApi.revokeKey(fetchFn, url).then(forgetChecksIfOk)));
 });

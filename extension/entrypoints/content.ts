@@ -1,5 +1,5 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { onMessage, sendMessage } from '../lib/messaging';
+import { checkThroughBackground, onMessage, sendMessage } from '../lib/messaging';
 import { PageController } from '../lib/page-controller';
 import { disabledSitesItem, isDisabledFor } from '../lib/settings';
 import { topSite } from '../lib/site';
@@ -17,7 +17,7 @@ export default defineContentScript({
   async main(ctx) {
     const site = topSite(window);
     const controller = new PageController(ctx, document, {
-      check: (postcode) => sendMessage('check', postcode),
+      check: checkThroughBackground,
       openOptions: () => void sendMessage('openOptions').catch(() => undefined),
     });
     const apply = (disabled: readonly string[]) => {

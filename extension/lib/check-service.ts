@@ -37,8 +37,6 @@ export class CheckService {
   private readonly maxConcurrent: number;
   private running = 0;
   private readonly queue: (() => void)[] = [];
-  /** Requests actually sent, for tests and diagnostics. */
-  requestsSent = 0;
 
   constructor(private readonly deps: CheckServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -66,11 +64,8 @@ export class CheckService {
     if (cached && cached.expires > now) return cached.outcome;
     if (cached) this.cache.delete(key);
 
-    const wait = this.blocked.get(account);
-    if (wait && wait.until > now) {
-      return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status } satisfies CheckFailure;
-    }
-    if (wait) this.blocked.delete(account);
+    const waiting = this.waitFailure(account, postcode);
+    if (waiting) return waiting;
 
     const pending = this.inFlight.get(key);
     if (pending) return pending;
@@ -93,9 +88,8 @@ export class CheckService {
     let outcome: CheckOutcome;
     try {
       // A wait the server asked for while this request was queued applies to it too.
-      const wait = this.blocked.get(account);
-      if (wait && wait.until > this.now()) return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status };
-      this.requestsSent++;
+      const waiting = this.waitFailure(account, postcode);
+      if (waiting) return waiting;
       outcome = await requestCheck(this.deps.fetch, serverUrl, apiKey, postcode, this.now);
     } catch {
       outcome = { ok: false, postcode, problem: 'server_error' };
@@ -108,6 +102,15 @@ export class CheckService {
       this.blocked.set(account, { until: outcome.retryAt, problem: outcome.problem, status: outcome.status });
     }
     return outcome;
+  }
+
+  /** The answer while the server's "wait" for this server+key lasts; null (and the wait forgotten) once it is over. */
+  private waitFailure(account: string, postcode: string): CheckFailure | null {
+    const wait = this.blocked.get(account);
+    if (!wait) return null;
+    if (wait.until > this.now()) return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status };
+    this.blocked.delete(account);
+    return null;
   }
 
   private slot(): Promise<void> {

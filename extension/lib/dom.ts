@@ -25,7 +25,3 @@ export function append(parent: Node, children: Child[]): void {
     parent.appendChild(typeof child === 'string' ? parent.ownerDocument!.createTextNode(child) : child);
   }
 }
-
-export function clear(el: Node): void {
-  while (el.firstChild) el.removeChild(el.firstChild);
-}

@@ -101,12 +101,17 @@ export class FieldWatcher {
 
   private forget(field: HTMLInputElement): void {
     if (!this.fields.delete(field)) return;
-    const timer = this.timers.get(field);
-    if (timer !== undefined) clearTimeout(timer);
-    this.timers.delete(field);
+    this.cancelDebounce(field);
     this.lastValue.delete(field);
     this.hooks.onFieldGone(field);
     if (this.fields.size === 0) this.stopPolling();
+  }
+
+  private cancelDebounce(field: HTMLInputElement): void {
+    const timer = this.timers.get(field);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.timers.delete(field);
   }
 
   /** Reads a field now and reports its value if it changed. */
@@ -137,11 +142,9 @@ export class FieldWatcher {
   private readonly onInput = (event: Event): void => {
     const field = event.target as HTMLInputElement | null;
     if (!field || !this.fields.has(field)) return;
-    const pending = this.timers.get(field);
-    if (pending !== undefined) clearTimeout(pending);
+    this.cancelDebounce(field);
     // Clearing the field removes the badge at once; a value waits until typing pauses.
     if (!field.value) {
-      this.timers.delete(field);
       this.evaluate(field);
       return;
     }
@@ -157,9 +160,7 @@ export class FieldWatcher {
   private readonly onChange = (event: Event): void => {
     const field = event.target as HTMLInputElement | null;
     if (!field || !this.fields.has(field)) return;
-    const pending = this.timers.get(field);
-    if (pending !== undefined) clearTimeout(pending);
-    this.timers.delete(field);
+    this.cancelDebounce(field);
     this.evaluate(field);
   };
 

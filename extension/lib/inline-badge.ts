@@ -1,4 +1,4 @@
-import { clear, h } from './dom';
+import { h } from './dom';
 import type { CheckOutcome } from './outcome';
 import { badgeView } from './presentation';
 import { renderResultView, type ResultViewOptions } from './result-view';
@@ -89,8 +89,7 @@ export class InlineBadge {
     const view = badgeView(this.outcome);
     this.button.dataset.tone = view.tone;
     this.button.title = `${view.detail} Press to show details.`;
-    clear(this.button);
-    this.button.append(
+    this.button.replaceChildren(
       h(this.doc, 'span', { class: 'dte-swatch', 'aria-hidden': 'true' }),
       h(this.doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, view.icon),
       h(this.doc, 'span', { class: 'dte-label' }, view.label),
@@ -98,17 +97,10 @@ export class InlineBadge {
   }
 
   private paintPanel(): void {
-    clear(this.body);
-    if (!this.outcome || 'pending' in this.outcome) {
-      this.body.append(h(this.doc, 'p', { class: 'dte-result' }, 'Checking…'));
-      return;
-    }
-    this.body.append(
-      renderResultView(this.doc, this.outcome, {
-        copy: this.options.copy,
-        openOptions: this.options.openOptions,
-        retry: this.options.retry,
-      }),
+    this.body.replaceChildren(
+      !this.outcome || 'pending' in this.outcome
+        ? h(this.doc, 'p', { class: 'dte-result' }, 'Checking…')
+        : renderResultView(this.doc, this.outcome, this.options),
     );
   }
 

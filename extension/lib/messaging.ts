@@ -25,5 +25,13 @@ export interface ProtocolMap {
   revokeKey(): AccountResult<RevokedKeyData>;
 }
 
-export const messenger = defineExtensionMessaging<ProtocolMap>();
-export const { sendMessage, onMessage } = messenger;
+export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
+
+/**
+ * Asks the background to check a postcode (from a page or the popup). A background that cannot be reached (the
+ * extension was updated or reloaded under the page) is answered as a server error, like any other failure: this
+ * never rejects.
+ */
+export function checkThroughBackground(postcode: string): Promise<CheckOutcome> {
+  return sendMessage('check', postcode).catch((): CheckOutcome => ({ ok: false, postcode, problem: 'server_error' }));
+}

@@ -19,6 +19,7 @@ const RECHECK_ON_RETURN: ReadonlySet<Problem> = new Set([
 ]);
 
 export interface PageControllerDeps {
+  /** Every failure comes back as a CheckOutcome: this never rejects (see checkThroughBackground). */
   check(postcode: string): Promise<CheckOutcome>;
   openOptions(): void;
   debounceMs?: number;
@@ -57,10 +58,6 @@ export class PageController {
     ctx.onInvalidated(() => this.stop());
   }
 
-  get running(): boolean {
-    return this.watcher.running;
-  }
-
   start(): void {
     if (this.ctx.isInvalid || this.watcher.running) return;
     this.watcher.start();
@@ -88,13 +85,7 @@ export class PageController {
       const badge = ui.mounted;
       if (!badge || this.slots.get(field) !== current || current.seq !== seq) return;
       badge.show({ pending: postcode });
-      let outcome: CheckOutcome;
-      try {
-        outcome = await this.deps.check(postcode);
-      } catch {
-        // The background could not be reached (the extension was updated or reloaded under this page).
-        outcome = { ok: false, postcode, problem: 'server_error' };
-      }
+      const outcome = await this.deps.check(postcode);
       if (this.slots.get(field) === current && current.seq === seq) {
         current.last = outcome;
         badge.show(outcome);
@@ -161,10 +152,5 @@ export class PageController {
         }
       });
     }
-  }
-
-  /** The badge for a field, for tests and diagnostics. */
-  async badgeFor(field: HTMLInputElement): Promise<InlineBadge | undefined> {
-    return (await this.slots.get(field)?.ui)?.mounted;
   }
 }

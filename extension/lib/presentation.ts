@@ -1,5 +1,6 @@
 import type { CheckData, LgaRef } from '../../shared/api/check';
 import type { CheckOutcome, Problem } from './outcome';
+import { parseHttpUrl } from './url';
 
 /** `neutral` is any answer that is not an eligibility result (an error or a setup step); `pending` is a check under way. */
 export type Tone = 'green' | 'amber' | 'red' | 'neutral' | 'pending';
@@ -126,11 +127,5 @@ export function displayInstant(iso: string): string {
 
 /** A declaration link is shown only for http(s) URLs: a `javascript:` URL from a bad record must never be clickable. */
 export function safeHttpUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
+  return url ? (parseHttpUrl(url)?.href ?? null) : null;
 }

@@ -1,7 +1,7 @@
 import type { CheckData, DataMetadata, DisasterView } from '../../shared/api/check';
 import { h } from './dom';
-import type { CheckOutcome } from './outcome';
-import { badgeView, displayDate, displayInstant, safeHttpUrl } from './presentation';
+import type { CheckOutcome, Problem } from './outcome';
+import { badgeView, displayDate, displayInstant, safeHttpUrl, type BadgeView } from './presentation';
 
 export interface ResultViewOptions {
   /** Copies the proforma; resolves to whether it worked. */
@@ -12,6 +12,11 @@ export interface ResultViewOptions {
   retry?(): void;
   now?: number;
 }
+
+/** Problems the user fixes in the options (offered "Open options"). */
+const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set(['not_configured', 'no_key', 'no_permission', 'invalid_key']);
+/** Problems that may go away by asking again (offered "Try again"). */
+const TRANSIENT_PROBLEMS: ReadonlySet<Problem> = new Set(['unreachable', 'rate_limited', 'data_unavailable', 'server_error']);
 
 const COLOUR_WORDS: Record<DisasterView['status_color'], string> = {
   green: 'Active (recent)',
@@ -26,15 +31,13 @@ const COLOUR_WORDS: Record<DisasterView['status_color'], string> = {
 export function renderResultView(doc: Document, outcome: CheckOutcome, options: ResultViewOptions): HTMLElement {
   const badge = badgeView(outcome, options.now);
   if (!outcome.ok) {
-    const setup = ['not_configured', 'no_key', 'no_permission', 'invalid_key'].includes(outcome.problem);
-    const transient = ['unreachable', 'rate_limited', 'data_unavailable', 'server_error'].includes(outcome.problem);
     const actions = h(doc, 'p', { class: 'dte-actions' });
-    if (setup && options.openOptions) {
+    if (SETUP_PROBLEMS.has(outcome.problem) && options.openOptions) {
       const open = h(doc, 'button', { type: 'button', class: 'dte-button' }, 'Open options');
       open.addEventListener('click', () => options.openOptions?.());
       actions.appendChild(open);
     }
-    if (transient && options.retry) {
+    if (TRANSIENT_PROBLEMS.has(outcome.problem) && options.retry) {
       const retry = h(doc, 'button', { type: 'button', class: 'dte-button' }, 'Try again');
       retry.addEventListener('click', () => options.retry?.());
       actions.appendChild(retry);
@@ -43,28 +46,25 @@ export function renderResultView(doc: Document, outcome: CheckOutcome, options: 
       doc,
       'section',
       { class: 'dte-result dte-tone-neutral', 'data-problem': outcome.problem },
-      h(doc, 'p', { class: 'dte-status' }, h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, badge.icon), ' ', badge.label),
+      statusLine(doc, badge),
       h(doc, 'p', {}, badge.detail),
       actions.childNodes.length > 0 && actions,
     );
   }
-  return renderSuccess(doc, outcome.data, outcome.metadata, badge.label, badge.icon, options);
+  return renderSuccess(doc, outcome.data, outcome.metadata, badge, options);
 }
 
-function renderSuccess(
-  doc: Document,
-  data: CheckData,
-  metadata: DataMetadata,
-  label: string,
-  icon: string,
-  options: ResultViewOptions,
-): HTMLElement {
+/** The badge's glyph and words, as the first line of the view. */
+function statusLine(doc: Document, badge: BadgeView): HTMLElement {
+  return h(doc, 'p', { class: 'dte-status' }, h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, badge.icon), ' ', badge.label);
+}
+
+function renderSuccess(doc: Document, data: CheckData, metadata: DataMetadata, badge: BadgeView, options: ResultViewOptions): HTMLElement {
   const { summary, location } = data;
-  const tone = summary.is_eligible ? summary.status_color : 'red';
-  const section = h(doc, 'section', { class: `dte-result dte-tone-${tone}`, 'data-color': summary.status_color });
+  const section = h(doc, 'section', { class: `dte-result dte-tone-${badge.tone}`, 'data-color': summary.status_color });
 
   section.append(
-    h(doc, 'p', { class: 'dte-status' }, h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, icon), ' ', label),
+    statusLine(doc, badge),
     h(doc, 'h2', { class: 'dte-headline' }, summary.headline_text),
     h(doc, 'p', { class: 'dte-medicare' }, summary.medicare_status_text),
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SessionData } from '../../shared/api/auth';
 import { CheckResponse } from '../../shared/api/check';
 import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
+import type { ApiErrorCode } from '../../shared/api/errors';
 import { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
 import type { AccountResult } from './messaging';
 import type { CheckOutcome, Problem } from './outcome';
@@ -13,7 +14,11 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 /** When a 429 or 503 comes without a usable Retry-After. */
 const DEFAULT_RETRY_SECONDS = 60;
 
-const PROBLEM_BY_CODE: Partial<Record<string, Problem>> = {
+/** Statuses a proxy answers with, without the API's envelope, when the server behind it is down. */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** API error codes the badge has its own words for; every other code is a server error. */
+const PROBLEM_BY_CODE: Partial<Record<ApiErrorCode, Problem>> = {
   missing_api_key: 'no_key',
   invalid_api_key: 'invalid_key',
   subscription_inactive: 'subscription_inactive',
@@ -47,6 +52,21 @@ function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError || (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError'));
 }
 
+/**
+ * One request with the shared timeout and no HTTP cache, its body read as JSON when it is JSON. Null when the server
+ * could not be reached (network error or timeout); any other exception is a bug and is thrown.
+ */
+async function send(fetchFn: Fetch, url: string, init: RequestInit): Promise<{ response: Response; body: unknown } | null> {
+  let response: Response;
+  try {
+    response = await fetchFn(url, { ...init, cache: 'no-store', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (error) {
+    if (isNetworkError(error)) return null;
+    throw error;
+  }
+  return { response, body: await readJson(response) };
+}
+
 /** POST /api/v1/check-postcode, every answer and every failure turned into a CheckOutcome. */
 export async function requestCheck(
   fetchFn: Fetch,
@@ -55,22 +75,15 @@ export async function requestCheck(
   postcode: string,
   now: () => number = Date.now,
 ): Promise<CheckOutcome> {
-  let response: Response;
-  try {
-    response = await fetchFn(`${serverUrl}/api/v1/check-postcode`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      // Only the postcode leaves the page.
-      body: JSON.stringify({ postcode }),
-      credentials: 'omit',
-      cache: 'no-store',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-  } catch (error) {
-    if (isNetworkError(error)) return { ok: false, postcode, problem: 'unreachable' };
-    throw error;
-  }
-  const body = await readJson(response);
+  const answer = await send(fetchFn, `${serverUrl}/api/v1/check-postcode`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    // Only the postcode leaves the page.
+    body: JSON.stringify({ postcode }),
+    credentials: 'omit',
+  });
+  if (!answer) return { ok: false, postcode, problem: 'unreachable' };
+  const { response, body } = answer;
   if (response.ok) {
     const parsed = CheckResponse.safeParse(body);
     if (parsed.success) return { ok: true, postcode, data: parsed.data.data, metadata: parsed.data.metadata };
@@ -80,11 +93,12 @@ export async function requestCheck(
   const code = envelope.success ? envelope.data.error.code : null;
   let problem: Problem | undefined = code ? PROBLEM_BY_CODE[code] : undefined;
   // A proxy in front of a stopped server answers 502/503/504 without the API's envelope.
-  if (!problem && !envelope.success && [502, 503, 504].includes(response.status)) problem = 'unreachable';
+  if (!problem && !envelope.success && GATEWAY_STATUSES.has(response.status)) problem = 'unreachable';
   problem ??= 'server_error';
   const failure: CheckOutcome = { ok: false, postcode, problem, status: response.status };
   if (problem === 'rate_limited' || problem === 'data_unavailable') {
-    failure.retryAt = now() + retryAfterSeconds(response.headers, now()) * 1000;
+    const at = now();
+    failure.retryAt = at + retryAfterSeconds(response.headers, at) * 1000;
   }
   return failure;
 }
@@ -102,22 +116,15 @@ async function accountCall<T extends z.ZodType>(
   schema: T,
   body?: unknown,
 ): Promise<AccountResult<z.infer<T>>> {
-  let response: Response;
-  try {
-    response = await fetchFn(`${serverUrl}/api/v1${path}`, {
-      method,
-      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-      // The session cookie is the server's; the browser keeps it and sends it back.
-      credentials: 'include',
-      cache: 'no-store',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-  } catch (error) {
-    if (isNetworkError(error)) return { ...UNREACHABLE };
-    throw error;
-  }
-  const json = await readJson(response);
+  const answer = await send(fetchFn, `${serverUrl}/api/v1${path}`, {
+    method,
+    headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    // The session cookie is the server's; the browser keeps it and sends it back.
+    credentials: 'include',
+  });
+  if (!answer) return { ...UNREACHABLE };
+  const { response, body: json } = answer;
   if (response.ok) {
     const parsed = successEnvelope(schema).safeParse(json);
     if (parsed.success) return { ok: true, data: (parsed.data as { data: z.infer<T> }).data };
@@ -130,7 +137,7 @@ async function accountCall<T extends z.ZodType>(
   if (response.status === 404) {
     return { ok: false, code: 'not_found', message: 'This server has no account endpoints (HTTP 404). Check the Server URL.', status: 404 };
   }
-  if ([502, 503, 504].includes(response.status)) return { ...UNREACHABLE, status: response.status };
+  if (GATEWAY_STATUSES.has(response.status)) return { ...UNREACHABLE, status: response.status };
   return { ok: false, code: 'server_error', message: `The server answered HTTP ${response.status}.`, status: response.status };
 }
 

@@ -1,4 +1,5 @@
 import { storage } from 'wxt/utils/storage';
+import { parseHttpUrl } from './url';
 
 /**
  * What the extension keeps, all in `storage.local` of this browser profile (never synced to other devices: an API
@@ -19,16 +20,8 @@ export const disabledSitesItem = storage.defineItem<string[]>('local:disabledSit
  * slash. Returns null for anything else.
  */
 export function normaliseServerUrl(input: string): string | null {
-  const trimmed = input.trim();
-  if (!trimmed) return null;
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.username || url.password) return null;
+  const url = parseHttpUrl(input.trim());
+  if (!url || url.username || url.password) return null;
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.origin}${path}`;
 }

@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { parseHttpUrl } from './url';
 
 /**
  * The site a frame belongs to, as the popup names it: the origin of the top-level page. A frame inside the
@@ -14,13 +15,7 @@ export function topSite(win: Window): string {
 
 /** The site of a tab's URL, or null for pages the extension never runs in (chrome://, file://, the Web Store…). */
 export function siteOfUrl(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
-  } catch {
-    return null;
-  }
+  return url ? (parseHttpUrl(url)?.origin ?? null) : null;
 }
 
 /**

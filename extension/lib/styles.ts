@@ -10,10 +10,11 @@ export const RESULT_CSS = `
 .dte-result ol, .dte-result ul { margin: 4px 0; padding-left: 20px; }
 .dte-result li { margin: 3px 0; }
 .dte-status { display: inline-flex; gap: 6px; align-items: center; font-weight: 650; padding: 2px 8px; border-radius: 999px; border: 1px solid; }
-.dte-tone-green > .dte-status { background: #e3f4e6; border-color: #1e7b34; color: #145224; }
-.dte-tone-amber > .dte-status { background: #fff1d6; border-color: #a15c00; color: #6b3d00; }
-.dte-tone-red > .dte-status { background: #fde7e7; border-color: #b42318; color: #7a1710; }
-.dte-tone-neutral > .dte-status { background: #eef0f3; border-color: #59636e; color: #2d333a; }
+/* One palette for the status line and the in-page badge (whose shape is in BADGE_CSS). */
+.dte-tone-green > .dte-status, .dte-badge[data-tone="green"] { background: #e3f4e6; border-color: #1e7b34; color: #145224; }
+.dte-tone-amber > .dte-status, .dte-badge[data-tone="amber"] { background: #fff1d6; border-color: #a15c00; color: #6b3d00; }
+.dte-tone-red > .dte-status, .dte-badge[data-tone="red"] { background: #fde7e7; border-color: #b42318; color: #7a1710; }
+.dte-tone-neutral > .dte-status, .dte-badge[data-tone="neutral"] { background: #eef0f3; border-color: #59636e; color: #2d333a; }
 .dte-location { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 8px 0; }
 .dte-location dt { color: #4a525c; }
 .dte-location dd { margin: 0; }
@@ -34,16 +35,12 @@ export const RESULT_CSS = `
 .dte-meta, .dte-disclaimers { font-size: 12px; color: #4a525c; }
 `;
 
-/** The badge and its panel, inside the shadow root next to a postcode field. */
+/** The badge and its panel, inside the shadow root next to a postcode field (tone colours: RESULT_CSS). */
 export const BADGE_CSS = `
 :host { display: inline-block !important; vertical-align: middle !important; margin: 0 0 0 6px !important; position: relative !important; }
 html, body { display: inline; margin: 0; padding: 0; }
 .dte-badge { display: inline-flex; align-items: center; gap: 5px; font: 600 12px/1.2 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
   padding: 3px 9px; border-radius: 999px; border: 1px solid; cursor: pointer; white-space: nowrap; max-width: 42ch; overflow: hidden; text-overflow: ellipsis; }
-.dte-badge[data-tone="green"] { background: #e3f4e6; border-color: #1e7b34; color: #145224; }
-.dte-badge[data-tone="amber"] { background: #fff1d6; border-color: #a15c00; color: #6b3d00; }
-.dte-badge[data-tone="red"] { background: #fde7e7; border-color: #b42318; color: #7a1710; }
-.dte-badge[data-tone="neutral"] { background: #eef0f3; border-color: #59636e; color: #2d333a; }
 .dte-badge[data-tone="pending"] { background: #fff; border-color: #8a939d; color: #4a525c; }
 .dte-swatch { width: 9px; height: 9px; border-radius: 50%; background: currentColor; flex: none; }
 .dte-panel { position: fixed; z-index: 2147483647; box-sizing: border-box; width: min(440px, calc(100vw - 16px)); overflow: auto;

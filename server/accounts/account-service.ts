@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EMAIL_SHAPE, MAX_EMAIL_LENGTH } from '../../shared/api/auth';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { Account, AccountStore, Subscription } from './account-store';
 import { hashPassword } from './passwords';
@@ -13,7 +14,6 @@ export class AccountError extends Error {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
 
 export function normaliseEmail(email: string): string {
@@ -23,6 +23,19 @@ export function normaliseEmail(email: string): string {
 export function isSubscriptionActive(sub: Subscription | undefined, now: Date): boolean {
   if (!sub || sub.status !== 'active') return false;
   return sub.expires_at === null || now.getTime() < Date.parse(sub.expires_at);
+}
+
+/** Every account starts with an inactive subscription at the default limit; the admin CLI activates it. */
+function newSubscription(accountId: string, now: Date): Subscription {
+  return {
+    id: randomUUID(),
+    account_id: accountId,
+    plan: PLAN_NAME,
+    status: 'inactive',
+    expires_at: null,
+    rate_limit: DEFAULT_RATE_LIMIT,
+    updated_at: now.toISOString(),
+  };
 }
 
 /** Accounts and their one subscription each. Billing is out of scope: the admin CLI sets subscriptions. */
@@ -54,7 +67,7 @@ export class AccountService {
 
   async createAccount(email: string, password: string, now = new Date()): Promise<Account> {
     const normalised = normaliseEmail(email);
-    if (!EMAIL.test(normalised) || normalised.length > 254) throw new AccountError('invalid_email', `Not an email address: ${email}`);
+    if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) throw new AccountError('invalid_email', `Not an email address: ${email}`);
     if (password.length < MIN_PASSWORD_LENGTH) {
       throw new AccountError('weak_password', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
     }
@@ -65,15 +78,7 @@ export class AccountService {
       }
       const account: Account = { id: randomUUID(), email: normalised, password_hash, created_at: now.toISOString() };
       data.accounts.push(account);
-      data.subscriptions.push({
-        id: randomUUID(),
-        account_id: account.id,
-        plan: PLAN_NAME,
-        status: 'inactive',
-        expires_at: null,
-        rate_limit: DEFAULT_RATE_LIMIT,
-        updated_at: now.toISOString(),
-      });
+      data.subscriptions.push(newSubscription(account.id, now));
       return account;
     });
   }
@@ -93,7 +98,7 @@ export class AccountService {
       if (!account) throw new AccountError('account_not_found', `No account for ${normalised}`);
       let sub = data.subscriptions.find((s) => s.account_id === account.id);
       if (!sub) {
-        sub = { id: randomUUID(), account_id: account.id, plan: PLAN_NAME, status: 'inactive', expires_at: null, rate_limit: DEFAULT_RATE_LIMIT, updated_at: now.toISOString() };
+        sub = newSubscription(account.id, now);
         data.subscriptions.push(sub);
       }
       if (change.status) sub.status = change.status;

@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { keyPrefix } from '../keys/api-key';
+import type { Logger } from '../logger';
 
 export type AuditEventType =
   | 'account_created'
@@ -34,8 +36,9 @@ export interface AuditEvent {
 
 export type AuditInput = Omit<AuditEvent, 'at'> & { at?: Date };
 
-// Anything that looks like a whole key is cut to its prefix before it reaches the disk, whatever a caller passes.
-const RAW_KEY = /sk_live_([0-9A-Za-z]{4})[0-9A-Za-z]{8,}/g;
+// Anything that looks like a whole key is cut to its prefix (keyPrefix) before it reaches the disk, whatever a caller
+// passes: `sk_live_` and at least 12 more characters, so that an already-cut prefix is left alone.
+const RAW_KEY = /sk_live_[0-9A-Za-z]{12,}/g;
 
 /**
  * The audit trail of account and key events: one JSON object per line in `DATA_DIR/audit.jsonl`, append-only.
@@ -77,7 +80,7 @@ export class AuditLog {
         },
       }),
     };
-    const line = JSON.stringify(event).replace(RAW_KEY, 'sk_live_$1…') + '\n';
+    const line = JSON.stringify(event).replace(RAW_KEY, (key) => `${keyPrefix(key)}…`) + '\n';
     const run = this.queue.then(() => this.append(line));
     this.queue = run.catch(() => undefined);
     return run;
@@ -131,4 +134,18 @@ export class AuditLog {
       await handle.close();
     }
   }
+}
+
+/**
+ * `record` for request handlers: the event has already happened (a sign-in, a new key), so a failed audit write is
+ * logged and does not turn the response into an error.
+ */
+export function recordOrLog(audit: AuditLog, logger: Pick<Logger, 'error'>): (input: AuditInput) => Promise<void> {
+  return async (input) => {
+    try {
+      await audit.record(input);
+    } catch (err) {
+      logger.error({ err, event: input.event }, 'could not write the audit log');
+    }
+  };
 }

@@ -8,6 +8,7 @@ import { keysRouter } from '../keys/keys-router';
 import { authRouter } from './auth-router';
 import type { AuthRuntime } from './auth-runtime';
 import { extensionCors, originGuard } from './origin-policy';
+import { SESSION_COOKIE_ATTRIBUTES } from './session-cookie';
 
 /** The paths that use the cookie session. Nothing else (the check endpoint above all) pays for sessions. */
 export const SESSION_PATHS = ['/auth', '/keys'];
@@ -36,11 +37,9 @@ export function accountRoutes(deps: { runtime: AuthRuntime; accounts: AccountSer
     rolling: false,
     unset: 'destroy',
     cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
+      ...SESSION_COOKIE_ATTRIBUTES,
       // Secure whenever the request came over HTTPS — directly, or through a proxy trusted with TRUST_PROXY.
       secure: 'auto',
-      path: '/api/v1',
       // The browser may drop the cookie at the absolute limit; the store enforces both limits on its own clock.
       maxAge: runtime.absoluteTimeoutMs,
     },

@@ -1,22 +1,19 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { ipKeyGenerator } from 'express-rate-limit';
-import { LoginRequest, SESSION_COOKIE_NAME, type SessionData } from '../../shared/api/auth';
+import { Router, type Request, type RequestHandler } from 'express';
+import { LoginRequest, type SessionData } from '../../shared/api/auth';
 import type { AccountService } from '../accounts/account-service';
 import type { Account } from '../accounts/account-store';
 import { dummyPasswordHash, verifyPassword } from '../accounts/passwords';
+import { recordOrLog } from '../audit/audit-log';
 import { AppError } from '../http/app-error';
 import { jsonBody } from '../http/json-body';
 import { validateBody } from '../http/validate-request';
 import type { AuthRuntime } from './auth-runtime';
+import { clientAddress } from '../http/client-address';
 import { sessionAccount } from './require-session';
+import { clearSessionCookie } from './session-cookie';
 import './session-types';
 
 const SIGNED_OUT: SessionData = { authenticated: false, account: null, expires_at: null };
-
-/** The client's address for throttling and the audit log; IPv6 clients are grouped by their /56 like the check limiter. */
-export function clientAddress(req: Request): string {
-  return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-}
 
 function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> {
   return new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
@@ -32,11 +29,6 @@ function sessionView(req: Request, runtime: AuthRuntime, account: Account): Sess
   };
 }
 
-/** The cookie's attributes when it is cleared must match the ones it was set with, or browsers keep it. */
-function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(SESSION_COOKIE_NAME, { path: '/api/v1', httpOnly: true, sameSite: 'lax', secure: req.secure });
-}
-
 /**
  * POST /auth/login, POST /auth/logout, GET /auth/session (SPEC Part B §9). Runs behind the session middleware.
  *
@@ -46,15 +38,8 @@ function clearSessionCookie(req: Request, res: Response): void {
  */
 export function authRouter(deps: { runtime: AuthRuntime; accounts: AccountService }): Router {
   const { runtime, accounts } = deps;
-  const { audit, throttle, logger } = runtime;
-
-  const record = async (...args: Parameters<typeof audit.record>) => {
-    try {
-      await audit.record(...args);
-    } catch (err) {
-      logger.error({ err, event: args[0].event }, 'could not write the audit log');
-    }
-  };
+  const { throttle } = runtime;
+  const record = recordOrLog(runtime.audit, runtime.logger);
 
   const login: RequestHandler = async (req, res) => {
     const { email, password } = res.locals.body as LoginRequest;
@@ -91,7 +76,7 @@ export function authRouter(deps: { runtime: AuthRuntime; accounts: AccountServic
       await promisify((done) => req.session.destroy(done));
     }
     if (account) await record({ event: 'logout', source: 'web', account_id: account.id, email: account.email, ip: clientAddress(req) });
-    if (req.headers.cookie?.includes(`${SESSION_COOKIE_NAME}=`)) clearSessionCookie(req, res);
+    clearSessionCookie(req, res);
     res.json({ success: true, data: SIGNED_OUT });
   };
 

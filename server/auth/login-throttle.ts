@@ -1,3 +1,5 @@
+import { InMemorySlidingWindow } from '../rate-limit/sliding-window';
+
 export interface LoginThrottleLimits {
   /** Failed attempts allowed per email address in `windowMs` (whether or not the account exists). */
   perAccount: number;
@@ -24,19 +26,22 @@ export type LoginGate = { ok: true; attempt: LoginAttempt } | { ok: false; retry
  * While throttled, even the right password is refused — otherwise the throttle would itself be a password oracle.
  *
  * The per-email count applies to unknown emails too, so the throttle does not reveal which accounts exist.
- * In-memory: a restart forgets counts (acceptable for a window of minutes); several instances each count alone.
+ * The counting is the check endpoint's exact sliding window (InMemorySlidingWindow), one bucket per email and per
+ * address. In-memory: a restart forgets counts (acceptable for a window of minutes); several instances each count alone.
  */
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+  private readonly window: InMemorySlidingWindow;
   private callsSinceSweep = 0;
 
   constructor(
     readonly limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.window = new InMemorySlidingWindow(limits.windowMs);
+  }
 
   get size(): number {
-    return this.failures.size;
+    return this.window.size;
   }
 
   begin(email: string, ip: string): LoginGate {
@@ -44,17 +49,17 @@ export class LoginThrottle {
     const now = this.now();
     const accountKey = `email:${email}`;
     const ipKey = `ip:${ip}`;
-    const account = this.recent(accountKey, now);
-    const address = this.recent(ipKey, now);
-    const waits: number[] = [];
-    if (account.length >= this.limits.perAccount) waits.push(this.waitFor(account, this.limits.perAccount, now));
-    if (address.length >= this.limits.perIp) waits.push(this.waitFor(address, this.limits.perIp, now));
-    if (waits.length > 0) return { ok: false, retryAfterSeconds: Math.max(1, ...waits) };
+    // Both buckets are decided before either keeps the attempt: a refusal by one takes back what the other recorded
+    // (synchronously, so the newest entry is this attempt's), and a refused attempt never counts.
+    const account = this.window.consume(accountKey, this.limits.perAccount, now);
+    const address = this.window.consume(ipKey, this.limits.perIp, now);
+    if (!account.allowed || !address.allowed) {
+      if (account.allowed) this.window.undo(accountKey);
+      if (address.allowed) this.window.undo(ipKey);
+      const waits = [account, address].filter((s) => !s.allowed).map((s) => Math.ceil((s.resetAt - now) / 1000));
+      return { ok: false, retryAfterSeconds: Math.max(1, ...waits) };
+    }
 
-    account.push(now);
-    address.push(now);
-    this.failures.set(accountKey, account);
-    this.failures.set(ipKey, address);
     let settled = false;
     return {
       ok: true,
@@ -62,13 +67,9 @@ export class LoginThrottle {
         succeeded: () => {
           if (settled) return;
           settled = true;
-          this.failures.delete(accountKey);
-          const times = this.failures.get(ipKey);
-          const i = times?.lastIndexOf(now) ?? -1;
-          if (times && i >= 0) {
-            times.splice(i, 1);
-            if (times.length === 0) this.failures.delete(ipKey);
-          }
+          this.window.reset(accountKey);
+          // Takes back one entry: the newest, this attempt's or a later parallel one's; the count is the same.
+          this.window.undo(ipKey);
         },
         failed: () => {
           settled = true;
@@ -80,20 +81,6 @@ export class LoginThrottle {
   /** Forgets counts that have left the window. */
   purge(): void {
     this.callsSinceSweep = 0;
-    const cutoff = this.now() - this.limits.windowMs;
-    for (const [key, times] of this.failures) {
-      if ((times.at(-1) ?? -Infinity) <= cutoff) this.failures.delete(key);
-    }
-  }
-
-  private recent(key: string, now: number): number[] {
-    const cutoff = now - this.limits.windowMs;
-    return (this.failures.get(key) ?? []).filter((t) => t > cutoff);
-  }
-
-  /** Seconds until enough failures leave the window for one more attempt. */
-  private waitFor(times: number[], limit: number, now: number): number {
-    const freeing = times[times.length - limit]!;
-    return Math.ceil((freeing + this.limits.windowMs - now) / 1000);
+    this.window.purge(this.now());
   }
 }

@@ -1,6 +1,7 @@
 import cors from 'cors';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
+import { carriesCookie } from './session-cookie';
 
 /** A Chrome (and Edge, Brave…) extension's origin: the id is 32 letters a–p. */
 const CHROME_EXTENSION_ORIGIN = /^chrome-extension:\/\/[a-p]{32}$/;
@@ -67,12 +68,6 @@ export class OriginPolicy {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function carriesCookie(req: Request, cookieName: string): boolean {
-  const header = req.headers.cookie;
-  if (!header) return false;
-  return header.split(';').some((part) => part.trim().startsWith(`${cookieName}=`));
-}
 
 /**
  * Refuses (403 forbidden_origin) a state-changing request that carries the session cookie and comes from a page

@@ -21,7 +21,7 @@ export interface CheckEndpointDeps {
    * Runs after the key is identified and before any 401/403 or the body (SPEC Part B §2): it counts a valid key's
    * requests against the key and everything else against the client's address.
    */
-  rateLimit: RequestHandler | RequestHandler[];
+  rateLimit: RequestHandler[];
   clock: () => Date;
 }
 
@@ -81,7 +81,7 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
 
   return [
     identifyApiKey(keys, clock),
-    ...[deps.rateLimit].flat(),
+    ...deps.rateLimit,
     requireApiKey(keys, clock),
     jsonBody,
     validateBody(CheckRequest, errorForField),

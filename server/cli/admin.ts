@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../shared/domain/dates';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import { AuditLog } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
-import { ConfigError, loadConfig } from '../config';
+import { fatalLine, loadProcessConfig } from '../config';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openDataServices, type DataServices } from '../services';
@@ -151,8 +150,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig(process.env);
+  const config = loadProcessConfig();
   const logger = createLogger('warn', process.stderr);
   const data = await openDataServices(path.resolve(config.DATA_DIR), logger);
   try {
@@ -175,8 +173,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const message = err instanceof ConfigError ? err.message : `Error: ${err instanceof Error ? err.message : String(err)}`;
-    process.stderr.write(message + '\n');
+    process.stderr.write(fatalLine(err, 'Error') + '\n');
     process.exit(1);
   },
 );

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, fatalLine, loadProcessConfig } from '../config';
 import { DEFAULT_FETCHER_OPTIONS, ingestUserAgent } from '../ingest/fetcher';
 import { runRefresh } from '../ingest/refresh';
 import { formatFailure, formatSummary, progressReporter } from '../ingest/report';
@@ -74,8 +73,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig(process.env);
+  const config = loadProcessConfig();
   const dataDir = path.resolve(config.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
@@ -101,8 +99,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const message = err instanceof ConfigError ? err.message : `Error: ${err instanceof Error ? err.message : String(err)}`;
-    process.stderr.write(message + '\n');
+    process.stderr.write(fatalLine(err, 'Error') + '\n');
     process.exit(err instanceof ConfigError ? 2 : 1);
   },
 );

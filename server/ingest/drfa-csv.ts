@@ -93,9 +93,8 @@ export function parseDrfaCsv(text: string): DrfaCsv {
     let entry = building.get(agrn);
     if (!entry) {
       const title = cleanText(r[at.event] ?? '').replace(/^AGRN\s*[0-9,]+\s*[-–:]\s*/i, '');
-      const hazard = at.hazard >= 0 ? cleanText(r[at.hazard] ?? '') : '';
       entry = {
-        activation: { agrn, title, state: null, startDate: null, hazard: hazard || null, lgas: [] },
+        activation: { agrn, title, state: null, startDate: null, hazard: null, lgas: [] },
         states: new Map(),
         codes: new Set(),
       };
@@ -106,6 +105,7 @@ export function parseDrfaCsv(text: string): DrfaCsv {
     if (isCalendarDate(start) && (entry.activation.startDate === null || start < entry.activation.startDate)) {
       entry.activation.startDate = start;
     }
+    // The first row that names a hazard gives it (the column is sometimes empty).
     if (!entry.activation.hazard && at.hazard >= 0) entry.activation.hazard = cleanText(r[at.hazard] ?? '') || null;
     if (!entry.codes.has(code)) {
       entry.codes.add(code);

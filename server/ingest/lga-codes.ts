@@ -1,5 +1,5 @@
 import type { StateCode } from '../../shared/domain/declaration';
-import { displayLgaName, normaliseLgaName, stateOfLgaCode } from '../../shared/domain/lga-name';
+import { normaliseLgaName, stateOfLgaCode } from '../../shared/domain/lga-name';
 
 /** How much a source's name → code pairs are trusted: a higher rank is never overridden by a lower one. */
 export const CODE_SOURCE_RANK = { bundled: 1, correspondence: 2, drfa: 3 } as const;
@@ -10,7 +10,7 @@ export const CODE_SOURCE_RANK = { bundled: 1, correspondence: 2, drfa: 3 } as co
  * The state is the code's own (its first digit), so a source's mislabelled state cannot move an LGA across borders.
  */
 export class LgaCodeBook {
-  private readonly entries = new Map<string, { code: string | null; rank: number; name: string }>();
+  private readonly entries = new Map<string, { code: string | null; rank: number }>();
 
   /** `laterWins`: within this rank, a later pair replaces an earlier one (the DRFA CSV in AGRN order, newest last). */
   add(name: string, code: string, rank: number, laterWins = false): void {
@@ -20,7 +20,7 @@ export class LgaCodeBook {
     const key = `${state}|${normalised}`;
     const existing = this.entries.get(key);
     if (!existing || rank > existing.rank || (rank === existing.rank && laterWins)) {
-      this.entries.set(key, { code, rank, name: displayLgaName(name) });
+      this.entries.set(key, { code, rank });
     } else if (rank === existing.rank && existing.code !== code) {
       existing.code = null;
     }

@@ -1,4 +1,4 @@
-import { addYears, isCalendarDate } from '../../shared/domain/dates';
+import { addYears, daysInMonth, isCalendarDate } from '../../shared/domain/dates';
 import { Declaration, type DeclarationLga, type StateCode } from '../../shared/domain/declaration';
 import { displayLgaName, normaliseLgaName } from '../../shared/domain/lga-name';
 import type { EventPage, ListedDeclaration } from './disasterassist';
@@ -43,7 +43,7 @@ export interface BuildOutput {
 
 function lastDayOfMonth(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+  return `${month}-${String(daysInMonth(y, m)).padStart(2, '0')}`;
 }
 
 function minusDays(day: string, days: number): string {

@@ -1,5 +1,5 @@
 import { isCalendarDate } from '../../shared/domain/dates';
-import { STATE_CODES, type StateCode } from '../../shared/domain/declaration';
+import { isStateCode, type StateCode } from '../../shared/domain/declaration';
 
 /**
  * Text as a person reads it: zero-width characters gone (DisasterAssist pages are full of U+200B), every kind of
@@ -52,6 +52,6 @@ const STATE_BY_NAME: Record<string, StateCode> = {
 export function parseState(text: string): StateCode | null {
   const cleaned = cleanText(text);
   const upper = cleaned.toUpperCase();
-  if ((STATE_CODES as readonly string[]).includes(upper)) return upper as StateCode;
+  if (isStateCode(upper)) return upper;
   return STATE_BY_NAME[cleaned.toLowerCase()] ?? null;
 }

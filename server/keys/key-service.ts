@@ -84,13 +84,14 @@ export class KeyService {
     return this.issue(accountId, now, 'regenerate');
   }
 
-  async revoke(accountId: string, now = new Date()): Promise<{ revoked_at: string }> {
+  /** Revokes the active key and says which one (its prefix), decided in the same locked write. */
+  async revoke(accountId: string, now = new Date()): Promise<{ revoked_at: string; key_prefix: string }> {
     return this.store.update((data) => {
       const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
       if (!active) throw new KeyError('no_active_key');
       active.status = 'revoked';
       active.revoked_at = now.toISOString();
-      return { revoked_at: active.revoked_at };
+      return { revoked_at: active.revoked_at, key_prefix: active.prefix };
     });
   }
 

@@ -3,8 +3,8 @@ import type { ApiErrorCode } from '../../shared/api/errors';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME, RATE_LIMIT_WINDOW_SECONDS, type KeyStatusData, type NewKeyData, type RevokedKeyData } from '../../shared/api/keys';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import type { Account } from '../accounts/account-store';
-import type { AuditInput, AuditLog } from '../audit/audit-log';
-import { clientAddress } from '../auth/auth-router';
+import { recordOrLog, type AuditInput, type AuditLog } from '../audit/audit-log';
+import { clientAddress } from '../http/client-address';
 import { requireSession } from '../auth/require-session';
 import { AppError } from '../http/app-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -27,8 +27,9 @@ const KEY_ERRORS: Record<KeyErrorCode, ApiErrorCode> = {
   account_not_found: 'unauthenticated',
 };
 
-function toAppError(err: unknown): unknown {
-  return err instanceof KeyError ? new AppError(KEY_ERRORS[err.code]) : err;
+/** For `.catch`: the service's refusals become their contract errors; anything else stays as it is. */
+function rethrowKeyError(err: unknown): never {
+  throw err instanceof KeyError ? new AppError(KEY_ERRORS[err.code]) : err;
 }
 
 /**
@@ -39,24 +40,15 @@ function toAppError(err: unknown): unknown {
 export function keysRouter(deps: KeysRouterDeps): Router {
   const { keys, accounts, audit, clock, logger } = deps;
 
-  const record = async (req: Request, account: Account, event: AuditInput['event'], keyPrefix?: string) => {
-    try {
-      await audit.record({ event, source: 'web', account_id: account.id, email: account.email, ip: clientAddress(req), ...(keyPrefix && { key_prefix: keyPrefix }) });
-    } catch (err) {
-      logger.error({ err, event }, 'could not write the audit log');
-    }
-  };
+  const audited = recordOrLog(audit, logger);
+  const record = (req: Request, account: Account, event: AuditInput['event'], keyPrefix?: string) =>
+    audited({ event, source: 'web', account_id: account.id, email: account.email, ip: clientAddress(req), ...(keyPrefix && { key_prefix: keyPrefix }) });
 
   const issue =
     (mode: 'generate' | 'regenerate'): RequestHandler =>
     async (req, res) => {
       const account = res.locals.account as Account;
-      let created: NewKeyData;
-      try {
-        created = mode === 'generate' ? await keys.generate(account.id, clock()) : await keys.regenerate(account.id, clock());
-      } catch (err) {
-        throw toAppError(err);
-      }
+      const created = await (mode === 'generate' ? keys.generate(account.id, clock()) : keys.regenerate(account.id, clock())).catch(rethrowKeyError);
       await record(req, account, mode === 'generate' ? 'key_generated' : 'key_regenerated', created.key_prefix);
       const data: NewKeyData = { api_key: created.api_key, key_prefix: created.key_prefix, created_at: created.created_at };
       res.status(201).json({ success: true, data });
@@ -64,14 +56,8 @@ export function keysRouter(deps: KeysRouterDeps): Router {
 
   const revoke: RequestHandler = async (req, res) => {
     const account = res.locals.account as Account;
-    const before = keys.currentKey(account.id);
-    let revoked: RevokedKeyData;
-    try {
-      revoked = await keys.revoke(account.id, clock());
-    } catch (err) {
-      throw toAppError(err);
-    }
-    await record(req, account, 'key_revoked', before?.status === 'active' ? before.prefix : undefined);
+    const revoked = await keys.revoke(account.id, clock()).catch(rethrowKeyError);
+    await record(req, account, 'key_revoked', revoked.key_prefix);
     res.json({ success: true, data: { revoked_at: revoked.revoked_at } satisfies RevokedKeyData });
   };
 

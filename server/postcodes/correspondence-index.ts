@@ -16,6 +16,8 @@ const NOT_A_PLACE = /no usual address|migratory|offshore|shipping/i;
 
 export interface CorrespondenceIndexOptions {
   minShare?: number;
+  /** `buildPostcodeIndex(localityRows)` when the caller already has it (the postcode service does): not built twice. */
+  fallback?: PostcodeIndex;
 }
 
 interface SuburbLga {
@@ -42,7 +44,7 @@ export function buildCorrespondencePostcodeIndex(
   options: CorrespondenceIndexOptions = {},
 ): PostcodeIndex {
   const minShare = options.minShare ?? MIN_LGA_SHARE;
-  const fallback = buildPostcodeIndex(localityRows);
+  const fallback = options.fallback ?? buildPostcodeIndex(localityRows);
 
   const suburbLgas = new Map<string, Map<string, SuburbLga>>();
   const distinctLgas = new Map<string, Set<string>>();
@@ -67,8 +69,12 @@ export function buildCorrespondencePostcodeIndex(
   }
 
   const areas = new Map<string, PostcodeArea>();
-  /** Every LGA of the postcode, small shares included: a suburb may lie in one of them. */
-  const allLgas = new Map<string, AreaLga[]>();
+  /**
+   * Postcode → suburb key → the one LGA narrowing by that suburb gives, resolved here once so that `narrow` (on the
+   * check endpoint's path) is map look-ups. Only for postcodes with several LGAs whose suburbs the locality data
+   * tells apart; the candidates are every LGA of the postcode, small shares included: a suburb may lie in one of them.
+   */
+  const narrowed = new Map<string, Map<string, AreaLga>>();
   for (const [postcode, lgas] of grouped) {
     const sorted = [...lgas.entries()]
       .filter(([, l]) => l.ratio > 0)
@@ -80,7 +86,16 @@ export function buildCorrespondencePostcodeIndex(
     if (!state) continue;
     const kept = sorted.filter((l, i) => i === 0 || (l.share ?? 0) >= minShare);
     areas.set(postcode, { postcode, suburbs: base?.suburbs ?? [], state, lgas: kept });
-    allLgas.set(postcode, sorted);
+    const suburbs = suburbLgas.get(postcode);
+    if (kept.length === 1 || !suburbs || (distinctLgas.get(postcode)?.size ?? 0) <= 1) continue;
+    const bySuburb = new Map<string, AreaLga>();
+    for (const [key, known] of suburbs) {
+      const lga =
+        sorted.find((l) => l.lga_code === known.code) ??
+        sorted.find((l) => stateOfLgaCode(l.lga_code) === stateOfLgaCode(known.code) && normaliseLgaName(l.lga_name) === normaliseLgaName(known.name));
+      if (lga) bySuburb.set(key, lga);
+    }
+    narrowed.set(postcode, bySuburb);
   }
 
   const postcodes = new Set([...areas.keys(), ...localityRows.map((r) => r.postcode).filter((p) => fallback.get(p))]);
@@ -96,16 +111,8 @@ export function buildCorrespondencePostcodeIndex(
       if (!byLocality) return null; // not one of the postcode's suburbs (or no suburbs known for it)
       const suburbs = byLocality.suburbs;
       if (area.lgas.length === 1) return { ...area, suburbs, lgas: [{ ...area.lgas[0]!, share: 1 }] };
-      const known = suburbLgas.get(postcode)?.get(suburbKey(suburb));
-      const informative = (distinctLgas.get(postcode)?.size ?? 0) > 1;
-      if (known && informative) {
-        const candidates = allLgas.get(postcode) ?? [];
-        const lga =
-          candidates.find((l) => l.lga_code === known.code) ??
-          candidates.find((l) => stateOfLgaCode(l.lga_code) === stateOfLgaCode(known.code) && normaliseLgaName(l.lga_name) === normaliseLgaName(known.name));
-        if (lga) return { ...area, suburbs, lgas: [{ ...lga, share: 1 }] };
-      }
-      return { ...area, suburbs };
+      const lga = narrowed.get(postcode)?.get(suburbKey(suburb));
+      return lga ? { ...area, suburbs, lgas: [{ ...lga, share: 1 }] } : { ...area, suburbs };
     },
     size: postcodes.size,
   };

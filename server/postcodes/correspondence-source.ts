@@ -61,10 +61,11 @@ export interface LoadCorrespondenceOptions {
 
 export class CorrespondenceUnavailableError extends Error {}
 
-const isHttp = (source: string) => /^https?:\/\//i.test(source);
+/** An http(s) URL, fetched (and re-fetched when the cache ages); anything else is a file read every time. */
+export const isHttpSource = (source: string): boolean => /^https?:\/\//i.test(source);
 
 async function readSource(source: string, fetcher: PoliteFetcher): Promise<string> {
-  if (isHttp(source)) return fetcher.text(source, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5' });
+  if (isHttpSource(source)) return fetcher.text(source, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5' });
   const file = source.startsWith('file:') ? fileURLToPath(source) : path.resolve(source);
   return readFile(file, 'utf8');
 }
@@ -92,7 +93,7 @@ export async function loadCorrespondence(options: LoadCorrespondenceOptions): Pr
       warning,
     });
     const age = usable ? now().getTime() - Date.parse(cached.fetched_at!) : Infinity;
-    if (usable && isHttp(source) && !options.force && age < (options.maxAgeMs ?? CORRESPONDENCE_MAX_AGE_MS)) {
+    if (usable && isHttpSource(source) && !options.force && age < (options.maxAgeMs ?? CORRESPONDENCE_MAX_AGE_MS)) {
       return fromCache(null);
     }
     let parsed;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type { StateCode } from '../../shared/domain/declaration';
-import { STATE_CODES } from '../../shared/domain/declaration';
+import { isStateCode } from '../../shared/domain/declaration';
 import { displayLgaName } from '../../shared/domain/lga-name';
 import type { AreaLga, PostcodeArea } from '../../shared/eligibility/evaluate';
 import { titleCaseLocality } from './title-case';
@@ -68,7 +68,8 @@ export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex 
   }
 
   const areas = new Map<string, PostcodeArea>();
-  const suburbLga = new Map<string, Map<string, string>>();
+  /** Per postcode, suburb key → the suburb's LGA code and, when it is one of the area's suburbs, its display name. */
+  const suburbLga = new Map<string, Map<string, { code: string; name: string | undefined }>>();
   for (const [postcode, all] of byPostcode) {
     // Delivery areas are where people live; other residential rows (no type) are used only when there are none.
     const delivery = all.filter((r) => r.type === 'Delivery Area' && isResidential(r));
@@ -80,7 +81,12 @@ export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex 
     for (const r of rowsToUse) names.set(suburbKey(r.locality), titleCaseLocality(r.locality.trim()));
     const suburbs = [...names.values()].sort(byName);
     areas.set(postcode, { postcode, suburbs, state, lgas: lgaShares(rowsToUse) });
-    suburbLga.set(postcode, new Map(all.map((r) => [suburbKey(r.locality), r.lgacode])));
+    const bySuburb = new Map<string, { code: string; name: string | undefined }>();
+    for (const r of all) {
+      const key = suburbKey(r.locality);
+      bySuburb.set(key, { code: r.lgacode, name: names.get(key) });
+    }
+    suburbLga.set(postcode, bySuburb);
   }
 
   return {
@@ -88,11 +94,11 @@ export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex 
     narrow(postcode, suburb) {
       const area = areas.get(postcode);
       if (!area) return undefined;
-      const code = suburbLga.get(postcode)?.get(suburbKey(suburb));
-      if (code === undefined) return null;
-      const lga = area.lgas.find((l) => l.lga_code === code);
-      const name = area.suburbs.find((s) => suburbKey(s) === suburbKey(suburb)) ?? titleCaseLocality(suburb);
-      return { ...area, suburbs: [name], lgas: lga ? [{ ...lga, share: 1 }] : area.lgas };
+      // Map look-ups only: this runs on the check endpoint for every request that names a suburb.
+      const known = suburbLga.get(postcode)?.get(suburbKey(suburb));
+      if (known === undefined) return null;
+      const lga = area.lgas.find((l) => l.lga_code === known.code);
+      return { ...area, suburbs: [known.name ?? titleCaseLocality(suburb)], lgas: lga ? [{ ...lga, share: 1 }] : area.lgas };
     },
     size: areas.size,
   };
@@ -116,9 +122,6 @@ const execFileAsync = promisify(execFile);
 // One collator for every sort: String#localeCompare builds ICU state per call, megabytes over 18,000 names.
 const byName = new Intl.Collator('en-AU').compare;
 
-function isStateCode(value: string): value is StateCode {
-  return (STATE_CODES as readonly string[]).includes(value);
-}
 
 // Runs in a child process: the package's file is 25 MB of JSON with 40 fields a row. Parsed in the server's own
 // process (or even a worker thread) it would leave the server's memory sized for it long after the six fields we

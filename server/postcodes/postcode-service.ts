@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { PostcodeArea } from '../../shared/eligibility/evaluate';
-import { PoliteFetcher } from '../ingest/fetcher';
+import type { PoliteFetcher } from '../ingest/fetcher';
 import { buildCorrespondencePostcodeIndex } from './correspondence-index';
-import { CorrespondenceUnavailableError, loadCorrespondence } from './correspondence-source';
+import { isHttpSource, loadCorrespondence } from './correspondence-source';
 import { buildPostcodeIndex, loadBundledLocalityRows, type LocalityRow, type PostcodeIndex } from './postcode-index';
 
 export interface PostcodeServiceOptions {
@@ -30,12 +30,15 @@ export class PostcodeService implements PostcodeIndex {
 
   /** Kept only when a correspondence may be (re)loaded later and merged with them; otherwise freed after start. */
   private readonly localityRows: LocalityRow[];
+  /** The index from the locality data alone: answered from until a correspondence loads, then its fallback. */
+  private readonly localityIndex: PostcodeIndex;
 
   private constructor(
     private readonly options: PostcodeServiceOptions,
     localityRows: LocalityRow[],
   ) {
-    this.index = buildPostcodeIndex(localityRows);
+    this.localityIndex = buildPostcodeIndex(localityRows);
+    this.index = this.localityIndex;
     this.localityRows = options.source ? localityRows : [];
   }
 
@@ -49,7 +52,7 @@ export class PostcodeService implements PostcodeIndex {
     try {
       await service.load(false);
     } catch (err) {
-      if (!/^https?:\/\//i.test(options.source)) throw err;
+      if (!isHttpSource(options.source)) throw err;
       options.logger.error({ err: (err as Error).message }, 'postcode correspondence unavailable; answering from the bundled single-LGA data until it loads');
     }
     return service;
@@ -81,13 +84,13 @@ export class PostcodeService implements PostcodeIndex {
     const loaded = await loadCorrespondence({
       source: this.options.source!,
       dataDir: this.options.dataDir,
-      fetcher: this.options.fetcher ?? new PoliteFetcher(),
+      fetcher: this.options.fetcher,
       force,
     });
     const key = `${loaded.source}@${loaded.fetchedAt}`;
     if (loaded.warning) this.options.logger.warn({ source: loaded.source }, loaded.warning);
     if (this.precision === 'correspondence' && this.loadedFrom === key) return;
-    this.index = buildCorrespondencePostcodeIndex(this.localityRows, loaded.rows);
+    this.index = buildCorrespondencePostcodeIndex(this.localityRows, loaded.rows, { fallback: this.localityIndex });
     this.version++;
     this.precision = 'correspondence';
     this.loadedFrom = key;
@@ -97,5 +100,3 @@ export class PostcodeService implements PostcodeIndex {
     );
   }
 }
-
-export { CorrespondenceUnavailableError };

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type RateLimitInfo } from 'express-rate-limit';
+import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../shared/api/keys';
 import { AppError } from '../http/app-error';
+import { clientAddress } from '../http/client-address';
 import type { ApiKeyOutcome } from '../keys/require-api-key';
 import type { SlidingWindowCounter } from './sliding-window';
 import { SlidingWindowStore, storeKey } from './sliding-window-store';
@@ -32,7 +33,7 @@ function limitOf(res: Response): number {
 function bucketOf(req: Request, res: Response): string {
   const outcome = outcomeOf(res);
   if (outcome?.ok) return `key:${outcome.key.id}`;
-  return `ip:${req.ip === undefined ? 'unknown' : ipKeyGenerator(req.ip)}`;
+  return `ip:${clientAddress(req)}`;
 }
 
 /** Whole seconds until `resetTime`, rounded up so that a client waiting this long is past it. */

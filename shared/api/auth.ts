@@ -1,10 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The same loose shape the account service accepts (`a@b.c`), so nobody whose account the admin CLI created is
- * refused here by a stricter validator. A well-formed but unknown address gets the same 401 as a wrong password.
+ * What counts as an email address, here and in the account service (`a@b.c`): one loose rule, so nobody whose
+ * account the admin CLI created is refused at sign-in by a stricter validator. A well-formed but unknown address gets
+ * the same 401 as a wrong password.
  */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const MAX_EMAIL_LENGTH = 254;
 
 export const LoginRequest = z
   .object({
@@ -12,7 +14,7 @@ export const LoginRequest = z
       .string()
       .trim()
       .toLowerCase()
-      .max(254)
+      .max(MAX_EMAIL_LENGTH)
       .regex(EMAIL_SHAPE, 'must be an email address')
       .meta({ example: 'reception@clinic.example' }),
     password: z.string().min(1).max(1024),

@@ -2,7 +2,7 @@
  * Australian postcodes are 4 ASCII digits in 0200–0299 (ACT) or 0800–9999 (SPEC Part B §3). `\d` would also accept
  * other scripts' digits in some engines' Unicode modes, so the class is spelled out.
  */
-const FOUR_ASCII_DIGITS = /^[0-9]{4}$/;
+export const FOUR_ASCII_DIGITS = /^[0-9]{4}$/;
 
 export function isAustralianPostcode(value: unknown): value is string {
   if (typeof value !== 'string' || !FOUR_ASCII_DIGITS.test(value)) return false;

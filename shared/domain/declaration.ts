@@ -5,6 +5,10 @@ export const STATE_CODES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT']
 export const StateCode = z.enum(STATE_CODES);
 export type StateCode = z.infer<typeof StateCode>;
 
+export function isStateCode(value: string): value is StateCode {
+  return (STATE_CODES as readonly string[]).includes(value);
+}
+
 /** One LGA a declaration names. `code` is the ABS LGA code when a source gave one; names alone match within the state. */
 export const DeclarationLga = z.object({
   name: z.string().min(1),

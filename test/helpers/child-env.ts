@@ -1,22 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConfigSchema } from '../../server/config';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
 
-const CONFIG_VARIABLES = [
-  'NODE_ENV',
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'SESSION_SECRET',
-  'INGEST_SCHEDULE',
-  'DISASTERASSIST_BASE_URL',
-  'DRFA_CSV_URL',
-  'POSTCODE_LGA_URL',
-  'TRUST_PROXY',
-  'LOG_LEVEL',
-];
+// Every variable the service reads, taken from its own schema so that a new one is never forgotten here.
+const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
 
 /** The test runner's environment without any of the service's configuration, plus `vars`. */
 export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,9 +1,9 @@
 /**
- * Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`.
+ * Polls `probe` until it returns a value other than undefined/null/false, or fails after `timeoutMs`.
  * Tests use it instead of fixed sleeps: it returns as soon as the condition holds, and the bound makes it fail.
  */
 export async function waitFor<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   { timeoutMs = 2_000, intervalMs = 25, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<{ value: T; elapsedMs: number }> {
   const started = Date.now();
@@ -11,7 +11,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return { value, elapsedMs: Date.now() - started };
+      if (value !== undefined && value !== null && value !== false) return { value, elapsedMs: Date.now() - started };
       lastError = undefined;
     } catch (err) {
       lastError = err;

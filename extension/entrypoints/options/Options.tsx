@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { browser } from 'wxt/browser';
 import type { KeyStatusData, NewKeyData } from '../../../shared/api/keys';
+import { copyText } from '../../lib/clipboard';
 import { sendMessage, type AccountResult } from '../../lib/messaging';
 import { displayInstant } from '../../lib/presentation';
 import { apiKeyItem, normaliseServerUrl, originPattern, serverUrlItem } from '../../lib/settings';
@@ -31,8 +32,6 @@ function accountMessage(result: Extract<AccountResult<unknown>, { ok: false }>):
       return `The server refused requests from this extension (${location.origin}). Ask whoever runs the server to allow this extension's origin.`;
     case 'unauthenticated':
       return 'Your session has ended. Sign in again.';
-    case 'not_configured':
-      return 'Save the Server URL first.';
     default:
       return result.message;
   }
@@ -218,12 +217,11 @@ export function Options() {
 
   const onCopyKey = async () => {
     if (!newKey) return;
-    try {
-      await navigator.clipboard.writeText(newKey.api_key);
-      setKeyNotice({ kind: 'ok', text: 'Key copied to the clipboard.' });
-    } catch {
-      setKeyNotice({ kind: 'error', text: 'Could not copy: select the key and copy it by hand.' });
-    }
+    setKeyNotice(
+      (await copyText(newKey.api_key, document.body))
+        ? { kind: 'ok', text: 'Key copied to the clipboard.' }
+        : { kind: 'error', text: 'Could not copy: select the key and copy it by hand.' },
+    );
   };
 
   const onUseKey = async () => {

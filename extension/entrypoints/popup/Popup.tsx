@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { browser } from 'wxt/browser';
 import { ResultView } from '../../components/ResultView';
-import { sendMessage } from '../../lib/messaging';
+import { completePostcode } from '../../lib/field-detection';
+import { checkThroughBackground } from '../../lib/messaging';
 import type { CheckOutcome } from '../../lib/outcome';
 import { disabledSitesItem, isDisabledFor, toggleSite } from '../../lib/settings';
 import { currentSite } from '../../lib/site';
@@ -23,19 +24,14 @@ export function Popup() {
 
   const check = useCallback(async (value: string) => {
     setBusy(true);
-    try {
-      setOutcome(await sendMessage('check', value));
-    } catch {
-      setOutcome({ ok: false, postcode: value, problem: 'server_error' });
-    } finally {
-      setBusy(false);
-    }
+    setOutcome(await checkThroughBackground(value));
+    setBusy(false);
   }, []);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const value = postcode.trim();
-    if (!/^[0-9]{4}$/.test(value)) {
+    const value = completePostcode(postcode);
+    if (!value) {
       setError('Enter a 4-digit postcode.');
       return;
     }

@@ -9,6 +9,7 @@ import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
+import { waitFor } from '../../helpers/wait-for';
 
 const s = scenario();
 let site: MockSite;
@@ -22,16 +23,6 @@ const env = () => ({
   DRFA_CSV_URL: site.drfaUrl,
   INGEST_CONTACT: 'ingest-test@clinic.example',
 });
-
-async function waitFor<T>(probe: () => T | undefined | null | false, ms = 5_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function check(body: Record<string, unknown>) {
   const res = await checkPostcode(server, apiKey, body);
@@ -76,7 +67,7 @@ describe('from `npm run ingest` to the check endpoint', () => {
 
     const file = JSON.parse(await readFile(path.join(dataDir, 'declarations.json'), 'utf8'));
     expect(file.declarations).toHaveLength(8);
-    await waitFor(() => server.data.declarations.lastUpdated === file.last_updated);
+    await waitFor(() => server.data.declarations.lastUpdated === file.last_updated, { timeoutMs: 5_000 });
     const ingestRequests = site.requests.filter((r) => !r.path.startsWith('/data/corr'));
     expect(ingestRequests.length).toBeGreaterThan(10);
     expect(ingestRequests.every((r) => r.userAgent.includes('+ingest-test@clinic.example'))).toBe(true);

@@ -1,37 +1,19 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runAdmin, type CliResult } from '../../helpers/run-cli';
 import { checkPostcode, startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 describe('admin CLI: create-key under the generate rules, audit trail', () => {
   let server: TestServer;
-  let admin: (...args: string[]) => Promise<Run>;
+  let admin: (...args: string[]) => Promise<CliResult>;
   const email = 'reception@harbourside-gp.example';
   const password = 'a long clinic password';
 
   beforeAll(async () => {
     server = await startTestServer();
-    admin = (...args) =>
-      new Promise((resolve) => {
-        execFile(
-          TSX,
-          ['server/cli/admin.ts', ...args],
-          { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir, NODE_ENV: 'test' }, timeout: 30_000 },
-          (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+    admin = (...args) => runAdmin(server.dataDir, args, { timeoutMs: 30_000 });
   });
   afterAll(() => server.close());
 

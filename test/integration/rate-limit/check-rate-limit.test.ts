@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
+import { runAdmin } from '../../helpers/run-cli';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import { waitFor } from '../../helpers/wait-for';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const WINDOW_MS = 60_000;
 
 /** A clock the test moves by hand: the limiter, its headers and the app all read it. */
@@ -243,26 +239,23 @@ describe('limits changed by the admin CLI', () => {
     const send = () => checkPostcode(server, apiKey, { postcode: '4000' });
     expectLimitHeaders(await expectStatus(await send(), 200), 100, 99);
 
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'server/cli/admin.ts', 'set-subscription', '--email', email, '--rate-limit', '5'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATA_DIR: server.dataDir },
-      timeout: 20_000,
-    });
+    const { code, stdout } = await runAdmin(server.dataDir, ['set-subscription', '--email', email, '--rate-limit', '5']);
+    expect(code).toBe(0);
     expect(stdout).toContain('5 requests/minute');
 
-    const written = performance.now();
     let limit: string | null = null;
-    while (performance.now() - written < 2000) {
-      // Each probe starts a fresh window, so the probes themselves do not use up the new limit.
-      time.advance(WINDOW_MS);
-      const res = await expectStatus(await send(), 200);
-      limit = limitHeaders(res).limit;
-      if (limit === '5') {
+    await waitFor(
+      async () => {
+        // Each probe starts a fresh window, so the probes themselves do not use up the new limit.
+        time.advance(WINDOW_MS);
+        const res = await expectStatus(await send(), 200);
+        limit = limitHeaders(res).limit;
+        if (limit !== '5') return false;
         expect(limitHeaders(res).remaining).toBe('4');
-        break;
-      }
-      await delay(50);
-    }
+        return true;
+      },
+      { timeoutMs: 2_000, intervalMs: 50, what: 'the new limit of 5' },
+    );
     expect(limit).toBe('5');
     for (let i = 0; i < 4; i++) await expectStatus(await send(), 200);
     await expectRateLimited(await send(), 5);

@@ -1,0 +1,10 @@
+/** `input` as a URL when it is an absolute http(s) URL; null for anything else (other schemes, relative, garbage). */
+export function parseHttpUrl(input: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
