@@ -79,6 +79,25 @@ describe('POST /api/v1/check-postcode', () => {
     await expectError(await checkPostcode(server, apiKey, { postcode: '2480', date: `${year - 1}-02-30` }), 'invalid_date');
   });
 
+  it('answers from the new declarations as soon as they change, not from an earlier answer', async () => {
+    const fresh = await startTestServer();
+    try {
+      const key = (await seedAccount(fresh.data)).apiKey!;
+      const before = CheckResponse.parse(await (await checkPostcode(fresh, key, { postcode: '4000' })).json());
+      expect(before.data.summary.is_eligible).toBe(true);
+      await fresh.data.declarations.store.update((file) => {
+        file.declarations = file.declarations.filter((d) => d.agrn !== '1195');
+        file.last_updated = new Date().toISOString();
+      });
+      const after = CheckResponse.parse(await (await checkPostcode(fresh, key, { postcode: '4000' })).json());
+      expect(after.data.summary).toMatchObject({ is_eligible: false, status_color: 'red' });
+      expect(after.data.disasters).toEqual([]);
+      expect(after.metadata.last_updated).not.toBe(before.metadata.last_updated);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('answers 404 postcode_not_found for a well-formed postcode the data does not know', async () => {
     await expectError(await checkPostcode(server, apiKey, { postcode: '5999' }), 'postcode_not_found');
   });
