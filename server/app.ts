@@ -7,7 +7,7 @@ import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
-import { securityHeaders } from './http/security-headers';
+import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
 import type { Logger } from './logger';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import { checkRateLimit, WINDOW_MS } from './rate-limit/check-rate-limit';
@@ -37,8 +37,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxy ?? false);
 
   app.use(requestLog(deps.logger));
-  // upgrade-insecure-requests would send /docs' own assets to https:// on a plain-HTTP local install.
-  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // The JSON API's headers on every response; /docs replaces them with a web page's (see docsRouter).
+  app.use(securityHeaders(API_SECURITY_HEADERS));
 
   // The hot path comes first, so a check never walks the other routers' stacks.
   app.post(

@@ -1,6 +1,7 @@
 /**
- * Serialised answers (`data` of a check response) by postcode, suburb and day. An answer depends only on those and
- * on the declarations, so it is computed and turned into JSON once per declarations version, not per request.
+ * Encoded check responses by postcode, suburb and day. A response depends only on those and on the data (its
+ * version, when it was last updated and whether that is stale), so it is computed and turned into JSON once per data
+ * version, not per request.
  * Bounded in bytes: the least recently used answers go first once `maxBytes` is reached.
  */
 export class AnswerCache {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { CheckRequest, type DataMetadata } from '../../shared/api/check';
+import { CheckRequest, type CheckResponse } from '../../shared/api/check';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
 import { evaluateEligibility } from '../../shared/eligibility/evaluate';
@@ -37,10 +37,6 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
 /** The path the check is served on: mounted straight on the app, the hot path skips a router level. */
 export const CHECK_PATH = '/api/v1/check-postcode';
 
-const ENVELOPE_HEAD = Buffer.from('{"success":true,"data":');
-const ENVELOPE_MID = Buffer.from(',"metadata":');
-const ENVELOPE_TAIL = Buffer.from('}');
-
 /** The handlers of `POST /api/v1/check-postcode`, in the contract's order. */
 export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
   const { keys, declarations, postcodes, clock } = deps;
@@ -62,18 +58,18 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
     if (area === null) throw new AppError('invalid_suburb');
 
     const day = body.date ?? today;
-    const data = answers.get(`${declarations.version}:${postcodes.version ?? 0}`, `${body.postcode}|${body.suburb ?? ''}|${day}`, () =>
-      Buffer.from(JSON.stringify(evaluateEligibility({ area, related: declarations.related(area.lgas), day, lastUpdated }))),
-    );
-    const metadata: DataMetadata = {
-      last_updated: lastUpdated,
-      data_source: 'disasterassist.gov.au',
-      stale: isStale(lastUpdated, now),
-      checked_date: day,
-    };
-    // The envelope (what CheckResponse describes) is assembled around the cached, already encoded JSON of `data`:
-    // bytes outside the JS heap, so a response adds no kilobytes of short-lived strings for the GC to move.
-    const payload = Buffer.concat([ENVELOPE_HEAD, data, ENVELOPE_MID, Buffer.from(JSON.stringify(metadata)), ENVELOPE_TAIL]);
+    const stale = isStale(lastUpdated, now);
+    // A whole response depends only on the data, the day and the question, so it is encoded once and served as bytes
+    // (outside the JS heap: a response adds no kilobytes of short-lived strings for the GC to move).
+    const dataVersion = `${declarations.version}:${postcodes.version ?? 0}:${lastUpdated}:${stale}`;
+    const payload = answers.get(dataVersion, `${body.postcode}|${body.suburb ?? ''}|${day}`, () => {
+      const response: CheckResponse = {
+        success: true,
+        data: evaluateEligibility({ area, related: declarations.related(area.lgas), day, lastUpdated }),
+        metadata: { last_updated: lastUpdated, data_source: 'disasterassist.gov.au', stale, checked_date: day },
+      };
+      return Buffer.from(JSON.stringify(response));
+    });
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', payload.length);
     res.end(payload);

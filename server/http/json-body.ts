@@ -10,12 +10,14 @@ const parse = express.json({
   type: () => true,
 });
 
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
 /**
  * Reads a JSON request body of at most 10 kB. Runs after authentication on purpose: the body of a caller
  * without a valid key is never read.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (!req.is('application/json') && !req.is('application/*+json')) {
+  if (!req.is(JSON_TYPES)) {
     next(new AppError('unsupported_media_type'));
     return;
   }

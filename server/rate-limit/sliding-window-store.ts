@@ -1,5 +1,5 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
-import type { SlidingWindowCounter } from './sliding-window';
+import type { SlidingWindowCounter, WindowState } from './sliding-window';
 
 /**
  * express-rate-limit hands its store nothing but a key, yet refusing without counting needs the limit at the moment
@@ -27,6 +27,13 @@ function bucketOf(key: string): string {
   }
 }
 
+function rateLimitInfo(state: WindowState, limit: number): ClientRateLimitInfo {
+  return {
+    totalHits: state.allowed ? state.count : Math.max(state.count, limit) + 1,
+    resetTime: new Date(state.resetAt),
+  };
+}
+
 /** express-rate-limit's Store interface over a SlidingWindowCounter, with the limiter's clock. */
 export class SlidingWindowStore implements Store {
   /** Each limiter gets its own store instance; express-rate-limit checks this to catch double counting. */
@@ -51,13 +58,11 @@ export class SlidingWindowStore implements Store {
    * Counts the request if the window has room. A refused request is reported as one past the limit without being
    * recorded, which is what makes express-rate-limit answer with its handler (429).
    */
-  async increment(key: string): Promise<ClientRateLimitInfo> {
+  increment(key: string): ClientRateLimitInfo | Promise<ClientRateLimitInfo> {
     const { bucket, limit } = parseStoreKey(key);
-    const state = await this.counter.consume(bucket, limit, this.now());
-    return {
-      totalHits: state.allowed ? state.count : Math.max(state.count, limit) + 1,
-      resetTime: new Date(state.resetAt),
-    };
+    const state = this.counter.consume(bucket, limit, this.now());
+    // The in-process counter answers at once; only a shared one needs the extra turn of a promise.
+    return state instanceof Promise ? state.then((s) => rateLimitInfo(s, limit)) : rateLimitInfo(state, limit);
   }
 
   async decrement(key: string): Promise<void> {

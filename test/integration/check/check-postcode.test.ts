@@ -40,6 +40,19 @@ describe('POST /api/v1/check-postcode', () => {
     expect(Date.parse(body.metadata.last_updated)).not.toBeNaN();
   });
 
+  it("sends a JSON API's security headers: nothing may load, run or frame, no sniffing, HTTPS only", async () => {
+    for (const res of [await checkPostcode(server, apiKey, { postcode: '4000' }), await checkPostcode(server, 'sk_live_wrong', { postcode: '4000' })]) {
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      // Headers that only act on HTML documents are not sent with every answer.
+      expect(res.headers.get('x-dns-prefetch-control')).toBeNull();
+      expect(res.headers.get('x-xss-protection')).toBeNull();
+    }
+  });
+
   it('answers red, not eligible, where only an ended declaration exists, listing it', async () => {
     const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '2480' })).json());
     expect(body.data.summary).toMatchObject({ is_eligible: false, status_color: 'red' });

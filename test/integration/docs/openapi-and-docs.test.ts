@@ -11,6 +11,7 @@ describe('API documentation', () => {
   it('serves an OpenAPI 3.1 document generated from the shared schemas', async () => {
     const res = await fetch(`${server.url}/api/v1/openapi.json`);
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
     const check = doc.paths['/api/v1/check-postcode'].post;
@@ -31,6 +32,10 @@ describe('API documentation', () => {
     expect(html).toContain('Disaster Telehealth Eligibility API');
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).not.toContain('upgrade-insecure-requests');
+    // A web page's policy, not the API's "default-src 'none'", which would block the page's own assets.
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("default-src 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-init.js']) {
       expect(html).toContain(asset);
       expect((await fetch(`${server.url}/docs/${asset}`)).status).toBe(200);

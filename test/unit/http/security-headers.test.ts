@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import { securityHeaders } from '../../../server/http/security-headers';
+import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS, securityHeaders } from '../../../server/http/security-headers';
 
 function headersSetBy(middleware: (req: Request, res: Response, next: () => void) => void): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -23,5 +23,12 @@ describe('securityHeaders', () => {
     expect(Object.keys(expected).length).toBeGreaterThan(8);
     expect(headersSetBy(securityHeaders(options))).toEqual(expected);
     expect(expected['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  });
+
+  it("gives the API a subset of the page's header names, so /docs replaces every one of them", () => {
+    const api = headersSetBy(securityHeaders(API_SECURITY_HEADERS));
+    const page = headersSetBy(securityHeaders(DOCUMENT_SECURITY_HEADERS));
+    expect(Object.keys(api).length).toBeGreaterThanOrEqual(5);
+    for (const name of Object.keys(api)) expect(page).toHaveProperty(name);
   });
 });
