@@ -1,12 +1,12 @@
 import { pino, type Logger } from 'pino';
+import { stdoutLogDestination } from './log-destination';
 
 export type { Logger };
 
 /**
  * JSON lines, on stdout unless told otherwise. Anything that could carry a secret is redacted in case a caller ever
- * logs it by mistake. Stdout is written asynchronously: under load the lines queued behind a write in flight go out
- * together instead of one blocking write per request, and when idle a line still goes out at once. pino flushes
- * what is queued when the process exits.
+ * logs it by mistake. Stdout is written asynchronously and in batches (see BatchedLogDestination): a line is out
+ * within a fraction of a second, and whatever is queued is written when the process exits.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
@@ -19,7 +19,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    (destination as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: false }),
+    (destination as pino.DestinationStream | undefined) ?? stdoutLogDestination(),
   );
 }
 

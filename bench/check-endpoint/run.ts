@@ -5,6 +5,7 @@
  * that matter are the ratios (check ÷ bare Express, 10× data ÷ 1× data), since the machine is shared and noisy.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +15,18 @@ import { loadCheck, type LoadResult } from '../lib/load-check';
 import { syntheticDeclarations, writeDataset } from './dataset';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-/** What `npm start` runs: the server bundled by esbuild, on plain Node. */
-const SERVER_ENTRY = '.output/server/index.mjs';
+/**
+ * What `npm start` runs, read from package.json so the two cannot drift apart: the server bundled by esbuild, on
+ * plain Node, with the start script's Node options (the heap sizing is part of what is measured).
+ */
+function startCommand(): { entry: string; nodeArgs: string[] } {
+  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const command = scripts.start!.split('&&').map((part) => part.trim()).find((part) => part.startsWith('node '));
+  if (!command) throw new Error('package.json start script does not run node');
+  const [, ...args] = command.split(/\s+/);
+  return { entry: args.at(-1)!, nodeArgs: args.slice(0, -1) };
+}
+const SERVER = startCommand();
 const CONNECTIONS = [1, 10, 100];
 const KEYS = 5_000;
 /** How long the check endpoint stays under load before its memory is read again. */
@@ -64,7 +75,7 @@ async function main(): Promise<void> {
   // The real service, with authentication, rate limiting, validation and JSON request logs (to a file).
   const serverEnv = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SESSION_SECRET: 'b'.repeat(48) });
   execFileSync('npm', ['run', 'build:server', '--silent'], { stdio: 'inherit' });
-  const check = await startChildServer({ entry: SERVER_ENTRY, env: serverEnv(dataDir1), logFile: path.join(work, 'check.log'), ready: checkReady(apiKey) });
+  const check = await startChildServer({ ...SERVER, env: serverEnv(dataDir1), logFile: path.join(work, 'check.log'), ready: checkReady(apiKey) });
   const rssAfterStart = check.rssMb();
   const sampleBody = await (await fetch(`${check.url}/api/v1/check-postcode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: '{"postcode":"4055"}' })).text();
   const bodyFile = path.join(work, 'body.json');
@@ -94,7 +105,7 @@ async function main(): Promise<void> {
   for (const c of CONNECTIONS) note('bare node:http', await load(bare.url, apiKey, sample, c, SECONDS));
   await bare.stop();
 
-  const check10 = await startChildServer({ entry: SERVER_ENTRY, env: serverEnv(dataDir10), logFile: path.join(work, 'check10.log'), ready: checkReady(apiKey10) });
+  const check10 = await startChildServer({ ...SERVER, env: serverEnv(dataDir10), logFile: path.join(work, 'check10.log'), ready: checkReady(apiKey10) });
   await load(check10.url, apiKey10, sample, 10, 2);
   note('check-postcode 10× data', await load(check10.url, apiKey10, sample, 10, SECONDS));
   await check10.stop();

@@ -32,6 +32,8 @@ export async function startChildServer(options: {
   env: Record<string, string>;
   logFile: string;
   ready: (url: string) => Promise<boolean>;
+  /** Node's own options, before the entry (as a start script passes them). */
+  nodeArgs?: readonly string[];
   timeoutMs?: number;
 }): Promise<ChildServer> {
   const port = await freePort();
@@ -39,7 +41,7 @@ export async function startChildServer(options: {
   const log = openSync(options.logFile, 'w');
   const started = performance.now();
   // Built JavaScript runs as is (as `npm start` runs it); TypeScript entries go through tsx.
-  const args = options.entry.endsWith('.ts') ? ['--import', 'tsx', options.entry] : [options.entry];
+  const args = [...(options.nodeArgs ?? []), ...(options.entry.endsWith('.ts') ? ['--import', 'tsx', options.entry] : [options.entry])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],

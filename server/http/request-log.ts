@@ -8,15 +8,17 @@ import { requestLineLogger, type Logger } from '../logger';
 export function requestLog(logger: Logger): RequestHandler {
   const lines = requestLineLogger(logger);
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     // Captured now: routers rewrite req.url while they handle the request.
-    const path = req.originalUrl.split('?', 1)[0];
-    res.on('finish', () => {
+    const url = req.originalUrl;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    res.once('finish', () => {
       lines.info({
         method: req.method,
         path,
         status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         key_id: res.locals.keyId ?? null,
       });
     });
