@@ -81,34 +81,41 @@ async function main(): Promise<void> {
   const bodyFile = path.join(work, 'body.json');
   await writeFile(bodyFile, sampleBody);
 
-  await load(check.url, apiKey, sample, 10, 2); // warm-up (JIT), not reported
+  const express = await startChildServer({ entry: 'bench/check-endpoint/baseline-express.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'express.log'), ready: async (url) => (await fetch(`${url}/healthz`)).ok });
+  const bare = await startChildServer({ entry: 'bench/check-endpoint/baseline-http.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'http.log'), ready: async (url) => (await fetch(url, { method: 'POST', body: '{}' })).ok });
+  const check10 = await startChildServer({ ...SERVER, env: serverEnv(dataDir10), logFile: path.join(work, 'check10.log'), ready: checkReady(apiKey10) });
+  const targets: [string, ChildServer, string][] = [
+    ['check-postcode', check, apiKey],
+    ['check-postcode 10× data', check10, apiKey10],
+    ['bare Express', express, apiKey],
+    ['bare node:http', bare, apiKey],
+  ];
+  for (const [, server, key] of targets) await load(server.url, key, sample, 10, 2); // warm-up (JIT), not reported
+
+  // The three are measured side by side at each connection count, so that a machine that speeds up or slows down
+  // during the run (a shared host does) moves all three together and the ratios stay fair.
   const rssSamples: number[] = [];
   const loadStarted = performance.now();
   for (const c of CONNECTIONS) {
-    note('check-postcode', await load(check.url, apiKey, sample, c, SECONDS));
-    rssSamples.push(check.rssMb());
+    for (const [target, server, key] of targets) {
+      // 10× the data is compared with 1× at 10 connections only.
+      if (server === check10 && c !== 10) continue;
+      note(target, await load(server.url, key, sample, c, SECONDS));
+      if (server === check) rssSamples.push(check.rssMb());
+    }
   }
-  // Keep the load on until SUSTAINED_MS have passed, sampling memory, to see whether it grows.
-  while (performance.now() - loadStarted < SUSTAINED_MS) {
-    const left = Math.max(1, Math.min(SECONDS, Math.ceil((SUSTAINED_MS - (performance.now() - loadStarted)) / 1000)));
-    await load(check.url, apiKey, sample, 10, left);
+  await Promise.all([express.stop(), bare.stop(), check10.stop()]);
+  // Keep the check under load until it has had SUSTAINED_MS of it, sampling memory, to see whether it grows.
+  let loaded = CONNECTIONS.length * SECONDS * 1000;
+  while (loaded < SUSTAINED_MS) {
+    const seconds = Math.max(1, Math.min(SECONDS, Math.ceil((SUSTAINED_MS - loaded) / 1000)));
+    await load(check.url, apiKey, sample, 10, seconds);
+    loaded += seconds * 1000;
     rssSamples.push(check.rssMb());
   }
   const rssAfterLoad = check.rssMb();
+  const loadWallSeconds = (performance.now() - loadStarted) / 1000;
   await check.stop();
-
-  const express = await startChildServer({ entry: 'bench/check-endpoint/baseline-express.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'express.log'), ready: async (url) => (await fetch(`${url}/healthz`)).ok });
-  for (const c of CONNECTIONS) note('bare Express', await load(express.url, apiKey, sample, c, SECONDS));
-  await express.stop();
-
-  const bare = await startChildServer({ entry: 'bench/check-endpoint/baseline-http.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'http.log'), ready: async (url) => (await fetch(url, { method: 'POST', body: '{}' })).ok });
-  for (const c of CONNECTIONS) note('bare node:http', await load(bare.url, apiKey, sample, c, SECONDS));
-  await bare.stop();
-
-  const check10 = await startChildServer({ ...SERVER, env: serverEnv(dataDir10), logFile: path.join(work, 'check10.log'), ready: checkReady(apiKey10) });
-  await load(check10.url, apiKey10, sample, 10, 2);
-  note('check-postcode 10× data', await load(check10.url, apiKey10, sample, 10, SECONDS));
-  await check10.stop();
 
   const at = (target: string, c: number) => results.find((r) => r.target === target && r.connections === c)!;
   console.log('\nratios (same run):');
@@ -120,7 +127,7 @@ async function main(): Promise<void> {
   }
   console.log(`  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`);
   console.log(`\nstart-up to first answer: ${check.startupMs.toFixed(0)} ms`);
-  console.log(`RSS: ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after ${SUSTAINED_MS / 1000} s of load (samples: ${rssSamples.map((r) => r.toFixed(0)).join(', ')} MB)`);
+  console.log(`RSS: ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after ${SUSTAINED_MS / 1000} s of load (${loadWallSeconds.toFixed(0)} s wall) (samples: ${rssSamples.map((r) => r.toFixed(0)).join(', ')} MB)`);
   console.log(`response body: ${Buffer.byteLength(sampleBody)} bytes; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
   await rm(work, { recursive: true, force: true });
 
