@@ -49,8 +49,9 @@ describe('the server keeps its data fresh', () => {
       return h.last_updated ? h : null;
     });
     expect(health.data_status).toBe('available');
-    expect(server.logs.find((l) => l.msg === 'postcode correspondence loaded')).toMatchObject({ layout: '2021+', lga_edition: '2023', from: 'source' });
-    expect(server.logs.find((l) => l.msg === 'declarations refreshed')).toMatchObject({ trigger: 'startup', listed: 7, stored: 8 });
+    // Log lines reach stdout in batches, within a fraction of a second of the event.
+    expect(await until(async () => server.logs.find((l) => l.msg === 'postcode correspondence loaded'))).toMatchObject({ layout: '2021+', lga_edition: '2023', from: 'source' });
+    expect(await until(async () => server.logs.find((l) => l.msg === 'declarations refreshed'))).toMatchObject({ trigger: 'startup', listed: 7, stored: 8 });
 
     const data = await openDataServices(dataDir, createLogger('silent'));
     const { apiKey } = await seedAccount(data);
