@@ -42,8 +42,7 @@ export class BatchedLogDestination {
   /** pino's `logger.flush(cb)`: everything queued goes to the writer, and `cb` runs once it has been written. */
   flush(cb?: (err?: Error) => void): void {
     this.writeQueued();
-    if (cb) this.target.flush(cb);
-    else this.target.flush();
+    this.target.flush(cb);
   }
 
   /** Writes everything queued before returning: for exit handlers, where no later callback would run. */
