@@ -6,11 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
 import { startChildServer, type ChildServer } from '../lib/child-server';
+import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../lib/cpu-profile';
 import { loadCheck, type LoadResult } from '../lib/load-check';
 import { syntheticDeclarations, writeDataset } from './dataset';
 
@@ -31,6 +32,11 @@ const CONNECTIONS = [1, 10, 100];
 const KEYS = 5_000;
 /** How long the check endpoint stays under load before its memory is read again. */
 const SUSTAINED_MS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60) * 1000;
+/**
+ * BENCH_CPU_PROF=<dir>: the check server runs under `node --cpu-prof` and its profile (every phase, start-up included)
+ * is written there and summarised at the end. It slows the server, so its figures are not comparable with a plain run.
+ */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 interface Row extends LoadResult {
   target: string;
@@ -75,7 +81,15 @@ async function main(): Promise<void> {
   // The real service, with authentication, rate limiting, validation and JSON request logs (to a file).
   const serverEnv = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SESSION_SECRET: 'b'.repeat(48) });
   execFileSync('npm', ['run', 'build:server', '--silent'], { stdio: 'inherit' });
-  const check = await startChildServer({ ...SERVER, env: serverEnv(dataDir1), logFile: path.join(work, 'check.log'), ready: checkReady(apiKey) });
+  if (CPU_PROFILE_DIR) await mkdir(CPU_PROFILE_DIR, { recursive: true });
+  const profiling = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
+  const check = await startChildServer({
+    ...SERVER,
+    nodeArgs: [...SERVER.nodeArgs, ...profiling],
+    env: serverEnv(dataDir1),
+    logFile: path.join(work, 'check.log'),
+    ready: checkReady(apiKey),
+  });
   const rssAfterStart = check.rssMb();
   const sampleBody = await (await fetch(`${check.url}/api/v1/check-postcode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: '{"postcode":"4055"}' })).text();
   const bodyFile = path.join(work, 'body.json');
@@ -129,10 +143,23 @@ async function main(): Promise<void> {
   console.log(`\nstart-up to first answer: ${check.startupMs.toFixed(0)} ms`);
   console.log(`RSS: ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after ${SUSTAINED_MS / 1000} s of load (${loadWallSeconds.toFixed(0)} s wall) (samples: ${rssSamples.map((r) => r.toFixed(0)).join(', ')} MB)`);
   console.log(`response body: ${Buffer.byteLength(sampleBody)} bytes; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  if (CPU_PROFILE_DIR) await reportCpuProfile(CPU_PROFILE_DIR, check.pid);
   await rm(work, { recursive: true, force: true });
 
   console.log('\ningest of ~900 declarations from a local mock (bench/ingest):');
   execFileSync(process.execPath, ['--import', 'tsx', 'bench/ingest/run.ts', '900', '40000', '1'], { stdio: 'inherit' });
+}
+
+/** Node names the file `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`; it is written as the server exits. */
+async function reportCpuProfile(dir: string, pid: number): Promise<void> {
+  const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile') && name.split('.')[3] === String(pid));
+  if (!file) {
+    console.log(`\nno CPU profile of process ${pid} in ${dir}`);
+    return;
+  }
+  const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as CpuProfile;
+  console.log(`\nCPU profile of the check server: ${path.join(dir, file)} (open it in Chrome DevTools > Performance)`);
+  console.log(formatCpuProfileSummary(summarizeCpuProfile(profile)));
 }
 
 async function loadRows() {
