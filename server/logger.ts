@@ -8,12 +8,14 @@ export type { Logger };
  * logs it by mistake. Stdout is written asynchronously and in batches (see BatchedLogDestination): a line is out
  * within a fraction of a second, and whatever is queued is written when the process exits.
  */
+/** What every line carries besides its own fields: level and ISO time, no pid or hostname. */
+const LINE_FORMAT = { base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
+
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
       level,
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      ...LINE_FORMAT,
       redact: {
         paths: ['password', '*.password', 'api_key', '*.api_key', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'headers.cookie', '*.headers.cookie'],
         censor: '[redacted]',
@@ -29,5 +31,5 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
  */
 export function requestLineLogger(logger: Logger): Logger {
   const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
-  return pino({ level: logger.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return pino({ level: logger.level, ...LINE_FORMAT }, destination);
 }

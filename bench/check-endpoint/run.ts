@@ -49,7 +49,7 @@ function load(url: string, apiKey: string, postcodes: string[], connections: num
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'dte-bench-'));
-  const rows = await loadRows();
+  const rows = await loadBundledLocalityRows();
   const index = buildPostcodeIndex(rows);
   const allPostcodes = [...new Set(rows.map((r) => r.postcode))].filter((p) => index.get(p));
   // A spread of postcodes for the requests, every state and both eligible and not.
@@ -160,10 +160,6 @@ async function reportCpuProfile(dir: string, pid: number): Promise<void> {
   const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as CpuProfile;
   console.log(`\nCPU profile of the check server: ${path.join(dir, file)} (open it in Chrome DevTools > Performance)`);
   console.log(formatCpuProfileSummary(summarizeCpuProfile(profile)));
-}
-
-async function loadRows() {
-  return loadBundledLocalityRows();
 }
 
 main().catch((err: unknown) => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import path from 'node:path';
 import session from 'express-session';
 import { z } from 'zod';
@@ -31,7 +31,7 @@ export interface SessionPolicy {
 
 /** SHA-256 of the session id, hex: the key under which a session is stored. */
 export function sessionKey(sid: string): string {
-  return createHash('sha256').update(sid, 'utf8').digest('hex');
+  return hash('sha256', sid, 'hex');
 }
 
 type Callback = (err?: unknown) => void;

@@ -1,4 +1,4 @@
-import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'sk_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -54,11 +54,9 @@ export function isWellFormedApiKey(key: string): boolean {
   return base62(crc32(random), CHECKSUM_LENGTH) === checksum;
 }
 
-// crypto.hash (Node ≥ 20.12) hashes in one native call, without a Hash object per request.
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
+/** SHA-256, hex. crypto.hash (Node ≥ 20.12, the engines floor) hashes in one native call, without a Hash object. */
 export function hashApiKey(key: string): string {
-  return oneShotHash ? oneShotHash('sha256', key, 'hex') : createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function keyPrefix(key: string): string {

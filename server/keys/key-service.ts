@@ -21,6 +21,10 @@ export type Authentication =
  * The rules of SPEC "Key and subscription states": at most one active key per subscription, rotation and revocation
  * immediate. Shared by the HTTP endpoints and the admin CLI so both obey the same rules.
  */
+function isoTime(epochMs: number | undefined): string | undefined {
+  return epochMs === undefined ? undefined : new Date(epochMs).toISOString();
+}
+
 export class KeyService {
   private activeByHash = new Map<string, ApiKeyRecord>();
   /** last_used_at is kept here and written in batches: a disk write per request would cap throughput. */
@@ -59,8 +63,7 @@ export class KeyService {
     this.pendingUse.clear();
     await this.store.update((data) => {
       for (const key of data.keys) {
-        const ms = batch.get(key.id);
-        const used = ms === undefined ? undefined : new Date(ms).toISOString();
+        const used = isoTime(batch.get(key.id));
         if (used && (key.last_used_at === null || key.last_used_at < used)) key.last_used_at = used;
       }
     });
@@ -71,8 +74,7 @@ export class KeyService {
     const mine = this.store.current.keys.filter((k) => k.account_id === accountId);
     const shown = mine.find((k) => k.status === 'active') ?? mine.at(-1);
     if (!shown) return undefined;
-    const ms = this.pendingUse.get(shown.id);
-    const used = ms === undefined ? undefined : new Date(ms).toISOString();
+    const used = isoTime(this.pendingUse.get(shown.id));
     return used && (shown.last_used_at === null || shown.last_used_at < used) ? { ...shown, last_used_at: used } : shown;
   }
 

@@ -61,37 +61,41 @@ async function inParallel(n: number, send: () => Promise<Response>): Promise<Res
   return responses;
 }
 
+/** A test server on a fake clock, started once for the describe block that calls this. */
+function serverOnFakeClock(): { server: TestServer; time: ReturnType<typeof fakeClock> } {
+  const ctx = {} as { server: TestServer; time: ReturnType<typeof fakeClock> };
+  beforeAll(async () => {
+    ctx.time = fakeClock();
+    ctx.server = await startTestServer({ clock: ctx.time.clock });
+  });
+  afterAll(() => ctx.server.close());
+  return ctx;
+}
+
 const INVALID_KEY = `sk_live_${'x'.repeat(40)}`;
 
 describe('rate limit headers on check responses', () => {
-  let server: TestServer;
-  let time: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    time = fakeClock();
-    server = await startTestServer({ clock: time.clock });
-  });
-  afterAll(() => server.close());
+  const ctx = serverOnFakeClock();
 
   it('carries Limit, Remaining and Reset on 200, 400 and 404 for a key, counting each, without Retry-After', async () => {
-    const { apiKey } = await seedAccount(server.data);
-    const ok = await expectStatus(await checkPostcode(server, apiKey, { postcode: '4000' }), 200);
+    const { apiKey } = await seedAccount(ctx.server.data);
+    const ok = await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200);
     expect(expectLimitHeaders(ok, 100, 99)).toBe(60);
-    time.advance(1500);
-    const bad = await expectStatus(await checkPostcode(server, apiKey, { postcode: '40000' }), 400);
+    ctx.time.advance(1500);
+    const bad = await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '40000' }), 400);
     // The oldest counted request (1.5 s ago) leaves in 58.5 s: rounded up.
     expect(expectLimitHeaders(bad, 100, 98)).toBe(59);
-    const unknown = await expectStatus(await checkPostcode(server, apiKey, { postcode: '3000' }), 404);
+    const unknown = await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '3000' }), 404);
     expectLimitHeaders(unknown, 100, 97);
-    const notJson = await expectStatus(await checkPostcode(server, apiKey, '{"postcode":'), 400);
+    const notJson = await expectStatus(await checkPostcode(ctx.server, apiKey, '{"postcode":'), 400);
     expectLimitHeaders(notJson, 100, 96);
-    const notJsonType = await expectStatus(await checkPostcode(server, apiKey, 'postcode=4000', { 'content-type': 'text/plain' }), 415);
+    const notJsonType = await expectStatus(await checkPostcode(ctx.server, apiKey, 'postcode=4000', { 'content-type': 'text/plain' }), 415);
     expectLimitHeaders(notJsonType, 100, 95);
     for (const res of [ok, bad, unknown, notJson, notJsonType]) expect(limitHeaders(res).retryAfter).toBeNull();
   });
 
   it('carries them on a 503 before the first data refresh (whose Retry-After is the refresh\'s, not the limit\'s)', async () => {
-    const fresh = await startTestServer({ clock: time.clock, declarations: false });
+    const fresh = await startTestServer({ clock: ctx.time.clock, declarations: false });
     try {
       const { apiKey } = await seedAccount(fresh.data);
       const res = await expectStatus(await checkPostcode(fresh, apiKey, { postcode: '4000' }), 503);
@@ -102,10 +106,10 @@ describe('rate limit headers on check responses', () => {
   });
 
   it('carries them on 401 and 403, counted against the client address', async () => {
-    const { apiKey: inactiveKey } = await seedAccount(server.data, { status: 'inactive' });
-    const missing = await expectStatus(await checkPostcode(server, null, { postcode: '4000' }), 401);
-    const invalid = await expectStatus(await checkPostcode(server, INVALID_KEY, { postcode: '4000' }), 401);
-    const inactive = await expectStatus(await checkPostcode(server, inactiveKey, { postcode: '4000' }), 403);
+    const { apiKey: inactiveKey } = await seedAccount(ctx.server.data, { status: 'inactive' });
+    const missing = await expectStatus(await checkPostcode(ctx.server, null, { postcode: '4000' }), 401);
+    const invalid = await expectStatus(await checkPostcode(ctx.server, INVALID_KEY, { postcode: '4000' }), 401);
+    const inactive = await expectStatus(await checkPostcode(ctx.server, inactiveKey, { postcode: '4000' }), 403);
     expectLimitHeaders(missing, 100, 99);
     expectLimitHeaders(invalid, 100, 98);
     expectLimitHeaders(inactive, 100, 97);
@@ -113,33 +117,26 @@ describe('rate limit headers on check responses', () => {
   });
 
   it('answers 429 `Rate limit exceeded` over the limit, Remaining 0, Retry-After equal to Reset', async () => {
-    const { apiKey } = await seedAccount(server.data, { rateLimit: 3 });
-    for (let i = 0; i < 3; i++) await expectStatus(await checkPostcode(server, apiKey, { postcode: '4000' }), 200);
-    time.advance(20_000);
-    expect(await expectRateLimited(await checkPostcode(server, apiKey, { postcode: '4000' }), 3)).toBe(40);
+    const { apiKey } = await seedAccount(ctx.server.data, { rateLimit: 3 });
+    for (let i = 0; i < 3; i++) await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200);
+    ctx.time.advance(20_000);
+    expect(await expectRateLimited(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 3)).toBe(40);
     // Refused before the body is looked at: a bad body gets the 429 too.
-    expect(await expectRateLimited(await checkPostcode(server, apiKey, { postcode: 'nope' }), 3)).toBe(40);
+    expect(await expectRateLimited(await checkPostcode(ctx.server, apiKey, { postcode: 'nope' }), 3)).toBe(40);
   });
 
   it('reports the subscription\'s own limit', async () => {
-    const { apiKey } = await seedAccount(server.data, { rateLimit: 250 });
-    expectLimitHeaders(await expectStatus(await checkPostcode(server, apiKey, { postcode: '4000' }), 200), 250, 249);
+    const { apiKey } = await seedAccount(ctx.server.data, { rateLimit: 250 });
+    expectLimitHeaders(await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200), 250, 249);
   });
 });
 
 describe('sliding window over HTTP', () => {
-  let server: TestServer;
-  let time: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    time = fakeClock();
-    server = await startTestServer({ clock: time.clock });
-  });
-  afterAll(() => server.close());
+  const ctx = serverOnFakeClock();
 
   it('accepts exactly 100 of 150 concurrent requests on a fresh key, each with its own Remaining', async () => {
-    const { apiKey } = await seedAccount(server.data);
-    const responses = await inParallel(150, () => checkPostcode(server, apiKey, { postcode: '4000' }));
+    const { apiKey } = await seedAccount(ctx.server.data);
+    const responses = await inParallel(150, () => checkPostcode(ctx.server, apiKey, { postcode: '4000' }));
     expect(countStatuses(responses)).toEqual({ 200: 100, 429: 50 });
     const remaining = responses.filter((r) => r.status === 200).map((r) => Number(limitHeaders(r).remaining));
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
@@ -149,28 +146,28 @@ describe('sliding window over HTTP', () => {
   });
 
   it('does not count 429s: a full window later the key has its whole limit again', async () => {
-    const { apiKey } = await seedAccount(server.data);
-    const send = () => checkPostcode(server, apiKey, { postcode: '4000' });
+    const { apiKey } = await seedAccount(ctx.server.data);
+    const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     expect(countStatuses(await inParallel(100, send))).toEqual({ 200: 100 });
-    time.advance(30_000);
+    ctx.time.advance(30_000);
     // Were these counted, half the window would still be taken at the 60 s mark.
     expect(countStatuses(await inParallel(50, send))).toEqual({ 429: 50 });
-    time.advance(30_000);
+    ctx.time.advance(30_000);
     expect(countStatuses(await inParallel(101, send))).toEqual({ 200: 100, 429: 1 });
   });
 
   it('lets a client through once it has waited Retry-After seconds, and not a second earlier', async () => {
-    const { apiKey } = await seedAccount(server.data, { rateLimit: 2 });
-    const send = () => checkPostcode(server, apiKey, { postcode: '4000' });
+    const { apiKey } = await seedAccount(ctx.server.data, { rateLimit: 2 });
+    const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     await expectStatus(await send(), 200);
-    time.advance(15_500);
+    ctx.time.advance(15_500);
     await expectStatus(await send(), 200);
     // The oldest leaves in 44.5 s: Retry-After must round up to 45, or the client would come back too early.
     const wait = await expectRateLimited(await send(), 2);
     expect(wait).toBe(45);
-    time.advance((wait - 1) * 1000);
+    ctx.time.advance((wait - 1) * 1000);
     expect(await expectRateLimited(await send(), 2)).toBe(1);
-    time.advance(1000);
+    ctx.time.advance(1000);
     expectLimitHeaders(await expectStatus(await send(), 200), 2, 0);
   });
 });
@@ -225,21 +222,14 @@ describe('per-IP limit for requests without a valid key', () => {
 });
 
 describe('limits changed by the admin CLI', () => {
-  let server: TestServer;
-  let time: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    time = fakeClock();
-    server = await startTestServer({ clock: time.clock });
-  });
-  afterAll(() => server.close());
+  const ctx = serverOnFakeClock();
 
   it('honours `set-subscription --rate-limit 5` in the running server within 2 s', async () => {
-    const { apiKey, email } = await seedAccount(server.data);
-    const send = () => checkPostcode(server, apiKey, { postcode: '4000' });
+    const { apiKey, email } = await seedAccount(ctx.server.data);
+    const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     expectLimitHeaders(await expectStatus(await send(), 200), 100, 99);
 
-    const { code, stdout } = await runAdmin(server.dataDir, ['set-subscription', '--email', email, '--rate-limit', '5']);
+    const { code, stdout } = await runAdmin(ctx.server.dataDir, ['set-subscription', '--email', email, '--rate-limit', '5']);
     expect(code).toBe(0);
     expect(stdout).toContain('5 requests/minute');
 
@@ -247,7 +237,7 @@ describe('limits changed by the admin CLI', () => {
     await waitFor(
       async () => {
         // Each probe starts a fresh window, so the probes themselves do not use up the new limit.
-        time.advance(WINDOW_MS);
+        ctx.time.advance(WINDOW_MS);
         const res = await expectStatus(await send(), 200);
         limit = limitHeaders(res).limit;
         if (limit !== '5') return false;
