@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { parseExtensionOrigins } from './auth/origin-policy';
+import { DRFA_PACKAGE_URL } from './ingest/drfa-source';
+import { DEFAULT_MIN_DECLARATIONS } from './ingest/plausibility';
 
 /** Empty variables (`PORT=`) mean "use the default", as in most twelve-factor tools. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -51,7 +53,19 @@ export const ConfigSchema = z.object({
   ),
   INGEST_SCHEDULE: optional(z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *')),
   DISASTERASSIST_BASE_URL: optional(httpUrl.default('https://www.disasterassist.gov.au')),
-  DRFA_CSV_URL: optional(httpUrl.optional()),
+  /** A CKAN package URL (its CSV resource is then read) or the CSV's own URL; `none` = run without the CSV. */
+  DRFA_CSV_URL: optional(
+    z
+      .union([z.literal('none'), httpUrl], { error: 'must be an http(s) URL or "none"' })
+      .default(DRFA_PACKAGE_URL)
+      .transform((v) => (v === 'none' ? null : v)),
+  ),
+  /** A refresh that reads fewer declarations from the list than this is refused (the live list holds 760–900). */
+  INGEST_MIN_DECLARATIONS: optional(
+    z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).default(DEFAULT_MIN_DECLARATIONS),
+  ),
+  /** The Chromium that reads a list drawn by script; unset = Debian's (/usr/lib/chromium/chromium, /usr/bin/chromium). */
+  CHROMIUM_PATH: optional(z.string().optional()),
   POSTCODE_LGA_URL: optional(z.string().optional()),
   /** An email or URL added to the ingest's User-Agent so the sites' operators can reach whoever runs it. */
   INGEST_CONTACT: optional(z.string().max(200).optional()),

@@ -4,6 +4,7 @@ import { authOptionsFromConfig, openAuth } from './auth/auth-runtime';
 import { fatalLine, loadProcessConfig } from './config';
 import { createLogger } from './logger';
 import { isStale } from './declarations/freshness';
+import { CHROMIUM_MISSING, findChromium } from './ingest/chromium';
 import { startIngestService } from './ingest/service';
 import { PostcodeService } from './postcodes/postcode-service';
 import { openDataServices } from './services';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     baseUrl: config.DISASTERASSIST_BASE_URL,
     drfaCsvUrl: config.DRFA_CSV_URL,
     contact: config.INGEST_CONTACT,
+    chromiumPath: config.CHROMIUM_PATH,
+    minDeclarations: config.INGEST_MIN_DECLARATIONS,
     declarations: data.declarations.store,
     postcodes,
     logger,
@@ -57,6 +60,8 @@ async function main(): Promise<void> {
     { url: `http://${config.HOST}:${port}`, data_dir: dataDir, postcodes: postcodes.size, declarations: data.declarations.count, last_updated: data.declarations.lastUpdated },
     'listening',
   );
+  // Said at start-up, not first at 3 am: the live list is drawn by script and cannot be read without a browser.
+  if (!findChromium(config.CHROMIUM_PATH)) logger.warn(CHROMIUM_MISSING);
   // A fresh install (no data yet) or data older than 48 h: refresh now rather than at the next scheduled time.
   if (isStale(data.declarations.lastUpdated, new Date())) void ingest.runNow('startup');
 }

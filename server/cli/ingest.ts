@@ -3,16 +3,19 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, fatalLine, loadProcessConfig } from '../config';
 import { DEFAULT_FETCHER_OPTIONS, ingestUserAgent } from '../ingest/fetcher';
-import { runRefresh } from '../ingest/refresh';
+import { runDryRun, runRefresh } from '../ingest/refresh';
 import { formatFailure, formatSummary, progressReporter } from '../ingest/report';
 
 const USAGE = `Usage: npm run ingest [-- options]
 
-Refreshes the disaster declarations in DATA_DIR now from DISASTERASSIST_BASE_URL (and DRFA_CSV_URL when set).
-A running server picks the new data up within a second. A refresh is all or nothing: on any failure the last good
-data and its last_updated stay, the reason is printed and the exit code is 1.
+Refreshes the disaster declarations in DATA_DIR now from DISASTERASSIST_BASE_URL and DRFA_CSV_URL. A running
+server picks the new data up within a second. A refresh is all or nothing: on any failure the last good data and
+its last_updated stay, the reason is printed and the exit code is 1. When the list page's HTML has no rows (the
+live site draws them with a script), the list is read in a headless Chromium (CHROMIUM_PATH or Debian's).
 
 Options:
+  --dry-run            read and check everything, print what a refresh would change, store nothing;
+                       exit 1 when a refresh would be refused
   --max-invalid N      leave out up to N declarations whose event page cannot be read (default 0)
   --concurrency N      requests in flight at once (default ${DEFAULT_FETCHER_OPTIONS.concurrency})
   --timeout-ms N       time allowed for each request (default ${DEFAULT_FETCHER_OPTIONS.timeoutMs})
@@ -38,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     values = parseArgs({
       args: argv,
       options: {
+        'dry-run': { type: 'boolean' },
         'max-invalid': { type: 'string' },
         concurrency: { type: 'string' },
         'timeout-ms': { type: 'string' },
@@ -78,21 +82,29 @@ async function main(argv: string[]): Promise<number> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
   const json = values.json === true;
+  const dryRun = values['dry-run'] === true;
   const progress = progressReporter(process.stderr, values.quiet === true || json);
-  const result = await runRefresh({
+  // SIGTERM or Ctrl-C cancels the refresh: it writes nothing, and the browser (if one was started) is closed.
+  const cancel = new AbortController();
+  const onSignal = () => cancel.abort();
+  process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
+  const result = await (dryRun ? runDryRun : runRefresh)({
     dataDir,
     baseUrl: config.DISASTERASSIST_BASE_URL,
     drfaCsvUrl: config.DRFA_CSV_URL,
     fetcher: { ...fetcher, userAgent: ingestUserAgent(config.INGEST_CONTACT) },
+    browser: { executablePath: config.CHROMIUM_PATH },
+    minDeclarations: config.INGEST_MIN_DECLARATIONS,
     trigger: 'cli',
     maxInvalidRecords: maxInvalid,
     onProgress: (p) => progress.update(p),
+    signal: cancel.signal,
   });
   progress.stop();
   if (json) {
-    process.stdout.write(JSON.stringify(result.ok ? { ok: true, ...result.summary } : { ok: false, kind: result.error.kind, message: result.error.message, details: result.error.details, last_updated: result.lastUpdated }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(result.ok ? { ok: true, ...result.summary } : { ok: false, dry_run: dryRun, kind: result.error.kind, message: result.error.message, details: result.error.details, last_updated: result.lastUpdated }, null, 2) + '\n');
   } else if (result.ok) process.stdout.write(formatSummary(result.summary) + '\n');
-  else process.stderr.write(formatFailure(result) + '\n');
+  else process.stderr.write(formatFailure(result, dryRun) + '\n');
   return result.ok ? 0 : 1;
 }
 

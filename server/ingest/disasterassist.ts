@@ -52,11 +52,20 @@ function assertComplete(html: string, what: string): void {
   }
 }
 
+export interface ParseListOptions {
+  /**
+   * 'empty': a page without any table has no rows (the served HTML of a list whose script draws the table, or a
+   * rendered page past the last one). 'error' (default): the site changed.
+   */
+  missingTable?: 'error' | 'empty';
+}
+
 /**
- * The declarations on one list page. An empty table means the pages have run out. A page without the table, with
- * other columns, or with a row lacking its AGRN or link means the site changed: a StructureError (IngestError).
+ * The declarations on one list page. An empty table means the pages have run out. A page without the table (unless
+ * `missingTable: 'empty'`), with other columns, or with a row lacking its AGRN or link means the site changed: a
+ * structure IngestError.
  */
-export function parseListPage(html: string, pageUrl: string, page: number): ListedDeclaration[] {
+export function parseListPage(html: string, pageUrl: string, page: number, options: ParseListOptions = {}): ListedDeclaration[] {
   const what = `list page ${page} (${pageUrl})`;
   assertComplete(html, what);
   const $ = load(html);
@@ -73,7 +82,10 @@ export function parseListPage(html: string, pageUrl: string, page: number): List
       tables[0] ??
       [],
   );
-  if (table.length === 0) throw new IngestError('structure', `${what} has no table of declarations`);
+  if (table.length === 0) {
+    if (options.missingTable === 'empty') return [];
+    throw new IngestError('structure', `${what} has no table of declarations`);
+  }
 
   let order = OBSERVED_ORDER;
   const headers = headerCells(table[0]!).map((_, th) => cleanText($(th).text())).get();

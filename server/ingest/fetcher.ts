@@ -74,6 +74,11 @@ export class PoliteFetcher {
     this.limit = pLimit(Math.max(1, this.options.concurrency));
   }
 
+  /** Who the requests say they come from; the list's browser introduces itself the same way. */
+  get userAgent(): string {
+    return this.options.userAgent;
+  }
+
   /** The body of `url` as text. Throws FetchError when it cannot be had. */
   text(url: string, options: { accept?: string; signal?: AbortSignal } = {}): Promise<string> {
     const accept = options.accept ?? 'text/html,application/xhtml+xml,text/csv;q=0.9,*/*;q=0.8';

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { JsonStore } from '../storage/json-store';
 
 export const RunCounts = z.object({
+  /** How the list was read ('html' as served, 'browser' rendered by Chromium); absent in files from before it was kept. */
+  list_path: z.enum(['html', 'browser']).optional(),
   list_pages: z.number().int(),
   listed: z.number().int(),
   event_pages: z.number().int(),

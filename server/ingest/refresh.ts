@@ -1,33 +1,40 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
 import { sydneyToday } from '../../shared/domain/dates';
-import { openDeclarationStore, type DeclarationStore } from '../declarations/declaration-store';
+import { z } from 'zod';
+import { DeclarationsFile, openDeclarationStore, type DeclarationStore } from '../declarations/declaration-store';
 import { readCachedCorrespondence } from '../postcodes/correspondence-source';
 import { loadBundledLocalityRows, type LocalityRow } from '../postcodes/postcode-index';
-import { crawlDisasterAssist, type CrawlResult } from './crawl';
+import { crawlDisasterAssist, type BrowserOptions, type CrawlResult, type ListPath } from './crawl';
 import { parseDrfaCsv, type DrfaCsv } from './drfa-csv';
+import { downloadDrfaCsv, type DrfaDownload } from './drfa-source';
 import { IngestError, type RecordProblem } from './errors';
 import { FetchError, PoliteFetcher, type FetcherOptions } from './fetcher';
-import { HISTORY_LENGTH, openIngestStateStore, type IngestStateStore, type RunCounts } from './ingest-state';
+import { HISTORY_LENGTH, IngestStateFile, openIngestStateStore, type IngestStateStore, type RunCounts } from './ingest-state';
 import { CODE_SOURCE_RANK, LgaCodeBook } from './lga-codes';
-import { buildDeclarations, mergeIntoStore, SOURCE_DISASTERASSIST, type UnmatchedLga } from './merge';
-
-/** More than this share of last time's declarations missing from the list is a broken listing, not good news. */
-export const MAX_DROP = 0.5;
+import { buildDeclarations, mergeIntoStore, SOURCE_DISASTERASSIST, type MergeOutcome, type UnmatchedLga } from './merge';
+import { assertNoImplausibleDrop, assertNotThin, DEFAULT_MIN_DECLARATIONS } from './plausibility';
 
 export interface RefreshProgress {
   phase: 'fetching' | 'merging' | 'writing';
   listPages: number;
   listed: number;
   eventPagesParsed: number;
+  listPath: ListPath | null;
 }
 
 export interface RefreshOptions {
   dataDir: string;
   baseUrl: string;
-  drfaCsvUrl?: string;
+  /** DRFA_CSV_URL: a CKAN package URL or the CSV's own; unset or null = no CSV. */
+  drfaCsvUrl?: string | null;
   fetcher?: FetcherOptions;
+  /** How list pages drawn by a script are read (CHROMIUM_PATH, pages at once, timeout). */
+  browser?: BrowserOptions;
+  /** INGEST_MIN_DECLARATIONS: fewer listed declarations than this refuses the refresh (default 200). */
+  minDeclarations?: number;
   /** The server's open store (so its index updates at once); the CLI lets the refresh open its own. */
   declarations?: DeclarationStore;
   ingestState?: IngestStateStore;
@@ -49,10 +56,14 @@ export interface RefreshSummary {
   started_at: string;
   finished_at: string;
   duration_ms: number;
+  /** true: nothing was stored (`npm run ingest -- --dry-run`); the counts say what a refresh would have changed. */
+  dry_run: boolean;
+  /** How the list was read: 'html' as served, 'browser' as Chromium rendered it. */
+  list_path: ListPath;
   list_pages: number;
   listed: number;
   event_pages: number;
-  drfa: { activations: number; lga_rows: number; sal_rows: number; skipped_rows: number } | null;
+  drfa: { csv_url: string; package_url: string | null; activations: number; lga_rows: number; sal_rows: number; skipped_rows: number } | null;
   stored: number;
   added: string[];
   changed: string[];
@@ -103,7 +114,13 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
     } catch {
       throw new IngestError('busy', 'another refresh is running on this data directory');
     }
-    const summary = await refresh(options, declarations, state, started, clock);
+    const summary = await refresh(
+      options,
+      { file: declarations.current, baseline: state.current.last_success_counts },
+      started,
+      clock,
+      (apply) => declarations.update(apply),
+    );
     // last_success_at is the very last_updated written with the data.
     const finished = summary.finished_at;
     summary.duration_ms = Date.now() - startedMs;
@@ -152,19 +169,71 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   }
 }
 
+/**
+ * A full read and check without storing anything (`npm run ingest -- --dry-run`): the same fetching, parsing and
+ * refusals as a refresh, compared with what is stored, and neither the declarations nor ingest-state.json touched
+ * (not even created). No lock is taken: it writes nothing a refresh could race with.
+ */
+export async function runDryRun(options: RefreshOptions): Promise<RefreshResult> {
+  const clock = options.clock ?? (() => new Date());
+  const started = clock();
+  const startedMs = Date.now();
+  let stored: StoredSnapshot | null = null;
+  try {
+    stored = await readSnapshot(options);
+    const snapshot = stored;
+    const summary = await refresh(options, snapshot, started, clock, async (apply) => apply(structuredClone(snapshot.file)));
+    summary.duration_ms = Date.now() - startedMs;
+    summary.dry_run = true;
+    return { ok: true, summary };
+  } catch (err) {
+    return { ok: false, error: toIngestError(err), lastUpdated: stored?.file.last_updated ?? null, durationMs: Date.now() - startedMs };
+  }
+}
+
+interface StoredSnapshot {
+  file: DeclarationsFile;
+  baseline: RunCounts | null;
+}
+
+async function readSnapshot(options: RefreshOptions): Promise<StoredSnapshot> {
+  if (options.declarations && options.ingestState) {
+    return { file: options.declarations.current, baseline: options.ingestState.current.last_success_counts };
+  }
+  const file = await readJsonIfPresent(path.join(options.dataDir, 'declarations.json'), DeclarationsFile);
+  const state = await readJsonIfPresent(path.join(options.dataDir, 'ingest-state.json'), IngestStateFile);
+  return { file: file ?? { last_updated: null, declarations: [] }, baseline: state?.last_success_counts ?? null };
+}
+
+async function readJsonIfPresent<T>(file: string, schema: z.ZodType<T>): Promise<T | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const parsed = schema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new IngestError('internal', `${file} could not be read for the comparison: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** Applies a refresh to the stored file (a draft) and says what changed; throws to refuse it. */
+type Apply = (draft: DeclarationsFile) => MergeOutcome;
+
 async function refresh(
   options: RefreshOptions,
-  store: DeclarationStore,
-  state: IngestStateStore,
+  stored: StoredSnapshot,
   started: Date,
   clock: () => Date,
+  commit: (apply: Apply) => Promise<MergeOutcome>,
 ): Promise<RefreshSummary> {
   const fetcher = new PoliteFetcher(options.fetcher);
   // Whatever ends this refresh early also stops the CSV download still running beside the crawl.
   const local = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal;
   try {
-    return await fetchAndMerge(options, store, state, started, clock, fetcher, signal);
+    return await fetchAndMerge(options, stored, started, clock, fetcher, signal, commit);
   } finally {
     local.abort();
   }
@@ -172,28 +241,27 @@ async function refresh(
 
 async function fetchAndMerge(
   options: RefreshOptions,
-  store: DeclarationStore,
-  state: IngestStateStore,
+  stored: StoredSnapshot,
   started: Date,
   clock: () => Date,
   fetcher: PoliteFetcher,
   signal: AbortSignal,
+  commit: (apply: Apply) => Promise<MergeOutcome>,
 ): Promise<RefreshSummary> {
-  const progress: RefreshProgress = { phase: 'fetching', listPages: 0, listed: 0, eventPagesParsed: 0 };
+  const progress: RefreshProgress = { phase: 'fetching', listPages: 0, listed: 0, eventPagesParsed: 0, listPath: null };
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
-  const csvText = options.drfaCsvUrl
-    ? fetcher.text(options.drfaCsvUrl, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5', signal })
-    : Promise.resolve(null);
+  const download = options.drfaCsvUrl ? downloadDrfaCsv(options.drfaCsvUrl, fetcher, signal) : Promise.resolve(null);
   // Read at once so a failed CSV does not become an unhandled rejection while the crawl runs.
-  const csvOutcome = csvText.then(
-    (text) => ({ ok: true as const, text }),
+  const csvOutcome = download.then(
+    (value) => ({ ok: true as const, value }),
     (err: unknown) => ({ ok: false as const, err }),
   );
   const crawl: CrawlResult = await crawlDisasterAssist({
     baseUrl: options.baseUrl,
     fetcher,
+    browser: options.browser,
     signal,
     onProgress: (p) => {
       Object.assign(progress, p);
@@ -205,8 +273,11 @@ async function fetchAndMerge(
     const e = csv.err;
     throw e instanceof FetchError ? new IngestError('network', `the DRFA CSV could not be fetched: ${e.message}`) : e;
   }
-  const drfa: DrfaCsv | null = csv.text === null ? null : parseDrfaCsv(csv.text);
+  const downloaded: DrfaDownload | null = csv.value;
+  const drfa: DrfaCsv | null = downloaded === null ? null : parseDrfaCsv(downloaded.text);
   if (signal.aborted) throw new IngestError('internal', 'refresh cancelled');
+  const today = sydneyToday(started);
+  assertNotThin({ listed: crawl.listed, drfa, today, minDeclarations: options.minDeclarations ?? DEFAULT_MIN_DECLARATIONS });
 
   progress.phase = 'merging';
   emit();
@@ -221,7 +292,7 @@ async function fetchAndMerge(
     const byAgrn = [...drfa.activations.values()].sort((a, b) => Number(a.agrn) - Number(b.agrn));
     for (const a of byAgrn) for (const l of a.lgas) codes.add(l.name, l.code, CODE_SOURCE_RANK.drfa, true);
   }
-  const built = buildDeclarations({ listed: crawl.listed, events: crawl.events, drfa, codes, today: sydneyToday(started) });
+  const built = buildDeclarations({ listed: crawl.listed, events: crawl.events, drfa, codes, today });
   const invalid = [...crawl.problems, ...built.problems];
   const maxInvalid = options.maxInvalidRecords ?? 0;
   if (invalid.length > maxInvalid) {
@@ -234,24 +305,16 @@ async function fetchAndMerge(
 
   progress.phase = 'writing';
   emit();
-  const baseline = state.current.last_success_counts;
+  const baseline = stored.baseline;
   const finishedAt = clock().toISOString();
-  const outcome = await store.update((draft) => {
+  const outcome = await commit((draft) => {
     // Compared inside the locked update, with the freshest stored data.
-    const before = baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length;
-    if (crawl.listed.length < before * (1 - MAX_DROP)) {
-      throw new IngestError(
-        'implausible',
-        `implausible drop: DisasterAssist lists ${crawl.listed.length} declarations, ${before} last time (more than half gone)`,
-      );
-    }
-    const drfaBefore = baseline?.drfa_activations ?? null;
-    if (drfa && drfaBefore !== null && drfa.activations.size < drfaBefore * (1 - MAX_DROP)) {
-      throw new IngestError(
-        'implausible',
-        `implausible drop: the DRFA CSV has ${drfa.activations.size} activations, ${drfaBefore} last time (more than half gone)`,
-      );
-    }
+    assertNoImplausibleDrop({
+      listed: crawl.listed.length,
+      listedBefore: baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length,
+      drfaActivations: drfa?.activations.size ?? null,
+      drfaActivationsBefore: baseline?.drfa_activations ?? null,
+    });
     const merged = mergeIntoStore(draft.declarations, built.declarations);
     draft.declarations = merged.declarations;
     draft.last_updated = finishedAt;
@@ -262,10 +325,14 @@ async function fetchAndMerge(
     started_at: started.toISOString(),
     finished_at: finishedAt,
     duration_ms: 0,
+    dry_run: false,
+    list_path: crawl.listPath,
     list_pages: crawl.listPages,
     listed: crawl.listed.length,
     event_pages: crawl.events.size,
     drfa: drfa && {
+      csv_url: downloaded!.csvUrl,
+      package_url: downloaded!.packageUrl,
       activations: drfa.activations.size,
       lga_rows: drfa.lgaRows,
       sal_rows: drfa.salRows,
@@ -286,6 +353,7 @@ async function fetchAndMerge(
 
 function countsOf(s: RefreshSummary): RunCounts {
   return {
+    list_path: s.list_path,
     list_pages: s.list_pages,
     listed: s.listed,
     event_pages: s.event_pages,

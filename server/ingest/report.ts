@@ -41,8 +41,13 @@ export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boole
   let pages = 0;
   let parsedStep = 0;
   let phase = '';
+  let path: string | null = null;
   return {
     update(p) {
+      if (p.listPath !== path) {
+        path = p.listPath;
+        if (path === 'browser') stream.write('the list page as served has no rows: reading the list in Chromium\n');
+      }
       if (p.listPages > pages) {
         pages = p.listPages;
         stream.write(`list page ${pages} fetched: ${p.listed} declarations listed so far\n`);
@@ -67,19 +72,27 @@ function list(agrns: string[], max = 20): string {
   return `: ${shown}${agrns.length > max ? `, … (${agrns.length - max} more)` : ''}`;
 }
 
-/** The summary printed after a successful refresh. */
+const LIST_PATHS = {
+  html: 'read from the HTML as served',
+  browser: 'read as rendered by Chromium (the served HTML has no rows)',
+} as const;
+
+/** The summary printed after a successful refresh, or after a dry run (what a refresh would store). */
 export function formatSummary(s: RefreshSummary): string {
   const lines = [
-    `Refresh succeeded in ${(s.duration_ms / 1000).toFixed(1)} s (${s.requests} requests); last_updated is now ${s.finished_at}.`,
-    `  DisasterAssist: ${s.list_pages} list pages, ${s.listed} declarations listed, ${s.event_pages} event pages parsed.`,
+    s.dry_run
+      ? `Dry run: a refresh would succeed (${(s.duration_ms / 1000).toFixed(1)} s, ${s.requests} requests); nothing was stored.`
+      : `Refresh succeeded in ${(s.duration_ms / 1000).toFixed(1)} s (${s.requests} requests); last_updated is now ${s.finished_at}.`,
+    `  DisasterAssist: ${s.list_pages} list pages ${LIST_PATHS[s.list_path]}, ${s.listed} declarations listed, ${s.event_pages} event pages parsed.`,
     s.drfa
       ? `  DRFA CSV: ${s.drfa.activations} AGRNs from ${s.drfa.lga_rows} LGA rows (${s.drfa.sal_rows} suburb rows ignored); ` +
-        `${s.csv_only_included.length} not on DisasterAssist yet included, ${s.csv_only_skipped} older ones left out.`
-      : '  DRFA CSV: not configured (DRFA_CSV_URL); LGA codes come from name matching only.',
-    `  Stored declarations: ${s.stored}.`,
-    `  Added ${s.added.length}${list(s.added)}`,
-    `  Changed ${s.changed.length}${list(s.changed)}`,
-    `  Ended ${s.ended.length}${list(s.ended)}`,
+        `${s.csv_only_included.length} not on DisasterAssist yet included, ${s.csv_only_skipped} older ones left out.\n` +
+        `    read from ${s.drfa.csv_url}${s.drfa.package_url ? ` (the CSV resource of ${s.drfa.package_url})` : ''}`
+      : '  DRFA CSV: not used (DRFA_CSV_URL=none); LGA codes come from name matching only.',
+    `  Stored declarations: ${s.stored}${s.dry_run ? ' after the refresh' : ''}.`,
+    `  ${s.dry_run ? 'Would add' : 'Added'} ${s.added.length}${list(s.added)}`,
+    `  ${s.dry_run ? 'Would change' : 'Changed'} ${s.changed.length}${list(s.changed)}`,
+    `  ${s.dry_run ? 'Would end' : 'Ended'} ${s.ended.length}${list(s.ended)}`,
     `  Unmatched LGA names ${s.unmatched.length}${list(s.unmatched.map((u) => `${u.name} (${u.state ?? '?'}, AGRN ${u.agrn})`))}`,
   ];
   if (s.invalid.length > 0) {
@@ -92,12 +105,14 @@ export function formatSummary(s: RefreshSummary): string {
   return lines.join('\n');
 }
 
-/** The message printed when a refresh is refused. */
-export function formatFailure(result: Extract<RefreshResult, { ok: false }>): string {
-  const kept = result.lastUpdated
-    ? `The last good data (last_updated ${result.lastUpdated}) is kept unchanged.`
-    : 'No data has been stored yet: checks keep answering 503 data_unavailable.';
+/** The message printed when a refresh is refused (or a dry run finds it would be). */
+export function formatFailure(result: Extract<RefreshResult, { ok: false }>, dryRun = false): string {
+  const kept = dryRun
+    ? 'Dry run: nothing was stored; a refresh now would be refused the same way.'
+    : result.lastUpdated
+      ? `The last good data (last_updated ${result.lastUpdated}) is kept unchanged.`
+      : 'No data has been stored yet: checks keep answering 503 data_unavailable.';
   const details = result.error.details.slice(0, 20).map((d) => `  ${d}`);
   if (result.error.details.length > 20) details.push(`  … ${result.error.details.length - 20} more`);
-  return [`Refresh failed (${result.error.kind}): ${result.error.message}`, ...details, kept].join('\n');
+  return [`${dryRun ? 'Dry run: refresh would fail' : 'Refresh failed'} (${result.error.kind}): ${result.error.message}`, ...details, kept].join('\n');
 }

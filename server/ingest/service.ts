@@ -15,8 +15,12 @@ export interface IngestServiceOptions {
   schedule: string;
   dataDir: string;
   baseUrl: string;
-  drfaCsvUrl?: string;
+  drfaCsvUrl?: string | null;
   contact?: string;
+  /** CHROMIUM_PATH, for a list drawn by script. */
+  chromiumPath?: string;
+  /** INGEST_MIN_DECLARATIONS. */
+  minDeclarations?: number;
   declarations: DeclarationStore;
   /** Renewed with each scheduled run (the correspondence's cached copy ages too). */
   postcodes?: { refresh(): Promise<void> };
@@ -61,6 +65,8 @@ export function startIngestService(options: IngestServiceOptions): IngestService
         dataDir: options.dataDir,
         baseUrl: options.baseUrl,
         drfaCsvUrl: options.drfaCsvUrl,
+        browser: { executablePath: options.chromiumPath },
+        minDeclarations: options.minDeclarations,
         declarations: options.declarations,
         fetcher: { userAgent: ingestUserAgent(options.contact), ...options.fetcher },
         trigger: trigger === 'retry' ? 'schedule' : trigger,

@@ -57,7 +57,7 @@ describe('from `npm run ingest` to the check endpoint', () => {
     expect(result.stderr).toContain('list page 3 fetched: 7 declarations listed so far');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Refresh succeeded in [0-9.]+ s \([0-9]+ requests\); last_updated is now /);
-    expect(result.stdout).toContain('DisasterAssist: 3 list pages, 7 declarations listed, 7 event pages parsed.');
+    expect(result.stdout).toContain('DisasterAssist: 3 list pages read from the HTML as served, 7 declarations listed, 7 event pages parsed.');
     expect(result.stdout).toContain('DRFA CSV: 9 AGRNs from 12 LGA rows (1 suburb rows ignored); 1 not on DisasterAssist yet included, 2 older ones left out.');
     expect(result.stdout).toContain('Added 8: 1216, 1195, 1214, 1100, 1001, 980, 975, 1230');
     expect(result.stdout).toContain('Changed 0\n');

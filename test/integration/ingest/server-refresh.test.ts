@@ -30,6 +30,7 @@ async function startServer(dataDir: string): Promise<ServerProcess & { url: stri
     DRFA_CSV_URL: site.drfaUrl,
     POSTCODE_LGA_URL: `${site.url}/data/corr-2021.csv`,
     INGEST_SCHEDULE: '0 3 * * *',
+    INGEST_MIN_DECLARATIONS: '1',
   });
   running = started.server;
   return Object.assign(started.server, { url: started.url });

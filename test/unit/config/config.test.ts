@@ -21,8 +21,8 @@ describe('loadConfig (SPEC Part B §12)', () => {
     // toMatchObject: other settings (sessions, ingest) have defaults of their own, tested with their features.
     const config = loadConfig({});
     expect(config.SESSION_SECRET).toBeUndefined();
-    expect(config.DRFA_CSV_URL).toBeUndefined();
     expect(config.POSTCODE_LGA_URL).toBeUndefined();
+    expect(config.CHROMIUM_PATH).toBeUndefined();
     expect(config).toMatchObject({
       NODE_ENV: 'development',
       PORT: 3000,
@@ -30,8 +30,19 @@ describe('loadConfig (SPEC Part B §12)', () => {
       DATA_DIR: './data',
       INGEST_SCHEDULE: '0 3 * * *',
       DISASTERASSIST_BASE_URL: 'https://www.disasterassist.gov.au',
+      // The CKAN package: its current CSV resource is found at each refresh (SOURCES.md §2).
+      DRFA_CSV_URL: 'https://data.gov.au/data/api/3/action/package_show?id=drfa-activation-history-by-lga',
+      INGEST_MIN_DECLARATIONS: 200,
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',
+    });
+  });
+
+  it('runs without the DRFA CSV when DRFA_CSV_URL=none, and takes a floor and a browser path', () => {
+    expect(loadConfig({ DRFA_CSV_URL: 'none' }).DRFA_CSV_URL).toBeNull();
+    expect(loadConfig({ INGEST_MIN_DECLARATIONS: '0', CHROMIUM_PATH: '/opt/chromium/chrome' })).toMatchObject({
+      INGEST_MIN_DECLARATIONS: 0,
+      CHROMIUM_PATH: '/opt/chromium/chrome',
     });
   });
 
@@ -92,6 +103,8 @@ describe('loadConfig (SPEC Part B §12)', () => {
     ['DISASTERASSIST_BASE_URL', 'not a url'],
     ['DISASTERASSIST_BASE_URL', 'ftp://www.disasterassist.gov.au'],
     ['DRFA_CSV_URL', 'drfa.csv'],
+    ['INGEST_MIN_DECLARATIONS', '-5'],
+    ['INGEST_MIN_DECLARATIONS', 'many'],
     ['LOG_LEVEL', 'verbose'],
     ['NODE_ENV', 'staging'],
   ])('refuses %s=%s in one line naming the variable and the value', (name, value) => {
@@ -129,8 +142,36 @@ describe('loadConfig (SPEC Part B §12)', () => {
 
   it('accepts production with a long enough SESSION_SECRET, and no secret outside production', () => {
     const secret = 'x'.repeat(32);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, PUBLIC_URL: 'https://dte.clinic.example' }).SESSION_SECRET).toBe(secret);
     expect(loadConfig({ NODE_ENV: 'development' }).SESSION_SECRET).toBeUndefined();
+  });
+
+  it('reads PUBLIC_URL as one or more comma-separated origins; unset outside production = the origins it listens on', () => {
+    expect(loadConfig({}).PUBLIC_URL).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: '' }).PUBLIC_URL).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://dte.clinic.example' }).PUBLIC_URL).toEqual(['https://dte.clinic.example']);
+    // Normalised to origins: case, default ports and a trailing path or slash do not matter.
+    expect(loadConfig({ PUBLIC_URL: ' HTTPS://DTE.Clinic.Example:443/ , http://10.0.0.5:3000/dte ,' }).PUBLIC_URL).toEqual([
+      'https://dte.clinic.example',
+      'http://10.0.0.5:3000',
+    ]);
+  });
+
+  it.each(['dte.clinic.example', 'ftp://dte.clinic.example', 'https://', 'https://dte.clinic.example,not a url', 'null'])(
+    'refuses PUBLIC_URL=%s in one line naming the variable',
+    (value) => {
+      const message = configError({ PUBLIC_URL: value });
+      expect(message).toContain('PUBLIC_URL');
+      expect(message).toContain(JSON.stringify(value));
+    },
+  );
+
+  it('requires PUBLIC_URL when NODE_ENV=production', () => {
+    const secret = 'x'.repeat(32);
+    expect(configError({ NODE_ENV: 'production', SESSION_SECRET: secret })).toContain('PUBLIC_URL is required when NODE_ENV=production');
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, PUBLIC_URL: 'https://dte.clinic.example' }).PUBLIC_URL).toEqual([
+      'https://dte.clinic.example',
+    ]);
   });
 
   it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {

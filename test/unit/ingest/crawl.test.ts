@@ -34,7 +34,7 @@ describe('crawling DisasterAssist', () => {
     expect(eventRequests).toHaveLength(s.declarations.length);
     expect(result.problems).toEqual([]);
     const last = progress.at(-1)!;
-    expect(last).toEqual({ listPages: 3, listed: 7, eventPagesParsed: 7 });
+    expect(last).toEqual({ listPages: 3, listed: 7, eventPagesParsed: 7, listPath: 'html' });
     expect(progress.map((p) => p.eventPagesParsed)).toEqual([...progress.map((p) => p.eventPagesParsed)].sort((a, b) => a - b));
   });
 
