@@ -5,12 +5,13 @@ import { generateSite } from './generate';
 async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 900);
   const padding = Number(process.argv[3] ?? 40_000);
+  const rendering = process.argv[4] === 'script' ? 'script' : 'served';
   const site = generateSite(count);
   const mock = await startMockSite({
     declarations: site.declarations,
     pageSize: site.pageSize,
     drfaCsv: site.drfaCsv,
-    listOptions: { padding },
+    listOptions: { padding, rendering },
     eventOptions: { padding },
   });
   process.stdout.write(JSON.stringify({ url: mock.url, drfaUrl: mock.drfaUrl, declarations: site.declarations.length }) + '\n');

@@ -1,18 +1,15 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_MISSING, findChromium } from '../../../server/ingest/chromium';
 import { chromium, type BrowserContext, type Frame, type Locator, type Page, type Worker } from 'playwright-core';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-
+/** The Chromium the ingest would use (CHROMIUM_PATH or Debian's), so the tests drive the same browser. */
 export function chromiumPath(): string {
-  const found = CANDIDATES.find((p): p is string => !!p && existsSync(p));
-  if (!found) {
-    throw new Error('No Chromium found: run `apt-get install -y chromium fonts-liberation` or set CHROMIUM_PATH.');
-  }
+  const found = findChromium(process.env.CHROMIUM_PATH || undefined);
+  if (!found) throw new Error(CHROMIUM_MISSING);
   return found;
 }
 
