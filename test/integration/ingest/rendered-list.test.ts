@@ -193,6 +193,31 @@ describe('a browser that is missing, hangs or is stopped fails the refresh, neve
     expect(closed).toBe(1);
   });
 
+  it('fails the refresh (and stores nothing) when Chromium crashes mid-read', async () => {
+    reset();
+    site.faults.set(DATA_CALL_PATH, { hang: true });
+    const dataDir = await tempDir();
+    const seen = site.requests.length;
+    const before = new Set(childPids(process.pid));
+    const running = refresh(dataDir, { browser: { timeoutMs: 20_000 } });
+    const until = Date.now() + 20_000;
+    while (!site.requests.slice(seen).some((r) => r.path === DATA_CALL_PATH) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const browsers = childPids(process.pid).filter((pid) => !before.has(pid));
+    expect(browsers.length).toBeGreaterThan(0);
+    const t0 = Date.now();
+    for (const pid of browsers) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // the `ps` that listed it, already gone
+      }
+    }
+    const result = await running;
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(result).toMatchObject({ ok: false, error: { kind: 'browser' } });
+    expect((await readJson(path.join(dataDir, 'declarations.json'))).declarations).toEqual([]);
+  });
+
   it('closes Chromium and stores nothing when `npm run ingest` gets SIGTERM mid-read', async () => {
     reset();
     site.faults.set(DATA_CALL_PATH, { hang: true });
