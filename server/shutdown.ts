@@ -1,13 +1,29 @@
-import http from 'node:http';
+import type http from 'node:http';
+import net from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { createHttpServer } from './http/http-server';
 
 /** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
+ * How long after SIGTERM an idle keep-alive connection stays open, and then how often idle ones are closed. Closing
+ * an idle connection races with a request its client may be sending on it at that moment: the request arrives at a
+ * closed socket and the client gets a reset for a request it had every reason to think would be read. Kept open, the
+ * connection carries that request, which is answered with "Connection: close"; a client that does not send one
+ * within this second is most likely not about to.
+ */
+const IDLE_GRACE_MS = 1_000;
+
+/**
  * Listens, and on SIGTERM/SIGINT stops accepting connections, lets in-flight requests finish, runs `onClose`
  * (flushing data) and exits.
+ *
+ * During the drain every response says "Connection: close" — those in flight, and those to requests that arrive on
+ * keep-alive connections opened before the signal — so that each client closes its connection after its answer
+ * rather than send another request on it. Connections are closed by the server only when idle, after IDLE_GRACE_MS,
+ * or all at once after DRAIN_TIMEOUT_MS.
  */
 export function listenGracefully(
   app: Express,
@@ -16,7 +32,7 @@ export function listenGracefully(
   logger: Logger,
   onClose: () => Promise<void>,
 ): Promise<http.Server> {
-  const server = http.createServer(app);
+  const server = createHttpServer(app, logger);
   let stopping = false;
   // Responses in flight, so that a stop can answer them with "Connection: close": otherwise a keep-alive client
   // holds close() open until keepAliveTimeout, and may even send further requests on the draining server.
@@ -34,7 +50,15 @@ export function listenGracefully(
     logger.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
     force.unref();
-    server.close(() => {
+    // A keep-alive response that was already on its way at the signal leaves its connection idle and open: swept
+    // again each grace period rather than once.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_GRACE_MS);
+    sweep.unref();
+    // net.Server's close, not http.Server's: that one also closes every idle keep-alive connection at once, which is
+    // the reset described at IDLE_GRACE_MS. This one only stops accepting connections, and calls back once the last
+    // open one has closed.
+    net.Server.prototype.close.call(server, () => {
+      clearInterval(sweep);
       onClose()
         .then(() => {
           logger.info('stopped');
@@ -45,8 +69,6 @@ export function listenGracefully(
           process.exit(1);
         });
     });
-    // Keep-alive connections with no request in flight would otherwise hold close() open.
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

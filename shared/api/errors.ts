@@ -7,14 +7,19 @@ export const API_ERRORS = {
   invalid_api_key: { status: 401, message: 'Invalid API key' },
   subscription_inactive: { status: 403, message: 'API subscription is inactive' },
   invalid_postcode: { status: 400, message: 'Invalid postcode format' },
-  invalid_date: { status: 400, message: 'Invalid date: use YYYY-MM-DD, not in the future' },
+  invalid_date: { status: 400, message: 'Invalid date: use YYYY-MM-DD, from 2006-01-01, not in the future' },
   invalid_suburb: { status: 400, message: 'Suburb is not in this postcode' },
   invalid_request: { status: 400, message: 'Invalid request body' },
+  malformed_request: { status: 400, message: 'Malformed HTTP request' },
   postcode_not_found: { status: 404, message: 'Postcode not found' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   invalid_json: { status: 400, message: 'Request body is not valid JSON' },
+  invalid_body: { status: 400, message: 'Request body could not be decoded' },
   unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
+  unsupported_encoding: { status: 415, message: 'Content-Encoding must be gzip, deflate, br or identity' },
   payload_too_large: { status: 413, message: 'Request body is too large' },
+  request_timeout: { status: 408, message: 'Request was not received in time' },
+  headers_too_large: { status: 431, message: 'Request headers are too large' },
   not_found: { status: 404, message: 'Not found' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   unauthenticated: { status: 401, message: 'Sign in required' },
@@ -25,5 +30,11 @@ export const API_ERRORS = {
   forbidden_origin: { status: 403, message: 'Request origin is not allowed' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
+
+/**
+ * `invalid_json`'s message for an object with the same key twice: JSON.parse would keep the last value silently,
+ * so `{"postcode":"abcd","postcode":"4000"}` would pass a check that looked at the first one.
+ */
+export const DUPLICATE_KEY_MESSAGE = 'Request body is not valid JSON: duplicate key';
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

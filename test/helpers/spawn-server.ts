@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { childEnv, REPO_ROOT, TSX } from './child-env';
+import { childEnv, REPO_ROOT } from './child-env';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -12,17 +12,21 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Waits for a log line matching `predicate`. */
   waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-  /** Kills the whole process group we started (tsx and its node child) if it is still running. */
+  /** Kills the whole process group we started if it is still running. */
   kill(): Promise<void>;
 }
 
-/** Starts the real entry point the way `npm start` does (`tsx server/index.ts`) with only `vars` as configuration. */
+/**
+ * Starts the real entry point with only `vars` as configuration: the TypeScript source in one node process, as
+ * `npm start` runs the bundle. Not through the tsx CLI: that runs node as a child, relays signals to it, and kills
+ * it with SIGKILL when it does not acknowledge a SIGTERM within 30 ms — which a server busy with requests may not.
+ */
 export function spawnServer(vars: Record<string, string>): ServerProcess {
-  const child = spawn(TSX, [path.join(REPO_ROOT, 'server/index.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/index.ts')], {
     cwd: REPO_ROOT,
     env: childEnv(vars),
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so cleanup can reach tsx's node child as well; never used to signal anything else.
+    // Its own process group, so cleanup reaches anything it started as well; never used to signal anything else.
     detached: true,
   });
   let out = '';
