@@ -23,7 +23,7 @@ async function main(): Promise<void> {
 
   const data = await openDataServices(dataDir, logger);
   data.watch();
-  // POSTCODE_LGA_URL: population-weighted LGAs (cached in DATA_DIR); unset = the bundled single-LGA data.
+  // Population-weighted LGAs: the bundled ABS correspondence, or POSTCODE_LGA_URL's (cached in DATA_DIR) when set.
   const postcodes = await PostcodeService.open({ source: config.POSTCODE_LGA_URL, dataDir, logger });
 
   // Sessions (DATA_DIR/sessions.json), SESSION_SECRET or the secret generated once into DATA_DIR, audit log.

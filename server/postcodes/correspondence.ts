@@ -19,6 +19,12 @@ export interface ParsedCorrespondence {
   layout: CorrespondenceLayout;
   /** The LGA edition the codes belong to, from the column name ("2018", "2023"), when it says. */
   lgaEdition: string | null;
+  /**
+   * The postcode edition, from the column name ("2018" of POSTCODE_2018, "2021" of POA_CODE_2021). The published
+   * lower-case 2018 file has a bare `postcode` column; ABS made that correspondence Postcode 2018 to LGA 2018 only,
+   * so with LGA codes of 2018 the postcodes are 2018 too. Otherwise unknown.
+   */
+  postcodeEdition: string | null;
   rows: CorrespondenceRow[];
   skipped: number;
 }
@@ -57,6 +63,7 @@ export function parseCorrespondenceCsv(text: string): ParsedCorrespondence {
   const layout: CorrespondenceLayout =
     header[postcodeAt]!.startsWith('POA') || header[ratioAt] === 'RATIO_FROM_TO' ? '2021+' : '2018';
   const lgaEdition = /_([0-9]{4})$/.exec(header[codeAt]!)?.[1] ?? null;
+  const postcodeEdition = /_([0-9]{4})$/.exec(header[postcodeAt]!)?.[1] ?? (lgaEdition === '2018' ? '2018' : null);
 
   const rows: CorrespondenceRow[] = [];
   let skipped = 0;
@@ -77,5 +84,5 @@ export function parseCorrespondenceCsv(text: string): ParsedCorrespondence {
   if (skipped > rows.length * 0.05 + 10) {
     throw new CorrespondenceFormatError(`${skipped} of ${rows.length + skipped} rows are unreadable: not a postcode → LGA correspondence`);
   }
-  return { layout, lgaEdition, rows, skipped };
+  return { layout, lgaEdition, postcodeEdition, rows, skipped };
 }

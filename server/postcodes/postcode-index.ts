@@ -56,8 +56,8 @@ function mostCommon<T>(values: T[]): T | undefined {
 
 /**
  * Builds postcode → area from locality rows. The package knows one LGA per locality, so an LGA's share is its
- * share of the postcode's residential localities — a rough stand-in until a population-weighted ABS
- * correspondence replaces it.
+ * share of the postcode's residential localities — a rough stand-in, used for the postcodes the ABS correspondence
+ * lacks (and said so in `lga_source`).
  */
 export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex {
   const byPostcode = new Map<string, LocalityRow[]>();
@@ -80,7 +80,7 @@ export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex 
     const names = new Map<string, string>();
     for (const r of rowsToUse) names.set(suburbKey(r.locality), titleCaseLocality(r.locality.trim()));
     const suburbs = [...names.values()].sort(byName);
-    areas.set(postcode, { postcode, suburbs, state, lgas: lgaShares(rowsToUse) });
+    areas.set(postcode, { postcode, suburbs, state, lgas: lgaShares(rowsToUse), lga_source: 'postcode_locality_data' });
     const bySuburb = new Map<string, { code: string; name: string | undefined }>();
     for (const r of all) {
       const key = suburbKey(r.locality);

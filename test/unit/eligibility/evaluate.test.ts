@@ -34,6 +34,7 @@ const brisbaneArea: PostcodeArea = {
   suburbs: ['Brisbane City'],
   state: 'QLD',
   lgas: [{ ...BRISBANE, share: 1 }],
+  lga_source: 'abs_correspondence',
 };
 
 const lismoreArea: PostcodeArea = {
@@ -44,6 +45,7 @@ const lismoreArea: PostcodeArea = {
     { ...LISMORE, share: 0.8 },
     { ...KYOGLE, share: 0.2 },
   ],
+  lga_source: 'abs_correspondence',
 };
 
 function run(area: PostcodeArea, related: RelatedDeclaration[], day = DAY, lastUpdated = LAST_UPDATED) {
@@ -82,6 +84,7 @@ describe('evaluateEligibility — single LGA', () => {
       lga_name: 'Brisbane',
       lga_code: '31000',
       lgas: [BRISBANE],
+      lga_source: 'abs_correspondence',
     });
   });
 
@@ -295,14 +298,66 @@ describe('evaluateEligibility — postcode spanning several LGAs (SPEC B §7)', 
   });
 });
 
+describe('evaluateEligibility — LGA from postcode locality data (not in the ABS correspondence)', () => {
+  const localityArea: PostcodeArea = { ...brisbaneArea, postcode: '4001', lga_source: 'postcode_locality_data' };
+  const LOCALITY_STEP =
+    "The LGA for postcode 4001 comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's LGA from their residential address on the council or ABS website.";
+
+  it('says so in location', () => {
+    expect(run(localityArea, []).location.lga_source).toBe('postcode_locality_data');
+  });
+
+  it('eligible: the first step is to confirm the LGA, and the headline says why', () => {
+    const out = run(localityArea, [inBrisbane(recent)]);
+    expect(out.summary.is_eligible).toBe(true);
+    expect(out.summary.headline_text).toBe(
+      "Eligible: 1 active disaster declaration for Brisbane LGA. Confirm the patient's LGA: it comes from postcode locality data.",
+    );
+    const steps = out.summary.clinical_decision_support;
+    expect(steps[0]).toBe(LOCALITY_STEP);
+    // The rest is the advice an ABS-weighted LGA gets.
+    expect(steps.slice(1)).toEqual(run({ ...localityArea, lga_source: 'abs_correspondence' }, [inBrisbane(recent)]).summary.clinical_decision_support);
+  });
+
+  it('not eligible: the same first step and headline sentence', () => {
+    const out = run(localityArea, [inBrisbane(ended)]);
+    expect(out.summary.headline_text).toBe(
+      "Not eligible: no active disaster declaration for Brisbane LGA. Confirm the patient's LGA: it comes from postcode locality data.",
+    );
+    expect(out.summary.clinical_decision_support[0]).toBe(LOCALITY_STEP);
+  });
+
+  it('partly covered: the headline asks for the LGA once, the steps start with why', () => {
+    const area: PostcodeArea = { ...lismoreArea, postcode: '4001', lga_source: 'postcode_locality_data' };
+    const out = run(area, [{ declaration: recent, lgas: [KYOGLE] }]);
+    expect(out.summary.headline_text.match(/Confirm the patient's LGA/g)).toHaveLength(1);
+    expect(out.summary.clinical_decision_support[0]).toBe(LOCALITY_STEP);
+  });
+
+  it('the proforma names the source and leaves the confirmed LGA to fill in', () => {
+    const lines = run(localityArea, [inBrisbane(recent)]).clinical_documentation.proforma_text.split('\n');
+    expect(lines).toContain('Local Government Area: Brisbane (31000) (from postcode locality data, not the ABS correspondence)');
+    expect(lines).toContain("Patient's LGA (confirmed from residential address): ");
+  });
+
+  it('an ABS-weighted single LGA gets none of it', () => {
+    const out = run(brisbaneArea, [inBrisbane(recent)]);
+    expect(out.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Brisbane LGA.');
+    expect(out.summary.clinical_decision_support.join(' ')).not.toContain('locality data');
+    expect(out.clinical_documentation.proforma_text).not.toMatch(/locality data|Patient's LGA \(confirmed/);
+  });
+});
+
 describe('evaluateEligibility — unknown LGA', () => {
-  const unknownArea: PostcodeArea = { postcode: '0872', suburbs: ['Ghan', 'Kulgera'], state: 'NT', lgas: [] };
+  const unknownArea: PostcodeArea = { postcode: '0872', suburbs: ['Ghan', 'Kulgera'], state: 'NT', lgas: [], lga_source: 'postcode_locality_data' };
   const out = run(unknownArea, []);
 
   it('reports Unknown with an empty code and no LGAs', () => {
     expect(out.location.lga_name).toBe('Unknown');
     expect(out.location.lga_code).toBe('');
     expect(out.location.lgas).toEqual([]);
+    // Nothing came from anywhere: not "postcode_locality_data", whatever the index said.
+    expect(out.location.lga_source).toBeNull();
   });
 
   it('is red and not eligible', () => {

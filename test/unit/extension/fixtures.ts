@@ -2,7 +2,7 @@ import { parseHTML } from 'linkedom';
 import type { DataMetadata } from '../../../shared/api/check';
 import type { Declaration } from '../../../shared/domain/declaration';
 import { evaluateEligibility, type PostcodeArea } from '../../../shared/eligibility/evaluate';
-import type { CheckSuccess } from '../../../extension/lib/outcome';
+import type { CheckSuccess } from '../../../extension/common/outcome';
 
 export const DAY = '2026-03-10';
 export const LAST_UPDATED = '2026-03-09T20:00:00.000Z';
@@ -36,11 +36,11 @@ export const METADATA: DataMetadata = {
   checked_date: DAY,
 };
 
-function success(area: PostcodeArea, related: { declaration: Declaration; lgas: typeof BRISBANE[] }[]): CheckSuccess {
+function success(area: Omit<PostcodeArea, 'lga_source'>, related: { declaration: Declaration; lgas: typeof BRISBANE[] }[]): CheckSuccess {
   return {
     ok: true,
     postcode: area.postcode,
-    data: evaluateEligibility({ area, related, day: DAY, lastUpdated: LAST_UPDATED }),
+    data: evaluateEligibility({ area: { ...area, lga_source: 'abs_correspondence' }, related, day: DAY, lastUpdated: LAST_UPDATED }),
     metadata: METADATA,
   };
 }

@@ -12,6 +12,7 @@ describe('postcode index from locality rows', () => {
       suburbs: ['Brisbane City', 'Spring Hill'],
       state: 'QLD',
       lgas: [{ lga_name: 'Brisbane', lga_code: '31000', share: 1 }],
+      lga_source: 'postcode_locality_data',
     });
   });
 

@@ -18,6 +18,7 @@ describe('postcode index from an ABS correspondence', () => {
         { lga_name: 'Moreton Bay', lga_code: '35010', share: 0.517447 },
         { lga_name: 'Brisbane', lga_code: '31000', share: 0.482553 },
       ],
+      lga_source: 'abs_correspondence',
     });
   });
 
@@ -54,8 +55,10 @@ describe('postcode index from an ABS correspondence', () => {
 
   it('falls back to the locality data for postcodes the correspondence lacks, and knows postcodes only it has', () => {
     expect(index2018.get('3500')!.state).toBe('VIC');
-    expect(index2021.get('2000')).toEqual({ postcode: '2000', suburbs: ['Sydney', 'The Rocks'], state: 'NSW', lgas: [{ lga_name: 'Sydney', lga_code: '17200', share: 1 }] });
-    expect(index2021.get('0872')).toEqual({ postcode: '0872', suburbs: [], state: 'NT', lgas: [{ lga_name: 'Central Desert', lga_code: '70420', share: 1 }] });
+    const sydney = { lga_name: 'Sydney', lga_code: '17200', share: 1 };
+    expect(index2021.get('2000')).toEqual({ postcode: '2000', suburbs: ['Sydney', 'The Rocks'], state: 'NSW', lgas: [sydney], lga_source: 'postcode_locality_data' });
+    const centralDesert = { lga_name: 'Central Desert', lga_code: '70420', share: 1 };
+    expect(index2021.get('0872')).toEqual({ postcode: '0872', suburbs: [], state: 'NT', lgas: [centralDesert], lga_source: 'abs_correspondence' });
     expect(index2021.get('1234')).toBeUndefined();
     // The locality fixture has 8 postcodes with an Australian state; the 2021 file adds 0872.
     expect(index2021.size).toBe(9);
@@ -85,6 +88,15 @@ describe('postcode index from an ABS correspondence', () => {
     const area = idx.narrow('4055', 'Ferny Grove')!;
     expect(area.suburbs).toEqual(['Ferny Grove']);
     expect(area.lgas.map((l) => l.lga_code)).toEqual(['35010', '31000']);
+  });
+
+  it('says where each answer’s LGAs come from, narrowed to a suburb or not', () => {
+    expect(index2018.get('4055')!.lga_source).toBe('abs_correspondence');
+    expect(index2018.narrow('4055', 'Bunya')!.lga_source).toBe('abs_correspondence');
+    expect(index2018.narrow('4000', 'Spring Hill')!.lga_source).toBe('abs_correspondence');
+    // 0200 is in the locality data only.
+    expect(index2018.get('0200')!.lga_source).toBe('postcode_locality_data');
+    expect(index2018.narrow('0200', 'Australian National University')!.lga_source).toBe('postcode_locality_data');
   });
 
   it('narrows a single-LGA postcode trivially, and refuses a suburb that is not the postcode’s', () => {

@@ -91,27 +91,49 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
 describe('the server’s postcode service', () => {
   const logger = createLogger('silent');
 
-  it('answers from the bundled locality data when POSTCODE_LGA_URL is unset', async () => {
+  it('answers from the bundled ABS correspondence when POSTCODE_LGA_URL is unset', async () => {
     const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS });
-    expect(service.precision).toBe('locality');
-    expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850']);
+    expect(service).toMatchObject({ precision: 'correspondence', loadedFrom: 'bundled' });
+    // The bundled 2018 correspondence: Lismore 95.4 %, Byron 2.7 %, three LGAs under 1 % left out.
+    expect(service.get('2480')).toMatchObject({ suburbs: ['Goonellabah', 'Lismore', 'McKees Hill'], lga_source: 'abs_correspondence' });
+    expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850', '11350']);
+  });
+
+  it('answers from the locality data alone when told to, saying so in every area', async () => {
+    const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, correspondence: null });
+    expect(service).toMatchObject({ precision: 'locality', loadedFrom: null });
+    expect(service.get('2480')).toMatchObject({ lgas: [{ lga_code: '14850' }], lga_source: 'postcode_locality_data' });
   });
 
   it('answers from the correspondence when it loads', async () => {
     const service = await PostcodeService.open({ source: url('corr-2018.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
     expect(service.precision).toBe('correspondence');
+    expect(service.loadedFrom).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+\/data\/corr-2018\.csv@/);
     expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850', '11350']);
     expect(service.narrow('4055', 'Ferny Grove')!.lgas.map((l) => l.lga_code)).toEqual(['31000']);
   });
 
-  it('starts on the bundled data when the URL is unreachable, and switches once a refresh loads it', async () => {
-    site.faults.set('/data/corr-2018.csv', [{ status: 503 }]);
-    const service = await PostcodeService.open({ source: url('corr-2018.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
-    expect(service.precision).toBe('locality');
-    expect(service.get('2480')!.lgas).toHaveLength(1);
+  it('starts on the bundled correspondence when the URL is unreachable, and switches once a refresh loads it', async () => {
+    site.faults.set('/data/corr-2021.csv', [{ status: 503 }]);
+    const service = await PostcodeService.open({ source: url('corr-2021.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
+    expect(service.loadedFrom).toBe('bundled');
+    // Moreton Bay has its 2018 code in the bundled edition, its 2023 code in the configured one.
+    expect(service.get('4055')!.lgas.map((l) => l.lga_code)).toEqual(['35010', '31000']);
+    const before = service.version;
     await service.refresh();
-    expect(service.precision).toBe('correspondence');
-    expect(service.get('2480')!.lgas).toHaveLength(2);
+    expect(service.loadedFrom).toContain('/data/corr-2021.csv@');
+    expect(service.get('4055')!.lgas.map((l) => l.lga_code)).toEqual(['35011', '31000']);
+    // Answers cached from the bundled index (keyed on the version) are dropped.
+    expect(service.version).not.toBe(before);
+  });
+
+  it('starts from given correspondence rows instead of the bundled ones', async () => {
+    const rows = [{ postcode: '2480', lga_code: '11350', lga_name: 'Byron (A)', ratio: 1 }];
+    const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, correspondence: rows });
+    expect(service.loadedFrom).toBe('rows');
+    expect(service.get('2480')).toMatchObject({ lgas: [{ lga_name: 'Byron', lga_code: '11350', share: 1 }], lga_source: 'abs_correspondence' });
+    // Not in those rows: the locality data's LGA, said to be from there.
+    expect(service.get('4055')).toMatchObject({ lgas: [{ lga_code: '35010' }, { lga_code: '31000' }], lga_source: 'postcode_locality_data' });
   });
 
   it('stops start-up when POSTCODE_LGA_URL is a file that cannot be read', async () => {

@@ -7,6 +7,7 @@ describe('ABS postcode → LGA correspondence files', () => {
     const parsed = parseCorrespondenceCsv(CORRESPONDENCE_2018);
     expect(parsed.layout).toBe('2018');
     expect(parsed.lgaEdition).toBe('2018');
+    expect(parsed.postcodeEdition).toBe('2018');
     expect(parsed.skipped).toBe(0);
     expect(parsed.rows.filter((r) => r.postcode === '4055')).toEqual([
       { postcode: '4055', lga_code: '35010', lga_name: 'Moreton Bay (R)', ratio: 0.5174468 },
@@ -19,6 +20,8 @@ describe('ABS postcode → LGA correspondence files', () => {
     const text = '\uFEFFpostcode,lga_code_2018,lga_name_2018,ratio,percentage\n0800,71000,Darwin (C),0.9585573,95.85573\n0800,79399,Unincorporated NT,4.14427E-2,4.14427\n';
     const parsed = parseCorrespondenceCsv(text);
     expect(parsed.layout).toBe('2018');
+    // A bare `postcode` column: ABS's 2018 correspondence maps Postcode 2018 to LGA 2018.
+    expect(parsed.postcodeEdition).toBe('2018');
     expect(parsed.rows.map((r) => r.ratio)).toEqual([0.9585573, 0.0414427]);
   });
 
@@ -26,6 +29,7 @@ describe('ABS postcode → LGA correspondence files', () => {
     const parsed = parseCorrespondenceCsv(CORRESPONDENCE_2021);
     expect(parsed.layout).toBe('2021+');
     expect(parsed.lgaEdition).toBe('2023');
+    expect(parsed.postcodeEdition).toBe('2021');
     expect(parsed.skipped).toBe(1);
     expect(parsed.rows.filter((r) => r.postcode === '4055').map((r) => [r.lga_code, r.ratio])).toEqual([
       ['35011', 0.52],
@@ -37,6 +41,7 @@ describe('ABS postcode → LGA correspondence files', () => {
 
   it('takes PERCENTAGE when there is no ratio column, and restores a leading zero a spreadsheet dropped', () => {
     const parsed = parseCorrespondenceCsv('POSTCODE,LGA_CODE_2024,LGA_NAME_2024,PERCENTAGE\n800,71000,Darwin,95.5\n');
+    expect(parsed.postcodeEdition).toBeNull();
     expect(parsed.rows).toEqual([{ postcode: '0800', lga_code: '71000', lga_name: 'Darwin', ratio: 0.955 }]);
   });
 
