@@ -82,6 +82,26 @@ describe('a list page whose rows are drawn by its script', () => {
     const state = await readJson(path.join(dataDir, 'ingest-state.json'));
     expect(state.history[0]).toMatchObject({ ok: true, counts: { list_path: 'browser', listed: 7 } });
 
+    // The server answers from them with the default postcode data (the bundled ABS correspondence): ABS principal
+    // LGAs, and exactly the declarations active for them.
+    const server = await startTestServer({ dataDir, declarations: false, postcodes: 'production' });
+    try {
+      const { apiKey } = await seedAccount(server.data);
+      const check = async (postcode: string) => (await (await checkPostcode(server, apiKey!, { postcode })).json()).data;
+      const lismore = await check('2480'); // the package alone said Ballina
+      expect(lismore.location).toMatchObject({ lga_name: 'Lismore', lga_code: '14850', lga_source: 'abs_correspondence' });
+      expect(lismore.summary).toMatchObject({ is_eligible: true, status_color: 'green' });
+      expect(lismore.disasters.map((d: { agrn: string; is_active: boolean }) => [d.agrn, d.is_active])).toEqual([['1216', true]]);
+      const kensington = await check('2033'); // the package alone said Sydney, where an ended declaration lies
+      expect(kensington.location).toMatchObject({ lga_name: 'Randwick', lga_source: 'abs_correspondence' });
+      expect(kensington.summary).toMatchObject({ is_eligible: false, status_color: 'red' });
+      expect(kensington.disasters).toEqual([]);
+      const sydney = await check('2000');
+      expect(sydney.disasters.map((d: { agrn: string; is_active: boolean }) => [d.agrn, d.is_active])).toEqual([['980', false]]);
+    } finally {
+      await server.close();
+    }
+
     // The same site serving its rows in the HTML gives the very same declarations.
     reset({ listOptions: { rendering: 'served' } });
     const servedDir = await tempDir();
