@@ -50,7 +50,7 @@ async function launch(extensionDir: string | null): Promise<{ context: BrowserCo
 
 async function partA(page: Page): Promise<Record<string, number>> {
   const bundle = await build({
-    entryPoints: [path.join(ROOT, 'extension/lib/field-watcher.ts')],
+    entryPoints: [path.join(ROOT, 'extension/page/field-watcher.ts')],
     bundle: true,
     format: 'iife',
     globalName: 'DTE',
@@ -59,7 +59,7 @@ async function partA(page: Page): Promise<Record<string, number>> {
   });
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   return page.evaluate(async (rounds) => {
-    const { FieldWatcher } = (window as unknown as { DTE: typeof import('../../extension/lib/field-watcher') }).DTE;
+    const { FieldWatcher } = (window as unknown as { DTE: typeof import('../../extension/page/field-watcher') }).DTE;
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
     const hooks = { onPostcode() {}, onFieldGone() {} };
     const elements = document.getElementsByTagName('*').length;

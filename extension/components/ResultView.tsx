@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { copyText } from '../lib/clipboard';
-import type { CheckOutcome } from '../lib/outcome';
-import { renderResultView } from '../lib/result-view';
-import { RESULT_CSS } from '../lib/styles';
+import { copyText } from '../common/clipboard';
+import type { CheckOutcome } from '../common/outcome';
+import { renderResultView } from '../result/result-view';
+import { RESULT_CSS } from '../result/result-styles';
 
 /**
- * The same result view as the in-page panel (lib/result-view.ts), mounted into React. Building it with the DOM
+ * The same result view as the in-page panel (result/result-view.ts), mounted into React. Building it with the DOM
  * helpers rather than JSX keeps one implementation of the words and one proof that server text stays text.
  */
 export function ResultView(props: { outcome: CheckOutcome; onOpenOptions?(): void; onRetry?(): void }) {

@@ -1,9 +1,11 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { CheckService } from '../lib/check-service';
-import { onMessage, sendMessage, type AccountResult } from '../lib/messaging';
-import { accountApi, type Fetch } from '../lib/server-client';
-import { apiKeyItem, originPattern, serverUrlItem } from '../lib/settings';
+import { accountApi } from '../background/account-api';
+import { CheckService } from '../background/check-service';
+import type { Fetch } from '../background/server-request';
+import { onMessage, sendMessage, type AccountResult } from '../common/messaging';
+import { originPattern } from '../common/server-url';
+import { apiKeyItem, serverUrlItem } from '../common/settings';
 
 const NOT_CONFIGURED = {
   ok: false,

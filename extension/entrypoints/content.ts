@@ -1,8 +1,8 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { checkThroughBackground, onMessage, sendMessage } from '../lib/messaging';
-import { PageController } from '../lib/page-controller';
-import { disabledSitesItem, isDisabledFor } from '../lib/settings';
-import { topSite } from '../lib/site';
+import { checkThroughBackground, onMessage, sendMessage } from '../common/messaging';
+import { disabledSitesItem, isDisabledFor } from '../common/settings';
+import { topSite } from '../common/site';
+import { PageController } from '../page/page-controller';
 
 /**
  * Runs in every http(s) page and frame. It reads nothing but postcode fields, and sends nothing but a complete

@@ -1,10 +1,12 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  API_KEY_CHECKSUM_LENGTH as CHECKSUM_LENGTH,
+  API_KEY_PATTERN as KEY_PATTERN,
+  API_KEY_PREFIX as PREFIX,
+  API_KEY_RANDOM_LENGTH as RANDOM_LENGTH,
+} from '../../shared/domain/api-key-format';
 
-const PREFIX = 'sk_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const RANDOM_LENGTH = 32; // 32 × log2(62) ≈ 190 bits
-const CHECKSUM_LENGTH = 6;
-const KEY_PATTERN = new RegExp(`^${PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
 /** `sk_live_` and the first 4 random characters: enough for a person to tell keys apart, useless to an attacker. */
 export const KEY_PREFIX_LENGTH = PREFIX.length + 4;
 

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { browser } from 'wxt/browser';
 import { ResultView } from '../../components/ResultView';
-import { completePostcode } from '../../lib/field-detection';
-import { checkThroughBackground } from '../../lib/messaging';
-import type { CheckOutcome } from '../../lib/outcome';
-import { disabledSitesItem, isDisabledFor, toggleSite } from '../../lib/settings';
-import { currentSite } from '../../lib/site';
+import { checkThroughBackground } from '../../common/messaging';
+import type { CheckOutcome } from '../../common/outcome';
+import { completePostcode } from '../../common/postcode';
+import { disabledSitesItem, isDisabledFor, toggleSite } from '../../common/settings';
+import { currentSite } from '../../common/site';
 import './popup.css';
 
 export function Popup() {

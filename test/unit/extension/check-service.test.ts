@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../shared/api/envelope';
 import type { ApiErrorCode } from '../../../shared/api/errors';
-import { CheckService } from '../../../extension/lib/check-service';
-import type { Fetch } from '../../../extension/lib/server-client';
+import { CheckService } from '../../../extension/background/check-service';
+import type { Fetch } from '../../../extension/background/server-request';
 import { brisbaneResult } from './fixtures';
 
 const SERVER = 'https://eligibility.example.test';

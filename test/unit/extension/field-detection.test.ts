@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { completePostcode, isPostcodeField, mentionsPostcode } from '../../../extension/lib/field-detection';
+import { completePostcode } from '../../../extension/common/postcode';
+import { isPostcodeField, mentionsPostcode } from '../../../extension/page/field-detection';
 import { dom } from './fixtures';
 
 /** Each markup has exactly one input marked `data-target`; the test says whether it is a postcode field. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FieldWatcher } from '../../../extension/lib/field-watcher';
+import { FieldWatcher } from '../../../extension/page/field-watcher';
 import { dom } from './fixtures';
 
 type Report = [string, string | null];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Problem } from '../../../extension/lib/outcome';
-import { badgeView, displayDate, safeHttpUrl } from '../../../extension/lib/presentation';
+import { displayDate } from '../../../extension/common/display-dates';
+import type { Problem } from '../../../extension/common/outcome';
+import { safeHttpUrl } from '../../../extension/common/url';
+import { badgeView } from '../../../extension/result/badge-view';
 import { amberResult, brisbaneResult, lismoreResult, partialAmberResult } from './fixtures';
 
 describe('badgeView: results', () => {

@@ -1,15 +1,8 @@
 import { fakeBrowser } from './use-fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  apiKeyItem,
-  disabledSitesItem,
-  isDisabledFor,
-  normaliseServerUrl,
-  originPattern,
-  serverUrlItem,
-  toggleSite,
-} from '../../../extension/lib/settings';
-import { currentSite, siteOfUrl } from '../../../extension/lib/site';
+import { normaliseServerUrl, originPattern } from '../../../extension/common/server-url';
+import { apiKeyItem, disabledSitesItem, isDisabledFor, serverUrlItem, toggleSite } from '../../../extension/common/settings';
+import { currentSite, siteOfUrl } from '../../../extension/common/site';
 
 describe('settings', () => {
   beforeEach(() => fakeBrowser.reset());

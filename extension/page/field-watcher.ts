@@ -1,4 +1,5 @@
-import { completePostcode, isPostcodeField, isTextLikeInput, LabelIndex } from './field-detection';
+import { completePostcode } from '../common/postcode';
+import { isPostcodeField, isTextLikeInput, LabelIndex } from './field-detection';
 
 export interface FieldWatcherHooks {
   /**

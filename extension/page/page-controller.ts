@@ -1,10 +1,10 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
-import { copyText } from './clipboard';
+import { copyText } from '../common/clipboard';
+import type { CheckOutcome, Problem } from '../common/outcome';
+import { BADGE_CSS } from './badge-styles';
 import { FieldWatcher } from './field-watcher';
 import { InlineBadge } from './inline-badge';
-import type { CheckOutcome, Problem } from './outcome';
-import { BADGE_CSS } from './styles';
 
 export const BADGE_HOST_TAG = 'dte-eligibility-badge';
 

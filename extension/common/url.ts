@@ -8,3 +8,8 @@ export function parseHttpUrl(input: string): URL | null {
   }
   return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
 }
+
+/** A declaration link is shown only for http(s) URLs: a `javascript:` URL from a bad record must never be clickable. */
+export function safeHttpUrl(url: string | null): string | null {
+  return url ? (parseHttpUrl(url)?.href ?? null) : null;
+}

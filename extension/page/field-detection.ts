@@ -3,7 +3,6 @@
  * aria-label (or aria-labelledby) or `autocomplete="postal-code"` says so. Written against the plain DOM, without
  * layout or computed style, so one check is a handful of attribute reads and never forces a style recalculation.
  */
-import { FOUR_ASCII_DIGITS } from '../../shared/api/postcode';
 
 /** Input types a postcode can be typed into. A missing or unknown `type` is a text input, as browsers treat it. */
 const TEXT_LIKE_TYPES = new Set(['text', 'search', 'tel', 'number']);
@@ -170,10 +169,4 @@ export function isPostcodeField(el: Element, labels: LabelIndex = new LabelIndex
     return mentionsPostcode(nearbyCaption(el));
   }
   return false;
-}
-
-/** A complete postcode typed into a field: exactly 4 ASCII digits once surrounding spaces are trimmed. */
-export function completePostcode(value: string): string | null {
-  const trimmed = value.trim();
-  return FOUR_ASCII_DIGITS.test(trimmed) ? trimmed : null;
 }

@@ -1,7 +1,9 @@
 import type { CheckData, DataMetadata, DisasterView } from '../../shared/api/check';
-import { h } from './dom';
-import type { CheckOutcome, Problem } from './outcome';
-import { badgeView, displayDate, displayInstant, safeHttpUrl, type BadgeView } from './presentation';
+import { displayDate, displayInstant } from '../common/display-dates';
+import { h } from '../common/dom';
+import type { CheckOutcome, Problem } from '../common/outcome';
+import { safeHttpUrl } from '../common/url';
+import { badgeView, type BadgeView } from './badge-view';
 
 export interface ResultViewOptions {
   /** Copies the proforma; resolves to whether it worked. */
@@ -26,7 +28,7 @@ const COLOUR_WORDS: Record<DisasterView['status_color'], string> = {
 
 /**
  * The result of one check as DOM: the same view in the page's panel and in the popup. Every server string goes in
- * as a text node (see dom.ts), so a declaration title with markup in it shows the markup as characters.
+ * as a text node (see common/dom.ts), so a declaration title with markup in it shows the markup as characters.
  */
 export function renderResultView(doc: Document, outcome: CheckOutcome, options: ResultViewOptions): HTMLElement {
   const badge = badgeView(outcome, options.now);

@@ -1,7 +1,7 @@
-import { h } from './dom';
-import type { CheckOutcome } from './outcome';
-import { badgeView } from './presentation';
-import { renderResultView, type ResultViewOptions } from './result-view';
+import { h } from '../common/dom';
+import type { CheckOutcome } from '../common/outcome';
+import { badgeView } from '../result/badge-view';
+import { renderResultView, type ResultViewOptions } from '../result/result-view';
 
 let panelSeq = 0;
 

@@ -1,6 +1,6 @@
-import type { CheckData, LgaRef } from '../../shared/api/check';
-import type { CheckOutcome, Problem } from './outcome';
-import { parseHttpUrl } from './url';
+import type { CheckData } from '../../shared/api/check';
+import { coveredLgas } from '../../shared/eligibility/lga-coverage';
+import type { CheckOutcome, Problem } from '../common/outcome';
 
 /** `neutral` is any answer that is not an eligibility result (an error or a setup step); `pending` is a check under way. */
 export type Tone = 'green' | 'amber' | 'red' | 'neutral' | 'pending';
@@ -13,17 +13,6 @@ export interface BadgeView {
   detail: string;
   /** A glyph beside the words; decorative (hidden from assistive technology). */
   icon: string;
-}
-
-function sameLga(a: LgaRef, b: LgaRef): boolean {
-  if (a.lga_code && b.lga_code) return a.lga_code === b.lga_code;
-  return a.lga_name.trim().toLowerCase() === b.lga_name.trim().toLowerCase();
-}
-
-/** The postcode's LGAs that an active declaration covers, in the server's order. */
-export function coveredLgas(data: CheckData): LgaRef[] {
-  const active = data.disasters.filter((d) => d.is_active);
-  return data.location.lgas.filter((lga) => active.some((d) => d.lgas.some((c) => sameLga(c, lga))));
 }
 
 function lgaWords(data: CheckData): string {
@@ -104,28 +93,10 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
   }
   const tone: Tone = summary.status_color === 'amber' ? 'amber' : 'green';
   const eligible = tone === 'amber' ? 'Eligible (long-running)' : 'Eligible';
-  const covered = coveredLgas(outcome.data);
+  const covered = coveredLgas(outcome.data.location.lgas, outcome.data.disasters);
   const partial = outcome.data.location.lgas.length > 1 && covered.length < outcome.data.location.lgas.length;
   const where = partial
     ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA`
     : lgaWords(outcome.data);
   return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓' };
-}
-
-/** dd/mm/yyyy from YYYY-MM-DD (the content script must not pull in the server's date helpers and zod). */
-export function displayDate(isoDate: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : isoDate;
-}
-
-/** An ISO instant as a local date and time for "data last updated". */
-export function displayInstant(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return 'unknown';
-  return date.toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/** A declaration link is shown only for http(s) URLs: a `javascript:` URL from a bad record must never be clickable. */
-export function safeHttpUrl(url: string | null): string | null {
-  return url ? (parseHttpUrl(url)?.href ?? null) : null;
 }

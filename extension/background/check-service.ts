@@ -1,6 +1,7 @@
 import { isAustralianPostcode } from '../../shared/api/postcode';
-import type { CheckFailure, CheckOutcome, Problem } from './outcome';
-import { requestCheck, type Fetch } from './server-client';
+import type { CheckFailure, CheckOutcome, Problem } from '../common/outcome';
+import { requestCheck } from './check-request';
+import type { Fetch } from './server-request';
 
 export interface CheckServiceDeps {
   fetch: Fetch;

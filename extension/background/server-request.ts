@@ -1,0 +1,34 @@
+/** The service worker's `fetch` (passed in, so tests give a fake). Only the background talks to the server. */
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** Statuses a proxy answers with, without the API's envelope, when the server behind it is down. */
+export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+}
+
+/**
+ * One request to the eligibility server, for the check and the account endpoints alike: the shared timeout, no HTTP
+ * cache, its body read as JSON when it is JSON. Null when the server could not be reached (network error or
+ * timeout); any other exception is a bug and is thrown.
+ */
+export async function sendRequest(fetchFn: Fetch, url: string, init: RequestInit): Promise<{ response: Response; body: unknown } | null> {
+  let response: Response;
+  try {
+    response = await fetchFn(url, { ...init, cache: 'no-store', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (error) {
+    if (isNetworkError(error)) return null;
+    throw error;
+  }
+  return { response, body: await readJson(response) };
+}

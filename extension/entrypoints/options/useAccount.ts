@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { KeyStatusData } from '../../../shared/api/keys';
+import { sendMessage } from '../../common/messaging';
+import { accountMessage } from './account-message';
+import type { Notice } from './NoticeLine';
+
+export type Account = ReturnType<typeof useAccount>;
+
+/**
+ * The clinic's session on the saved server and its subscription and key status, read through the background. One
+ * action at a time: `busy` is set while sign-in, sign-out or a key action is under way.
+ */
+export function useAccount(serverUrl: string) {
+  const [signedInAs, setSignedInAs] = useState<string | null>(null);
+  const [status, setStatus] = useState<KeyStatusData | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+
+  const signedOut = useCallback(() => {
+    setSignedInAs(null);
+    setStatus(null);
+  }, []);
+
+  const loadStatus = useCallback(async () => {
+    const result = await sendMessage('keyStatus');
+    if (result.ok) {
+      setStatus(result.data);
+    } else if (result.code === 'unauthenticated') {
+      signedOut();
+    } else {
+      setNotice({ kind: 'error', text: accountMessage(result) });
+    }
+  }, [signedOut]);
+
+  const loadSession = useCallback(async () => {
+    const result = await sendMessage('session');
+    if (result.ok && result.data.authenticated && result.data.account) {
+      setSignedInAs(result.data.account.email);
+      await loadStatus();
+    } else {
+      signedOut();
+    }
+  }, [loadStatus, signedOut]);
+
+  // The session shown is the saved server's: another server starts signed out until its session is read.
+  useEffect(() => {
+    signedOut();
+    if (serverUrl) void loadSession().catch(() => undefined);
+  }, [serverUrl, loadSession, signedOut]);
+
+  /** Runs one account action with the account's buttons disabled. */
+  const whileBusy = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+
+  const signIn = async (email: string, password: string) => {
+    setNotice(null);
+    if (!email.trim() || !password) {
+      setNotice({ kind: 'error', text: 'Enter your email and password.' });
+      return;
+    }
+    await whileBusy(async () => {
+      const result = await sendMessage('login', { email: email.trim(), password });
+      if (!result.ok) {
+        setNotice({ kind: 'error', text: accountMessage(result) });
+        return;
+      }
+      if (!result.data.authenticated || !result.data.account) {
+        setNotice({
+          kind: 'error',
+          text: 'The server accepted the sign-in but the browser did not send the session cookie back. Check that the Server URL matches the address the server is reached at.',
+        });
+        return;
+      }
+      setSignedInAs(result.data.account.email);
+      await loadStatus();
+    });
+  };
+
+  const signOut = () =>
+    whileBusy(async () => {
+      await sendMessage('logout');
+      signedOut();
+    });
+
+  return { signedInAs, status, busy, notice, loadStatus, whileBusy, signIn, signOut };
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { NewKeyData } from '../../../shared/api/keys';
+import { copyText } from '../../common/clipboard';
+import { sendMessage } from '../../common/messaging';
+import { accountMessage } from './account-message';
+import type { Notice } from './NoticeLine';
+import type { Account } from './useAccount';
+
+export type KeyAction = 'generateKey' | 'regenerateKey' | 'revokeKey';
+
+/**
+ * Generate, regenerate and revoke the clinic's key (the last two after a confirmation), and the new key, which the
+ * server shows once: copied, or made this browser's key (`adoptNewKey`).
+ */
+export function useKeyActions(account: Account, savedApiKey: string, saveAsBrowserKey: (key: string) => Promise<void>) {
+  const [newKey, setNewKey] = useState<NewKeyData | null>(null);
+  const [confirming, setConfirming] = useState<'regenerate' | 'revoke' | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+
+  const run = (action: KeyAction) => {
+    setNotice(null);
+    setConfirming(null);
+    const revokedPrefix = account.status?.key.key_prefix ?? null;
+    return account.whileBusy(async () => {
+      if (action === 'revokeKey') {
+        const result = await sendMessage('revokeKey');
+        if (!result.ok) {
+          setNotice({ kind: 'error', text: accountMessage(result) });
+        } else {
+          setNewKey(null);
+          const thisBrowser = revokedPrefix !== null && savedApiKey.startsWith(revokedPrefix);
+          setNotice({
+            kind: 'ok',
+            text: thisBrowser
+              ? 'Key revoked. This browser still holds the revoked key, so badges will say "Key invalid" until a new key is generated and used here.'
+              : 'Key revoked.',
+          });
+        }
+      } else {
+        const result = await sendMessage(action);
+        if (!result.ok) {
+          setNotice({ kind: 'error', text: accountMessage(result) });
+        } else {
+          setNewKey(result.data);
+          setNotice(null);
+        }
+      }
+      await account.loadStatus();
+    });
+  };
+
+  const copyNewKey = async () => {
+    if (!newKey) return;
+    setNotice(
+      (await copyText(newKey.api_key, document.body))
+        ? { kind: 'ok', text: 'Key copied to the clipboard.' }
+        : { kind: 'error', text: 'Could not copy: select the key and copy it by hand.' },
+    );
+  };
+
+  const adoptNewKey = async () => {
+    if (!newKey) return;
+    await saveAsBrowserKey(newKey.api_key);
+    setNotice({ kind: 'ok', text: 'This browser now uses the new key.' });
+  };
+
+  return { newKey, confirming, setConfirming, notice, run, copyNewKey, adoptNewKey };
+}
