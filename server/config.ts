@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { parseExtensionOrigins } from './auth/origin-policy';
+import { parseExtensionOrigins, parsePublicUrls } from './auth/origin-policy';
 import { DRFA_PACKAGE_URL } from './ingest/drfa-source';
 import { DEFAULT_MIN_DECLARATIONS } from './ingest/plausibility';
 
@@ -51,6 +51,20 @@ export const ConfigSchema = z.object({
       }
     }).optional(),
   ),
+  /**
+   * Where browsers reach this service (comma-separated http(s) origins): the only web origins the cookie session's
+   * Origin check accepts. Required in production; unset elsewhere = where it listens (127.0.0.1, localhost, HOST).
+   */
+  PUBLIC_URL: optional(
+    z.string().transform((value, ctx) => {
+      try {
+        return parsePublicUrls(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }).optional(),
+  ),
   INGEST_SCHEDULE: optional(z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *')),
   DISASTERASSIST_BASE_URL: optional(httpUrl.default('https://www.disasterassist.gov.au')),
   /** A CKAN package URL (its CSV resource is then read) or the CSV's own URL; `none` = run without the CSV. */
@@ -81,8 +95,12 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (parsed.success) {
-    if (parsed.data.NODE_ENV === 'production' && !parsed.data.SESSION_SECRET) {
-      throw new ConfigError('Invalid configuration: SESSION_SECRET is required when NODE_ENV=production');
+    if (parsed.data.NODE_ENV === 'production') {
+      // Behind a proxy, the address it listens on is not where browsers reach it: the Origin check needs PUBLIC_URL.
+      const missing = (['SESSION_SECRET', 'PUBLIC_URL'] as const).filter((name) => !parsed.data[name]);
+      if (missing.length > 0) {
+        throw new ConfigError(`Invalid configuration: ${missing.map((name) => `${name} is required when NODE_ENV=production`).join('; ')}`);
+      }
     }
     return parsed.data;
   }

@@ -79,7 +79,8 @@ async function main(): Promise<void> {
   };
 
   // The real service, with authentication, rate limiting, validation and JSON request logs (to a file).
-  const serverEnv = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SESSION_SECRET: 'b'.repeat(48) });
+  // PUBLIC_URL: required in production; the bench never uses the cookie session it guards.
+  const serverEnv = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SESSION_SECRET: 'b'.repeat(48), PUBLIC_URL: 'http://127.0.0.1' });
   execFileSync('npm', ['run', 'build:server', '--silent'], { stdio: 'inherit' });
   if (CPU_PROFILE_DIR) await mkdir(CPU_PROFILE_DIR, { recursive: true });
   const profiling = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];

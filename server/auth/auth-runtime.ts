@@ -20,6 +20,10 @@ export interface AuthOptions {
   sessionSecret?: string;
   /** EXTENSION_ORIGINS; empty = any chrome-extension:// origin. */
   extensionOrigins?: readonly string[];
+  /** PUBLIC_URL: the web origins allowed to drive the cookie session. Unset = where the server listens (HOST). */
+  publicOrigins?: readonly string[];
+  /** HOST, for the default of publicOrigins. */
+  listenHost?: string;
   idleTimeoutMs?: number;
   absoluteTimeoutMs?: number;
   loginLimits?: Partial<LoginThrottleLimits>;
@@ -40,16 +44,20 @@ export interface AuthRuntime {
   close(): Promise<void>;
 }
 
-/** The AuthOptions that come from the configuration (SPEC Part B §12 plus EXTENSION_ORIGINS and SESSION_*). */
+/** The AuthOptions that come from the configuration (SPEC Part B §12 plus EXTENSION_ORIGINS, PUBLIC_URL and SESSION_*). */
 export function authOptionsFromConfig(config: {
   SESSION_SECRET?: string;
   EXTENSION_ORIGINS?: readonly string[];
+  PUBLIC_URL?: readonly string[];
+  HOST?: string;
   SESSION_IDLE_MINUTES?: number;
   SESSION_ABSOLUTE_HOURS?: number;
-}): Pick<AuthOptions, 'sessionSecret' | 'extensionOrigins' | 'idleTimeoutMs' | 'absoluteTimeoutMs'> {
+}): Pick<AuthOptions, 'sessionSecret' | 'extensionOrigins' | 'publicOrigins' | 'listenHost' | 'idleTimeoutMs' | 'absoluteTimeoutMs'> {
   return {
     sessionSecret: config.SESSION_SECRET,
     extensionOrigins: config.EXTENSION_ORIGINS,
+    publicOrigins: config.PUBLIC_URL,
+    listenHost: config.HOST,
     idleTimeoutMs: config.SESSION_IDLE_MINUTES === undefined ? undefined : config.SESSION_IDLE_MINUTES * 60_000,
     absoluteTimeoutMs: config.SESSION_ABSOLUTE_HOURS === undefined ? undefined : config.SESSION_ABSOLUTE_HOURS * 3600_000,
   };
@@ -90,7 +98,7 @@ export async function openAuth(options: AuthOptions): Promise<AuthRuntime> {
     secret: secret.secret,
     audit,
     throttle,
-    origins: new OriginPolicy(options.extensionOrigins ?? []),
+    origins: new OriginPolicy({ extensionOrigins: options.extensionOrigins, publicOrigins: options.publicOrigins, listenHost: options.listenHost }),
     clock,
     idleTimeoutMs,
     absoluteTimeoutMs,

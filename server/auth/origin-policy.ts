@@ -24,7 +24,51 @@ export function parseExtensionOrigins(value: string | undefined): string[] {
 }
 
 /**
+ * PUBLIC_URL: one or more comma-separated http(s) URLs, each reduced to its origin (scheme, host, port: the path is
+ * irrelevant to an Origin header). Throws on anything that is not an http(s) URL, or on an empty list.
+ */
+export function parsePublicUrls(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (entries.length === 0) throw new Error('must list at least one origin, e.g. https://dte.clinic.example');
+  const bad = entries.filter((e) => normalisedWebOrigin(e) === undefined);
+  if (bad.length > 0) throw new Error(`not an http(s) URL: ${bad.join(', ')} (expected e.g. https://dte.clinic.example)`);
+  return [...new Set(entries.map((e) => normalisedWebOrigin(e)!))];
+}
+
+/** The origin of an http(s) URL (lower-case host, default port dropped); undefined for anything else. */
+function normalisedWebOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url.origin : undefined;
+}
+
+/** Addresses that mean "every interface": nobody browses to them, so they name no origin. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+export interface OriginPolicyOptions {
+  /** EXTENSION_ORIGINS; empty = any Chrome extension. */
+  extensionOrigins?: readonly string[];
+  /** PUBLIC_URL, as parsed: the origins browsers reach this service at. Unset = the origins it listens on. */
+  publicOrigins?: readonly string[];
+  /** HOST, for the default when PUBLIC_URL is unset. */
+  listenHost?: string;
+}
+
+/**
  * Which origins may drive the cookie-authenticated endpoints: the server's own origin and the extension's.
+ *
+ * "The server's own origin" comes from configuration, never from the request: the Host header is the client's to
+ * write, so `Origin: http://evil.example` with `Host: evil.example` must not count as same-origin. It is PUBLIC_URL
+ * when set (required in production). Without it (development, tests) it is where the server listens:
+ * http://127.0.0.1, http://localhost and http://HOST at the port the connection was accepted on — the socket's
+ * own port, which the client cannot choose, and which is right even when PORT=0 picked one at random.
  *
  * The extension's id is not known in advance (an unpacked install's id depends on its folder, a store install's on
  * the store), so by default any Chrome extension origin is allowed. That admits no website: the threat the Origin
@@ -33,9 +77,16 @@ export function parseExtensionOrigins(value: string | undefined): string[] {
  */
 export class OriginPolicy {
   private readonly listed: ReadonlySet<string> | undefined;
+  private readonly configured: ReadonlySet<string> | undefined;
+  private readonly listenHost: string | undefined;
+  /** The development default's origins, per local port (one or two ports in practice). */
+  private readonly byPort = new Map<number, ReadonlySet<string>>();
 
-  constructor(extensionOrigins: readonly string[] = []) {
+  constructor(options: OriginPolicyOptions = {}) {
+    const extensionOrigins = options.extensionOrigins ?? [];
     this.listed = extensionOrigins.length > 0 ? new Set(extensionOrigins) : undefined;
+    this.configured = options.publicOrigins && options.publicOrigins.length > 0 ? new Set(options.publicOrigins) : undefined;
+    this.listenHost = options.listenHost;
   }
 
   isExtensionOrigin(origin: string | undefined): boolean {
@@ -43,27 +94,27 @@ export class OriginPolicy {
     return this.listed ? this.listed.has(origin) : CHROME_EXTENSION_ORIGIN.test(origin);
   }
 
-  /** The origin this request was addressed to, as the browser saw it (behind TRUST_PROXY: the forwarded one). */
-  ownOrigin(req: Request): string | undefined {
-    const host = req.host;
-    if (!host) return undefined;
-    try {
-      return new URL(`${req.protocol}://${host}`).origin;
-    } catch {
-      return undefined;
+  /** The web origins this request may come from: PUBLIC_URL, or the origins of the address it was accepted on. */
+  ownOrigins(req: Request): ReadonlySet<string> {
+    if (this.configured) return this.configured;
+    const port = req.socket.localPort;
+    if (port === undefined) return new Set();
+    let origins = this.byPort.get(port);
+    if (!origins) {
+      const hosts = ['127.0.0.1', 'localhost', '[::1]'];
+      const host = this.listenHost?.trim();
+      if (host && !WILDCARD_HOSTS.has(host)) hosts.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+      origins = new Set(hosts.map((h) => normalisedWebOrigin(`http://${h}:${port}`)).filter((o): o is string => o !== undefined));
+      this.byPort.set(port, origins);
     }
+    return origins;
   }
 
   isAllowed(origin: string, req: Request): boolean {
     if (this.isExtensionOrigin(origin)) return true;
-    let normalised: string;
-    try {
-      normalised = new URL(origin).origin;
-    } catch {
-      return false;
-    }
-    // `new URL('null').origin` throws; opaque origins ("null") never match.
-    return normalised !== 'null' && normalised === this.ownOrigin(req);
+    // Opaque origins ("null") and anything that is not an http(s) origin never match.
+    const normalised = normalisedWebOrigin(origin);
+    return normalised !== undefined && this.ownOrigins(req).has(normalised);
   }
 }
 

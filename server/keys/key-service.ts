@@ -3,14 +3,28 @@ import type { NewKeyData } from '../../shared/api/keys';
 import type { Account, Subscription } from '../accounts/account-store';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefix, sameHash } from './api-key';
-import type { ApiKeyRecord, KeyStore } from './key-store';
+import { admitKeyAction, KEY_ACTION_LIMIT, type KeyActionLimit } from './key-action-limit';
+import type { ApiKeyRecord, KeysFile, KeyStore } from './key-store';
 
-export type KeyErrorCode = 'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found';
+export type KeyErrorCode = 'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found' | 'rate_limited';
 
 export class KeyError extends Error {
-  constructor(readonly code: KeyErrorCode) {
+  constructor(
+    readonly code: KeyErrorCode,
+    /** rate_limited: whole seconds until the account may act again. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(code);
   }
+}
+
+/**
+ * `limited`: count the action against the account's key action limit (key-action-limit.ts) and refuse it when the
+ * limit is reached. The HTTP endpoints set it; the admin CLI does not — an operator with access to DATA_DIR is not
+ * the churn the limit is about.
+ */
+export interface KeyActionOptions {
+  limited?: boolean;
 }
 
 export type Authentication =
@@ -33,6 +47,7 @@ export class KeyService {
   constructor(
     private readonly store: KeyStore,
     private readonly accounts: AccountService,
+    private readonly actionLimit: KeyActionLimit = KEY_ACTION_LIMIT,
   ) {
     this.reindex();
     store.onChange(() => this.reindex());
@@ -78,17 +93,18 @@ export class KeyService {
     return used && (shown.last_used_at === null || shown.last_used_at < used) ? { ...shown, last_used_at: used } : shown;
   }
 
-  generate(accountId: string, now = new Date()): Promise<NewKeyData> {
-    return this.issue(accountId, now, 'generate');
+  generate(accountId: string, now = new Date(), options: KeyActionOptions = {}): Promise<NewKeyData> {
+    return this.issue(accountId, now, 'generate', options);
   }
 
-  regenerate(accountId: string, now = new Date()): Promise<NewKeyData> {
-    return this.issue(accountId, now, 'regenerate');
+  regenerate(accountId: string, now = new Date(), options: KeyActionOptions = {}): Promise<NewKeyData> {
+    return this.issue(accountId, now, 'regenerate', options);
   }
 
   /** Revokes the active key and says which one (its prefix), decided in the same locked write. */
-  async revoke(accountId: string, now = new Date()): Promise<{ revoked_at: string; key_prefix: string }> {
+  async revoke(accountId: string, now = new Date(), options: KeyActionOptions = {}): Promise<{ revoked_at: string; key_prefix: string }> {
     return this.store.update((data) => {
+      if (options.limited) this.count(data, accountId, now);
       const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
       if (!active) throw new KeyError('no_active_key');
       active.status = 'revoked';
@@ -97,12 +113,13 @@ export class KeyService {
     });
   }
 
-  private issue(accountId: string, now: Date, mode: 'generate' | 'regenerate'): Promise<NewKeyData> {
+  private issue(accountId: string, now: Date, mode: 'generate' | 'regenerate', options: KeyActionOptions): Promise<NewKeyData> {
     const account = this.accounts.findById(accountId);
     if (!account) return Promise.reject(new KeyError('account_not_found'));
     const rawKey = generateApiKey();
     // Check and write happen inside one locked update, so concurrent calls cannot both see "no key".
     return this.store.update((data) => {
+      if (options.limited) this.count(data, accountId, now);
       const subscription = this.accounts.subscriptionOf(accountId);
       if (!subscription || !isSubscriptionActive(subscription, now)) throw new KeyError('subscription_inactive');
       const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
@@ -125,6 +142,16 @@ export class KeyService {
       });
       return { api_key: rawKey, key_prefix: keyPrefix(rawKey), created_at: now.toISOString() };
     });
+  }
+
+  /**
+   * Counts the action in the same locked write as the key change, so concurrent calls (from any process sharing
+   * DATA_DIR) cannot exceed the limit; when a later check refuses the action, the update throws and the count is not
+   * written either.
+   */
+  private count(data: KeysFile, accountId: string, now: Date): void {
+    const retryAfterSeconds = admitKeyAction(data.key_actions, accountId, now, this.actionLimit);
+    if (retryAfterSeconds !== null) throw new KeyError('rate_limited', retryAfterSeconds);
   }
 
   private reindex(): void {

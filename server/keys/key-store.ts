@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { JsonStore } from '../storage/json-store';
+import { archiveOldRevokedKeys } from './key-archive';
 
 export const ApiKeyRecord = z.object({
   id: z.string().min(1),
@@ -16,7 +17,14 @@ export const ApiKeyRecord = z.object({
 });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
 
-export const KeysFile = z.object({ keys: z.array(ApiKeyRecord) });
+export const KeysFile = z.object({
+  keys: z.array(ApiKeyRecord),
+  /**
+   * Per account, the times of its recent key actions over HTTP (key-action-limit.ts). Optional on disk: files from
+   * before the limit read as none, and an older release that does not know the field drops it (a reset count).
+   */
+  key_actions: z.record(z.string(), z.array(z.string())).default({}),
+});
 export type KeysFile = z.infer<typeof KeysFile>;
 export type KeyStore = JsonStore<KeysFile>;
 
@@ -25,7 +33,9 @@ export function openKeyStore(dataDir: string, onReloadError?: (err: unknown) => 
     file: path.join(dataDir, 'keys.json'),
     schema: KeysFile,
     version: 1,
-    defaults: () => ({ keys: [] }),
+    defaults: () => ({ keys: [], key_actions: {} }),
     onReloadError,
+    // Revoked records beyond the most recent per account move to keys-archive.jsonl (key-archive.ts).
+    maintain: archiveOldRevokedKeys(path.join(dataDir, 'keys-archive.jsonl')),
   });
 }

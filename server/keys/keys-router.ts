@@ -25,12 +25,18 @@ const KEY_ERRORS: Record<KeyErrorCode, ApiErrorCode> = {
   subscription_inactive: 'subscription_inactive',
   // The session's account is gone: the caller is nobody.
   account_not_found: 'unauthenticated',
+  rate_limited: 'rate_limited',
 };
 
 /** For `.catch`: the service's refusals become their contract errors; anything else stays as it is. */
 function rethrowKeyError(err: unknown): never {
-  throw err instanceof KeyError ? new AppError(KEY_ERRORS[err.code]) : err;
+  if (!(err instanceof KeyError)) throw err;
+  const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+  throw new AppError(KEY_ERRORS[err.code], undefined, headers);
 }
+
+/** Key actions from the web count against the account's limit of 10 an hour (key-action-limit.ts). */
+const LIMITED = { limited: true } as const;
 
 /**
  * The key management endpoints of SPEC "Key and subscription states" and Part B §10, behind the cookie session.
@@ -48,7 +54,9 @@ export function keysRouter(deps: KeysRouterDeps): Router {
     (mode: 'generate' | 'regenerate'): RequestHandler =>
     async (req, res) => {
       const account = res.locals.account as Account;
-      const created = await (mode === 'generate' ? keys.generate(account.id, clock()) : keys.regenerate(account.id, clock())).catch(rethrowKeyError);
+      const created = await (mode === 'generate' ? keys.generate(account.id, clock(), LIMITED) : keys.regenerate(account.id, clock(), LIMITED)).catch(
+        rethrowKeyError,
+      );
       await record(req, account, mode === 'generate' ? 'key_generated' : 'key_regenerated', created.key_prefix);
       const data: NewKeyData = { api_key: created.api_key, key_prefix: created.key_prefix, created_at: created.created_at };
       res.status(201).json({ success: true, data });
@@ -56,7 +64,7 @@ export function keysRouter(deps: KeysRouterDeps): Router {
 
   const revoke: RequestHandler = async (req, res) => {
     const account = res.locals.account as Account;
-    const revoked = await keys.revoke(account.id, clock()).catch(rethrowKeyError);
+    const revoked = await keys.revoke(account.id, clock(), LIMITED).catch(rethrowKeyError);
     await record(req, account, 'key_revoked', revoked.key_prefix);
     res.json({ success: true, data: { revoked_at: revoked.revoked_at } satisfies RevokedKeyData });
   };

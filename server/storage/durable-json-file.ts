@@ -1,6 +1,10 @@
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
+import { isProcessAlive } from './owned-lock';
+
+/** A temp file older than this is an orphan even when its writer's pid is alive (a reused pid, another host). */
+const ORPHAN_AGE_MS = 3600_000;
 
 /**
  * A lowdb adapter whose writes survive a crash or power cut at any instant: the new content goes to a temporary
@@ -28,6 +32,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
 
   async write(data: T): Promise<void> {
     const dir = path.dirname(this.filename);
+    // The writer's pid in the name lets a later process tell an orphan (writer killed mid-write) from a live write.
     const temp = path.join(dir, `.${path.basename(this.filename)}.${process.pid}.${Date.now()}.tmp`);
     const handle = await open(temp, 'w', 0o600);
     try {
@@ -53,4 +58,42 @@ export class DurableJsonFile<T> implements Adapter<T> {
       await dirHandle.close();
     }
   }
+}
+
+/**
+ * Deletes the temp files (and lock directories moved aside) that writers of `filename` left behind when they were
+ * killed mid-write: those whose writer process no longer exists on this host, and any older than an hour. Call it
+ * only while holding the file's lock: then no other process is writing a temp file of `filename`, so nothing live is
+ * touched. Returns the names removed. Best effort: a file that cannot be removed is left for the next time.
+ */
+export async function removeOrphanedTempFiles(filename: string, now = Date.now()): Promise<string[]> {
+  const dir = path.dirname(filename);
+  const base = path.basename(filename);
+  const temp = new RegExp(`^\\.${escapeRegExp(base)}\\.([0-9]+)\\.[0-9]+\\.tmp$`);
+  const aside = new RegExp(`^${escapeRegExp(base)}\\.lock\\.(?:stale|released)-([0-9]+)-[0-9a-f]+$`);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = temp.exec(name) ?? aside.exec(name);
+    if (!match) continue;
+    const file = path.join(dir, name);
+    try {
+      const orphaned = isProcessAlive(Number(match[1])) === false || now - (await stat(file)).mtimeMs > ORPHAN_AGE_MS;
+      if (!orphaned) continue;
+      await rm(file, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Gone already, or not ours to remove: left for the next time.
+    }
+  }
+  return removed;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

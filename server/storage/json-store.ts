@@ -1,9 +1,9 @@
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import { stat as statAsync } from 'node:fs/promises';
 import { Low } from 'lowdb';
-import lockfile from 'proper-lockfile';
 import type { z } from 'zod';
-import { DurableJsonFile } from './durable-json-file';
+import { DurableJsonFile, removeOrphanedTempFiles } from './durable-json-file';
+import { acquireOwnedLock, type OwnedLockOptions } from './owned-lock';
 
 /** Upgrades the body of a file written with schema version `from` to version `from + 1`. */
 export type Migration = (data: Record<string, unknown>) => Record<string, unknown>;
@@ -19,16 +19,18 @@ export interface JsonStoreOptions<S extends z.ZodType<object>> {
   /** How often to look for writes by another process (the admin CLI, `npm run ingest`). */
   watchIntervalMs?: number;
   onReloadError?: (err: unknown) => void;
+  /**
+   * Upkeep run inside every update (after the change, under the lock, the first load included), so that it holds
+   * whichever process writes: e.g. moving old records out to keep the file small. What it changes is written.
+   */
+  maintain?: (draft: z.infer<S>) => void | Promise<void>;
 }
 
 type Stored<T> = T & { schema_version: number };
 
-const LOCK_OPTIONS = {
-  realpath: false,
-  stale: 10_000,
-  update: 2_000,
-  retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
-} as const;
+// A holder that crashed is recognised at once by its pid (see owned-lock.ts); staleMs only matters for a holder
+// that cannot be checked (another host). Writers wait up to 20 s for a live holder, as before.
+const LOCK_OPTIONS: OwnedLockOptions = { staleMs: 10_000, updateMs: 2_000, waitMs: 20_000 };
 
 /**
  * One JSON file in DATA_DIR, held in memory for reads and written by one writer at a time.
@@ -36,7 +38,9 @@ const LOCK_OPTIONS = {
  * Reads are served from memory, so the hot path never touches the disk. Every write, from this process or another
  * (the server and the admin CLI share the directory), runs under a cross-process lock on the file, re-reads the
  * file first if someone else changed it, applies the change to a copy and replaces the file atomically: no lost
- * update and no torn file. A polling watcher picks up other processes' writes within `watchIntervalMs`.
+ * update and no torn file. A process killed while holding the lock (or mid-write) delays nobody: the lock names its
+ * holder and is taken over as soon as that process is gone (owned-lock.ts), and its temp file is removed. A polling
+ * watcher picks up other processes' writes within `watchIntervalMs`.
  */
 export class JsonStore<T extends object> {
   private data!: T;
@@ -45,6 +49,7 @@ export class JsonStore<T extends object> {
   private readonly listeners = new Set<(data: T) => void>();
   private readonly db: Low<Stored<T>>;
   private watching = false;
+  private sweptOrphans = false;
   private readonly onFileChange = () => {
     void this.reloadIfChanged().catch((err) => this.options.onReloadError?.(err));
   };
@@ -80,14 +85,22 @@ export class JsonStore<T extends object> {
    */
   update<R>(change: (draft: T) => R | Promise<R>): Promise<R> {
     return this.serialise(async () => {
-      const release = await lockfile.lock(this.options.file, LOCK_OPTIONS);
+      // At the path proper-lockfile used, so an older release sharing the directory still sees the lock.
+      const lock = await acquireOwnedLock(`${this.options.file}.lock`, LOCK_OPTIONS);
       try {
+        if (!this.sweptOrphans) {
+          // Once per store, under the lock (so no live writer's temp file is touched): what a writer killed
+          // mid-write left behind.
+          this.sweptOrphans = true;
+          await removeOrphanedTempFiles(this.options.file);
+        }
         const { data, needsWrite } = await this.loadFromDisk();
         // Publish what was just read before running the change: if the change throws, the fingerprint already
         // matches the file, so the watcher would never re-read it and this store would serve stale data.
         if (data !== this.data) this.publish(data);
         const draft = structuredClone(data);
         const result = await change(draft);
+        await this.options.maintain?.(draft);
         const changed = needsWrite || JSON.stringify(draft) !== JSON.stringify(data);
         if (changed) {
           const checked = this.options.schema.parse(draft) as T;
@@ -102,7 +115,7 @@ export class JsonStore<T extends object> {
         }
         return result;
       } finally {
-        await release();
+        await lock.release();
       }
     });
   }

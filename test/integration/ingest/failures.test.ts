@@ -222,12 +222,11 @@ describe('npm run ingest on failure', () => {
     // It never finished: no run recorded besides the good one.
     expect(JSON.parse(await readFile(files(dataDir).state, 'utf8')).history).toHaveLength(1);
     expect(await readFile(files(dataDir).declarations)).toEqual(bytes);
-    // The crashed run's lock is still there; a refresh takes it over once it is stale.
+    // The crashed run's lock is still there; its process is gone, so the next refresh takes it over at once, however
+    // long the staleness limit (see crashed-ingest-lock.test.ts).
     const lock = await stat(path.join(dataDir, 'ingest.lock'));
     expect(lock.isDirectory()).toBe(true);
     site.options = { ...site.options, delayMs: 1 };
-    expect(await refresh(dataDir, { lockStaleMs: 60_000 })).toMatchObject({ ok: false, error: { kind: 'busy' } });
-    await new Promise((r) => setTimeout(r, Math.max(0, lock.mtimeMs + 2_100 - Date.now())));
-    expect((await refresh(dataDir, { lockStaleMs: 2_000 })).ok).toBe(true);
+    expect((await refresh(dataDir, { lockStaleMs: 60_000 })).ok).toBe(true);
   });
 });

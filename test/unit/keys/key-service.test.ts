@@ -123,3 +123,35 @@ describe('KeyService', () => {
     await expect(data.keys.revoke(accountId)).rejects.toMatchObject({ code: 'no_active_key' });
   });
 });
+
+describe('KeyService key action limit', () => {
+  it('counts limited actions only, refuses the eleventh with rate_limited and Retry-After seconds, and writes nothing then', async () => {
+    const data = await services();
+    const accountId = await activeAccount(data);
+    const t0 = Date.parse('2026-03-01T00:00:00.000Z');
+    // Unlimited calls (the admin CLI) are not counted.
+    for (let i = 0; i < 12; i++) {
+      await data.keys.generate(accountId, new Date(t0));
+      await data.keys.revoke(accountId, new Date(t0));
+    }
+    await data.keys.generate(accountId, new Date(t0), { limited: true });
+    for (let i = 1; i < 10; i++) await data.keys.regenerate(accountId, new Date(t0 + i * 1000), { limited: true });
+    const file = path.join(data.dataDir, 'keys.json');
+    const before = await readFile(file, 'utf8');
+    for (const call of [
+      () => data.keys.regenerate(accountId, new Date(t0 + 10_000), { limited: true }),
+      () => data.keys.revoke(accountId, new Date(t0 + 10_000), { limited: true }),
+      () => data.keys.generate(accountId, new Date(t0 + 10_000), { limited: true }),
+    ]) {
+      const err = (await call().catch((e: unknown) => e)) as KeyError;
+      expect(err).toBeInstanceOf(KeyError);
+      expect(err.code).toBe('rate_limited');
+      expect(err.retryAfterSeconds).toBe(3600 - 10);
+    }
+    expect(await readFile(file, 'utf8')).toBe(before);
+    // A refused key action (no active key to revoke) is not counted either.
+    const other = await activeAccount(data, 'other@example.test');
+    for (let i = 0; i < 15; i++) await expect(data.keys.revoke(other, new Date(t0), { limited: true })).rejects.toMatchObject({ code: 'no_active_key' });
+    await data.keys.generate(other, new Date(t0), { limited: true });
+  });
+});

@@ -1,7 +1,8 @@
-import { mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, open, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DurableJsonFile } from '../../../server/storage/durable-json-file';
+import { DurableJsonFile, removeOrphanedTempFiles } from '../../../server/storage/durable-json-file';
 import { tempDir } from '../../helpers/temp-dir';
 
 afterEach(() => {
@@ -61,5 +62,32 @@ describe('DurableJsonFile', () => {
     const file = path.join(dir, 'data.json');
     await expect(new DurableJsonFile(file).write({ x: 1 })).rejects.toThrow(/ENOSPC/);
     expect((await readdir(dir)).sort()).toEqual(['probe']);
+  });
+});
+
+describe('removeOrphanedTempFiles', () => {
+  it('removes the temp files of writers that are gone (or of any writer, after an hour), and nothing else', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'keys.json');
+    const dead = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid!;
+    const names = {
+      deadWriter: `.keys.json.${dead}.1700000000000.tmp`,
+      liveWriter: `.keys.json.${process.pid}.1700000000001.tmp`,
+      oldLiveWriter: `.keys.json.${process.pid}.1700000000002.tmp`,
+      deadAside: `keys.json.lock.stale-${dead}-0a1b2c3d`,
+      otherFile: `.accounts.json.${dead}.1700000000000.tmp`,
+      data: 'keys.json',
+      lookalike: `.keys.json.${dead}.tmp`,
+    };
+    for (const name of Object.values(names)) {
+      if (name === names.deadAside) await mkdir(path.join(dir, name));
+      else await writeFile(path.join(dir, name), '{');
+    }
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(path.join(dir, names.oldLiveWriter), twoHoursAgo, twoHoursAgo);
+
+    const removed = await removeOrphanedTempFiles(file);
+    expect(removed.sort()).toEqual([names.deadWriter, names.oldLiveWriter, names.deadAside].sort());
+    expect((await readdir(dir)).sort()).toEqual([names.liveWriter, names.otherFile, names.data, names.lookalike].sort());
   });
 });
