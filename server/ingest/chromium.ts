@@ -37,4 +37,5 @@ export const HEADLESS_ARGS = [
   '--disable-default-apps',
   '--disable-extensions',
   '--mute-audio',
+  '--renderer-process-limit=1',
 ] as const;
