@@ -1,63 +1,59 @@
 import express, { type Express } from 'express';
-import { accountRoutes } from './auth/account-routes';
-import type { AuthRuntime } from './auth/auth-runtime';
-import { CHECK_PATH, checkHandlers } from './check/check-endpoint';
-import { docsRouter } from './docs/docs-router';
+import { authRouter } from './auth/auth-router';
+import { checkHandlers } from './check/check-endpoint';
+import { apiDocs } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
-import type { Logger } from './logger';
-import type { PostcodeIndex } from './postcodes/postcode-index';
-import { checkRateLimit, WINDOW_MS } from './rate-limit/check-rate-limit';
-import { InMemorySlidingWindow, type SlidingWindowCounter } from './rate-limit/sliding-window';
-import type { DataServices } from './services';
+import { keysRouter } from './keys/keys-router';
+import { checkRateLimit } from './rate-limit/check-rate-limit';
+import type { ServerRuntime } from './runtime';
+import { cookieSession } from './sessions/session-middleware';
 
-export interface AppDeps {
-  logger: Logger;
-  data: Pick<DataServices, 'accounts' | 'keys' | 'declarations'>;
-  postcodes: PostcodeIndex;
-  /** Express's `trust proxy` (TRUST_PROXY): which X-Forwarded-* headers to believe. */
-  trustProxy?: boolean | number | string;
-  /** Where request times are counted; in-process by default, a shared store when running several instances. */
-  rateLimitCounter?: SlidingWindowCounter;
-  clock?: () => Date;
-  /** Sessions, login throttle, audit log (openAuth): the cookie-session endpoints /api/v1/auth and /api/v1/keys. */
-  auth: AuthRuntime;
-}
-
-/** The whole HTTP application, without listening: the process entry and the tests both run this. */
-export function createApp(deps: AppDeps): Express {
-  const clock = deps.clock ?? (() => new Date());
+/**
+ * The whole HTTP application, without listening: the process entry and the tests both run this. It is also the route
+ * table: every path is mounted here, and the routers below it know only their own relative paths.
+ */
+export function createApp(runtime: ServerRuntime): Express {
+  const { logger, clock, accounts, keys, declarations } = runtime;
   const app = express();
   app.disable('x-powered-by');
   // Answers are per-request and small; a strong ETag would hash every body for nothing.
   app.set('etag', false);
-  app.set('trust proxy', deps.trustProxy ?? false);
+  // TRUST_PROXY: which X-Forwarded-* headers to believe.
+  app.set('trust proxy', runtime.config.TRUST_PROXY);
 
-  app.use(requestLog(deps.logger));
-  // The JSON API's headers on every response; /docs replaces them with a web page's (see docsRouter).
+  app.use(requestLog(logger));
+  // The JSON API's headers on every response; /docs replaces them with a web page's (see apiDocs).
   app.use(securityHeaders(API_SECURITY_HEADERS));
 
-  // The hot path comes first, so a check never walks the other routers' stacks.
+  // The hot path comes first, and straight on the app, so a check never walks a router level or other routers' stacks.
+  const rateLimit = checkRateLimit(runtime.rateLimitCounter, () => clock().getTime());
   app.post(
-    CHECK_PATH,
-    checkHandlers({
-      keys: deps.data.keys,
-      declarations: deps.data.declarations,
-      postcodes: deps.postcodes,
-      rateLimit: checkRateLimit(deps.rateLimitCounter ?? new InMemorySlidingWindow(WINDOW_MS), () => clock().getTime()),
-      clock,
-    }),
+    '/api/v1/check-postcode',
+    checkHandlers({ keys, declarations, postcodes: runtime.postcodes, rateLimit, clock }),
   );
-  app.all(CHECK_PATH, methodNotAllowed('POST'));
-  app.use(healthRouter(deps.data.declarations, clock));
-  app.use(docsRouter());
-  // Session middleware runs only under /api/v1/auth and /api/v1/keys (see accountRoutes), never for the check.
-  app.use('/api/v1', accountRoutes({ runtime: deps.auth, accounts: deps.data.accounts, keys: deps.data.keys }));
+  app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
+
+  app.use('/healthz', healthRouter(declarations, clock));
+  const docs = apiDocs();
+  app.use('/api/v1/openapi.json', docs.openApi);
+  app.use('/docs', docs.page);
+
+  // The cookie session runs in front of sign-in and key management only, never for the check.
+  const session = cookieSession({
+    store: runtime.sessions,
+    secret: runtime.sessionSecret,
+    absoluteTimeoutMs: runtime.absoluteTimeoutMs,
+    origins: runtime.origins,
+  });
+  const { signIn, sessions, idleTimeoutMs } = runtime;
+  app.use('/api/v1/auth', session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
+  app.use('/api/v1/keys', session, keysRouter({ keys, accounts, clock }));
 
   app.use(notFound);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(logger));
   return app;
 }

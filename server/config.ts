@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { parseExtensionOrigins, parsePublicUrls } from './auth/origin-policy';
+import { parseExtensionOrigins, parsePublicUrls } from './sessions/origin-policy';
 import { DRFA_PACKAGE_URL } from './ingest/drfa-source';
 import { DEFAULT_MIN_DECLARATIONS } from './ingest/plausibility';
 

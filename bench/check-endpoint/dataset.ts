@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PLAN_NAME } from '../../shared/api/keys';
+import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Declaration, StateCode } from '../../shared/domain/declaration';
 import { hashPassword } from '../../server/accounts/passwords';
 import { openAccountStore } from '../../server/accounts/account-store';
 import { openDeclarationStore } from '../../server/declarations/declaration-store';
-import { generateApiKey, hashApiKey, keyPrefix } from '../../server/keys/api-key';
+import { generateApiKey, hashApiKey } from '../../server/keys/api-key';
 import { openKeyStore } from '../../server/keys/key-store';
 import type { PostcodeIndex } from '../../server/postcodes/postcode-index';
 

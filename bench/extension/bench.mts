@@ -1,5 +1,5 @@
 /**
- * How much the content script costs a heavy page (SPEC §15, issue 6: "it must not slow a page with 10,000
+ * How much the content script costs a heavy page (issue 6: "it must not slow a page with 10,000
  * elements"). Two parts, both in real headless Chromium:
  *
  *  A. The field watcher alone (the content script's detection and mutation code, bundled and run in the page):

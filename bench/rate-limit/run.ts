@@ -16,11 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { startChildServer, type ChildServer } from '../lib/child-server';
 import { loadCheck } from '../lib/load-check';
 import { sydneyToday } from '../../shared/domain/dates';
+import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { WINDOW_MS } from '../../server/rate-limit/check-rate-limit';
 import { InMemorySlidingWindow } from '../../server/rate-limit/sliding-window';
 import { SlidingWindowStore, storeKey } from '../../server/rate-limit/sliding-window-store';
-import { openDataServices } from '../../server/services';
+import { openRuntime } from '../../server/runtime';
 import { fixtureDeclarations } from '../../test/fixtures/declarations';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -123,7 +124,7 @@ async function benchHotPath(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'dte-bench-rl-'));
   const servers: ChildServer[] = [];
   try {
-    const data = await openDataServices(dataDir, createLogger('warn'));
+    const data = await openRuntime(loadConfig({ DATA_DIR: dataDir }), { purpose: 'admin', logger: createLogger('warn') });
     const email = 'bench@example.test';
     const account = await data.accounts.createAccount(email, 'correct horse battery staple');
     // High enough that nothing is refused: the limiter counts every request, as for a large clinic.

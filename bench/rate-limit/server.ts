@@ -6,12 +6,12 @@
 import { createWriteStream } from 'node:fs';
 import http from 'node:http';
 import { createApp } from '../../server/app';
-import { openAuth } from '../../server/auth/auth-runtime';
+import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex } from '../../server/postcodes/postcode-index';
 import { WINDOW_MS } from '../../server/rate-limit/check-rate-limit';
 import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
-import { openDataServices } from '../../server/services';
+import { openRuntime } from '../../server/runtime';
 import { LOCALITY_ROWS } from '../../test/fixtures/localities';
 
 const neverLimits: SlidingWindowCounter = {
@@ -27,20 +27,17 @@ async function main(): Promise<void> {
   if (!dataDir || (mode !== 'on' && mode !== 'off')) throw new Error('needs DATA_DIR and BENCH_LIMITER=on|off');
   // Request logs are part of the real hot path, so they are written, to nowhere.
   const logger = createLogger('info', createWriteStream('/dev/null'));
-  const data = await openDataServices(dataDir, logger);
-  const auth = await openAuth({ dataDir, logger, sessionSecret: 'bench-'.repeat(8) });
-  const app = createApp({
+  const runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: 'bench-'.repeat(8) }), {
     logger,
-    data,
-    auth,
     postcodes: buildPostcodeIndex(LOCALITY_ROWS),
     rateLimitCounter: mode === 'off' ? neverLimits : undefined,
   });
+  const app = createApp(runtime);
   const server = http.createServer(app);
   server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
   process.on('SIGTERM', () => {
     server.closeAllConnections();
-    server.close(() => void Promise.all([auth.close(), data.close()]).finally(() => process.exit(0)));
+    server.close(() => void runtime.close().finally(() => process.exit(0)));
   });
 }
 

@@ -40,7 +40,10 @@ async function accountCall<T extends z.ZodType>(
   return { ok: false, code: 'server_error', message: `The server answered HTTP ${response.status}.`, status: response.status };
 }
 
-/** The account and key endpoints (cookie session, SPEC §9–10), every answer and failure in words for the options page. */
+/**
+ * The account and key endpoints (sign-in, session and key generate/regenerate/revoke/status over the cookie session),
+ * every answer and failure in words for the options page.
+ */
 export const accountApi = {
   /** The login answer's body is not relied on: the session is read back with `session` afterwards. */
   login: (f: Fetch, url: string, credentials: { email: string; password: string }) =>

@@ -1,5 +1,5 @@
 /**
- * Which inputs on a page hold a postcode (SPEC §15): a text-like input whose label, name, id, placeholder,
+ * Which inputs on a page hold a postcode: a text-like input whose label, name, id, placeholder,
  * aria-label (or aria-labelledby) or `autocomplete="postal-code"` says so. Written against the plain DOM, without
  * layout or computed style, so one check is a handful of attribute reads and never forces a style recalculation.
  */

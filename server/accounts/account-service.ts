@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EMAIL_SHAPE, MAX_EMAIL_LENGTH } from '../../shared/api/auth';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
+import type { AuditActor, AuditRecorder } from '../audit/audit-log';
 import type { Account, AccountStore, Subscription } from './account-store';
 import { hashPassword } from './passwords';
 import { endOfSydneyDay } from './sydney-time';
@@ -38,13 +39,27 @@ function newSubscription(accountId: string, now: Date): Subscription {
   };
 }
 
+/**
+ * When a change happens (default: the service's clock) and who makes it (`by`), which the audit trail records with
+ * the event. Every HTTP route and admin command passes `by`; only set-up code (tests, benchmarks) leaves it out, and
+ * then nothing is audited.
+ */
+export interface ChangeOptions {
+  now?: Date;
+  by?: AuditActor;
+}
+
 /** Accounts and their one subscription each. Billing is out of scope: the admin CLI sets subscriptions. */
 export class AccountService {
   private byEmail = new Map<string, Account>();
   private byId = new Map<string, Account>();
   private subscriptionByAccount = new Map<string, Subscription>();
 
-  constructor(private readonly store: AccountStore) {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly audit: AuditRecorder,
+    private readonly clock: () => Date,
+  ) {
     this.reindex();
     store.onChange(() => this.reindex());
   }
@@ -65,14 +80,14 @@ export class AccountService {
     return this.store.current.accounts.map((account) => ({ account, subscription: this.subscriptionOf(account.id) }));
   }
 
-  async createAccount(email: string, password: string, now = new Date()): Promise<Account> {
+  async createAccount(email: string, password: string, { now = this.clock(), by }: ChangeOptions = {}): Promise<Account> {
     const normalised = normaliseEmail(email);
     if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) throw new AccountError('invalid_email', `Not an email address: ${email}`);
     if (password.length < MIN_PASSWORD_LENGTH) {
       throw new AccountError('weak_password', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
     }
     const password_hash = await hashPassword(password);
-    return this.store.update((data) => {
+    const created = await this.store.update((data) => {
       if (data.accounts.some((a) => a.email === normalised)) {
         throw new AccountError('account_exists', `An account for ${normalised} already exists`);
       }
@@ -81,6 +96,8 @@ export class AccountService {
       data.subscriptions.push(newSubscription(account.id, now));
       return account;
     });
+    if (by) await this.audit.record({ event: 'account_created', ...by, account_id: created.id, email: created.email });
+    return created;
   }
 
   /**
@@ -90,10 +107,10 @@ export class AccountService {
   async setSubscription(
     email: string,
     change: { status?: 'active' | 'inactive'; expires?: string | null; rateLimit?: number },
-    now = new Date(),
+    { now = this.clock(), by }: ChangeOptions = {},
   ): Promise<Subscription> {
     const normalised = normaliseEmail(email);
-    return this.store.update((data) => {
+    const changed = await this.store.update((data) => {
       const account = data.accounts.find((a) => a.email === normalised);
       if (!account) throw new AccountError('account_not_found', `No account for ${normalised}`);
       let sub = data.subscriptions.find((s) => s.account_id === account.id);
@@ -107,6 +124,11 @@ export class AccountService {
       sub.updated_at = now.toISOString();
       return { ...sub };
     });
+    if (by) {
+      const { account_id, status, expires_at, rate_limit } = changed;
+      await this.audit.record({ event: 'subscription_changed', ...by, account_id, email: normalised, subscription: { status, expires_at, rate_limit } });
+    }
+    return changed;
   }
 
   private reindex(): void {

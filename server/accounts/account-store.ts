@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
+import type { DocumentStore } from '../storage/document-store';
 import { JsonStore } from '../storage/json-store';
 
 export const Account = z.object({
@@ -29,9 +30,11 @@ export const AccountsFile = z.object({
 });
 export type AccountsFile = z.infer<typeof AccountsFile>;
 
-export type AccountStore = JsonStore<AccountsFile>;
+/** Where accounts and their subscriptions are kept: what AccountService depends on. */
+export type AccountStore = DocumentStore<AccountsFile>;
 
-export function openAccountStore(dataDir: string, onReloadError?: (err: unknown) => void): Promise<AccountStore> {
+/** The AccountStore in DATA_DIR/accounts.json. */
+export function openAccountStore(dataDir: string, onReloadError?: (err: unknown) => void) {
   return JsonStore.open({
     file: path.join(dataDir, 'accounts.json'),
     schema: AccountsFile,

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { keyPrefix } from '../keys/api-key';
+import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Logger } from '../logger';
 
 export type AuditEventType =
@@ -36,12 +36,31 @@ export interface AuditEvent {
 
 export type AuditInput = Omit<AuditEvent, 'at'> & { at?: Date };
 
+/**
+ * Who is changing state, as the audit trail records it: a person over HTTP (with the client address) or an operator
+ * with the admin CLI. The services that change accounts, subscriptions and keys take one and record the event.
+ */
+export type AuditActor = { source: 'web'; ip: string } | { source: 'admin' };
+
+/** Where the services that change state write their audit events. */
+export interface AuditRecorder {
+  record(input: AuditInput): Promise<void>;
+}
+
+/** The audit trail: written by the services, read by `npm run admin -- audit`. */
+export interface AuditLog extends AuditRecorder {
+  /** Events concerning `email` or `accountId`, oldest first. */
+  read(filter?: { email?: string; accountId?: string }): Promise<AuditEvent[]>;
+  /** Waits for pending writes. */
+  close(): Promise<void>;
+}
+
 // Anything that looks like a whole key is cut to its prefix (keyPrefix) before it reaches the disk, whatever a caller
 // passes: `sk_live_` and at least 12 more characters, so that an already-cut prefix is left alone.
 const RAW_KEY = /sk_live_[0-9A-Za-z]{12,}/g;
 
 /**
- * The audit trail of account and key events: one JSON object per line in `DATA_DIR/audit.jsonl`, append-only.
+ * The audit trail as a file: one JSON object per line in `DATA_DIR/audit.jsonl`, append-only.
  *
  * Why JSON lines rather than a JsonStore: an audit trail only grows and is never edited. An append with O_APPEND costs
  * the same whatever the file's size and lands at the end even when the server and the admin CLI write at once, while
@@ -50,7 +69,7 @@ const RAW_KEY = /sk_live_[0-9A-Za-z]{12,}/g;
  *
  * Only the fields above are ever written — no password, no key, no session id.
  */
-export class AuditLog {
+export class JsonLinesAuditLog implements AuditLog {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -58,8 +77,8 @@ export class AuditLog {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  static inDataDir(dataDir: string, clock?: () => Date): AuditLog {
-    return new AuditLog(path.join(dataDir, 'audit.jsonl'), clock);
+  static inDataDir(dataDir: string, clock?: () => Date): JsonLinesAuditLog {
+    return new JsonLinesAuditLog(path.join(dataDir, 'audit.jsonl'), clock);
   }
 
   record(input: AuditInput): Promise<void> {
@@ -86,7 +105,6 @@ export class AuditLog {
     return run;
   }
 
-  /** Events concerning `email` or `accountId`, oldest first. */
   async read(filter: { email?: string; accountId?: string } = {}): Promise<AuditEvent[]> {
     await this.queue;
     const email = filter.email?.trim().toLowerCase();
@@ -119,7 +137,6 @@ export class AuditLog {
     return events;
   }
 
-  /** Waits for pending appends. */
   async close(): Promise<void> {
     await this.queue;
   }
@@ -137,15 +154,18 @@ export class AuditLog {
 }
 
 /**
- * `record` for request handlers: the event has already happened (a sign-in, a new key), so a failed audit write is
- * logged and does not turn the response into an error.
+ * The server's recorder: the event has already happened (a sign-in, a new key) when it is recorded, so a failed audit
+ * write is logged and does not turn the response into an error. (The admin CLI records with the log itself: a failed
+ * write fails the command, for the operator to see.)
  */
-export function recordOrLog(audit: AuditLog, logger: Pick<Logger, 'error'>): (input: AuditInput) => Promise<void> {
-  return async (input) => {
-    try {
-      await audit.record(input);
-    } catch (err) {
-      logger.error({ err, event: input.event }, 'could not write the audit log');
-    }
+export function logFailures(audit: AuditRecorder, logger: Pick<Logger, 'error'>): AuditRecorder {
+  return {
+    async record(input) {
+      try {
+        await audit.record(input);
+      } catch (err) {
+        logger.error({ err, event: input.event }, 'could not write the audit log');
+      }
+    },
   };
 }

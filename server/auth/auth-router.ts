@@ -2,16 +2,23 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { LoginRequest, type SessionData } from '../../shared/api/auth';
 import type { AccountService } from '../accounts/account-service';
 import type { Account } from '../accounts/account-store';
-import { dummyPasswordHash, verifyPassword } from '../accounts/passwords';
-import { recordOrLog } from '../audit/audit-log';
 import { AppError } from '../http/app-error';
-import { jsonBody } from '../http/json-body';
-import { validateBody } from '../http/validate-request';
-import type { AuthRuntime } from './auth-runtime';
 import { clientAddress } from '../http/client-address';
-import { sessionAccount } from './require-session';
-import { clearSessionCookie } from './session-cookie';
-import './session-types';
+import { jsonBody } from '../http/json-body';
+import { withValidBody } from '../http/validate-request';
+import { sessionAccount } from '../sessions/require-session';
+import { clearSessionCookie } from '../sessions/session-cookie';
+import type { SessionStore } from '../sessions/session-store';
+import '../sessions/session-types';
+import { SignInError, type SignInService } from './sign-in';
+
+export interface AuthRouterDeps {
+  signIn: SignInService;
+  accounts: AccountService;
+  sessions: SessionStore;
+  clock: () => Date;
+  idleTimeoutMs: number;
+}
 
 const SIGNED_OUT: SessionData = { authenticated: false, account: null, expires_at: null };
 
@@ -19,75 +26,61 @@ function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> 
   return new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
 }
 
-function sessionView(req: Request, runtime: AuthRuntime, account: Account): SessionData {
-  const expires = runtime.sessions.expiresAt(req.sessionID);
-  return {
-    authenticated: true,
-    account: { id: account.id, email: account.email },
-    // Right after sign-in the session is not stored yet: its idle deadline starts now.
-    expires_at: (expires ?? new Date(runtime.clock().getTime() + runtime.idleTimeoutMs)).toISOString(),
-  };
-}
-
 /**
- * POST /auth/login, POST /auth/logout, GET /auth/session (SPEC Part B §9). Runs behind the session middleware.
- *
- * Login: throttled per email and per address before any password work; a wrong password and an unknown email both
- * cost one scrypt verification (against a stand-in hash for unknown emails) and give the same 401. On success the
- * session id is regenerated (no fixation) and the session holds the account id only.
+ * POST /login, POST /logout, GET /session: sign-in with email and password, sign-out, and who is signed in. Runs
+ * behind the cookie session (cookieSession). On sign-in the session id is regenerated (no fixation) and the session
+ * holds the account id only; the rules of sign-in (throttling, equal cost of unknown emails) are SignInService's.
  */
-export function authRouter(deps: { runtime: AuthRuntime; accounts: AccountService }): Router {
-  const { runtime, accounts } = deps;
-  const { throttle } = runtime;
-  const record = recordOrLog(runtime.audit, runtime.logger);
+export function authRouter(deps: AuthRouterDeps): Router {
+  const { signIn, accounts, sessions, clock, idleTimeoutMs } = deps;
 
-  const login: RequestHandler = async (req, res) => {
-    const { email, password } = res.locals.body as LoginRequest;
-    const ip = clientAddress(req);
-    const gate = throttle.begin(email, ip);
-    if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
-
-    const account = accounts.findByEmail(email);
-    let verified: boolean;
-    try {
-      verified = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()));
-    } catch (err) {
-      gate.attempt.failed();
-      throw err;
-    }
-    if (!account || !verified) {
-      gate.attempt.failed();
-      await record({ event: 'login_failed', source: 'web', account_id: account?.id ?? null, email, ip, reason: 'invalid_credentials' });
-      throw new AppError('invalid_credentials');
-    }
-    gate.attempt.succeeded();
-
-    // A new id for the signed-in session: whatever id the browser came with (planted or old) is destroyed.
-    await promisify((done) => req.session.regenerate(done));
-    req.session.accountId = account.id;
-    await promisify((done) => req.session.save(done));
-    await record({ event: 'login', source: 'web', account_id: account.id, email: account.email, ip });
-    res.json({ success: true, data: sessionView(req, runtime, account) });
+  const sessionView = (req: Request, account: Account): SessionData => {
+    const expires = sessions.expiresAt(req.sessionID);
+    return {
+      authenticated: true,
+      account: { id: account.id, email: account.email },
+      // Right after sign-in the session is not stored yet: its idle deadline starts now.
+      expires_at: (expires ?? new Date(clock().getTime() + idleTimeoutMs)).toISOString(),
+    };
   };
+
+  const login = withValidBody(
+    LoginRequest,
+    () => 'invalid_request',
+    async ({ email, password }, req, res) => {
+      const account = await signIn
+        .signIn(email, password, clientAddress(req), async (signedIn) => {
+          // A new id for the signed-in session: whatever id the browser came with (planted or old) is destroyed.
+          await promisify((done) => req.session.regenerate(done));
+          req.session.accountId = signedIn.id;
+          await promisify((done) => req.session.save(done));
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof SignInError)) throw err;
+          throw err.code === 'rate_limited'
+            ? new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) })
+            : new AppError('invalid_credentials');
+        });
+      res.json({ success: true, data: sessionView(req, account) });
+    },
+  );
 
   const logout: RequestHandler = async (req, res) => {
-    const account = sessionAccount(req, accounts);
-    if (req.session) {
-      await promisify((done) => req.session.destroy(done));
-    }
-    if (account) await record({ event: 'logout', source: 'web', account_id: account.id, email: account.email, ip: clientAddress(req) });
+    await signIn.signOut(sessionAccount(req, accounts), clientAddress(req), async () => {
+      if (req.session) await promisify((done) => req.session.destroy(done));
+    });
     clearSessionCookie(req, res);
     res.json({ success: true, data: SIGNED_OUT });
   };
 
   const current: RequestHandler = (req, res) => {
     const account = sessionAccount(req, accounts);
-    res.json({ success: true, data: account ? sessionView(req, runtime, account) : SIGNED_OUT });
+    res.json({ success: true, data: account ? sessionView(req, account) : SIGNED_OUT });
   };
 
   const router = Router();
-  router.post('/auth/login', jsonBody, validateBody(LoginRequest, () => 'invalid_request'), login);
-  router.post('/auth/logout', logout);
-  router.get('/auth/session', current);
+  router.post('/login', jsonBody, login);
+  router.post('/logout', logout);
+  router.get('/session', current);
   return router;
 }

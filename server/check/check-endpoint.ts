@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { CheckRequest, type CheckResponse } from '../../shared/api/check';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
@@ -7,7 +7,7 @@ import type { DeclarationRepository } from '../declarations/declaration-reposito
 import { isStale } from '../declarations/freshness';
 import { AppError } from '../http/app-error';
 import { jsonBody } from '../http/json-body';
-import { validateBody } from '../http/validate-request';
+import { withValidBody } from '../http/validate-request';
 import type { KeyService } from '../keys/key-service';
 import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
@@ -18,8 +18,8 @@ export interface CheckEndpointDeps {
   declarations: DeclarationRepository;
   postcodes: PostcodeIndex;
   /**
-   * Runs after the key is identified and before any 401/403 or the body (SPEC Part B §2): it counts a valid key's
-   * requests against the key and everything else against the client's address.
+   * Runs after the key is identified and before any 401/403 or the body is read, so that every check is counted: a
+   * valid key's requests against the key, everything else against the client's address.
    */
   rateLimit: RequestHandler[];
   clock: () => Date;
@@ -34,17 +34,13 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
   return 'invalid_postcode';
 }
 
-/** The path the check is served on: mounted straight on the app, the hot path skips a router level. */
-export const CHECK_PATH = '/api/v1/check-postcode';
-
-/** The handlers of `POST /api/v1/check-postcode`, in the contract's order. */
+/** The handlers of the check (`POST /api/v1/check-postcode`), in the contract's order. */
 export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
   const { keys, declarations, postcodes, clock } = deps;
 
   const answers = new AnswerCache();
 
-  const check: RequestHandler = (_req, res) => {
-    const body = res.locals.body as CheckRequest;
+  const check = (body: CheckRequest, _req: Request, res: Response): void => {
     const now = clock();
     const lastUpdated = declarations.lastUpdated;
     const today = sydneyToday(now);
@@ -80,7 +76,6 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
     ...deps.rateLimit,
     requireApiKey(keys, clock),
     jsonBody,
-    validateBody(CheckRequest, errorForField),
-    check,
+    withValidBody(CheckRequest, errorForField, check),
   ];
 }

@@ -1,13 +1,12 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../shared/domain/dates';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
-import { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig } from '../config';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
-import { openDataServices, type DataServices } from '../services';
+import { openRuntime, type DataRuntime } from '../runtime';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -33,12 +32,12 @@ function required(options: Options, name: string): string {
   return value;
 }
 
-const auditLog = (data: DataServices) => AuditLog.inDataDir(data.dataDir);
+/** Every change made here is audited as the operator's. */
+const ADMIN: AuditActor = { source: 'admin' };
 
-const commands: Record<string, (data: DataServices, options: Options) => Promise<string>> = {
+const commands: Record<string, (data: DataRuntime, options: Options) => Promise<string>> = {
   async 'create-account'(data, options) {
-    const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'));
-    await auditLog(data).record({ event: 'account_created', source: 'admin', account_id: account.id, email: account.email });
+    const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), { by: ADMIN });
     return account.id;
   },
 
@@ -64,14 +63,7 @@ const commands: Record<string, (data: DataServices, options: Options) => Promise
     if (status === undefined && expires === undefined && rateLimit === undefined) {
       throw new UsageError('give at least one of --status, --expires, --rate-limit');
     }
-    const sub = await data.accounts.setSubscription(email, { status, expires, rateLimit });
-    await auditLog(data).record({
-      event: 'subscription_changed',
-      source: 'admin',
-      account_id: sub.account_id,
-      email: normaliseEmail(email),
-      subscription: { status: sub.status, expires_at: sub.expires_at, rate_limit: sub.rate_limit },
-    });
+    const sub = await data.accounts.setSubscription(email, { status, expires, rateLimit }, { by: ADMIN });
     return `${email}: ${sub.status}, expires ${sub.expires_at ?? 'never'}, ${sub.rate_limit} requests/minute`;
   },
 
@@ -79,20 +71,19 @@ const commands: Record<string, (data: DataServices, options: Options) => Promise
     const account = data.accounts.findByEmail(required(options, 'email'));
     if (!account) throw new AccountError('account_not_found', `No account for ${options.email}`);
     // The same KeyService rule as POST /api/v1/keys/generate: active subscription, no active key, one locked write.
-    const key = await data.keys.generate(account.id);
-    await auditLog(data).record({ event: 'key_generated', source: 'admin', account_id: account.id, email: account.email, key_prefix: key.key_prefix });
+    const key = await data.keys.generate(account.id, data.clock(), { by: ADMIN });
     return key.api_key;
   },
 
   async audit(data, options) {
     const email = normaliseEmail(required(options, 'email'));
     const account = data.accounts.findByEmail(email);
-    const events = await auditLog(data).read({ email, accountId: account?.id });
+    const events = await data.audit.read({ email, accountId: account?.id });
     return formatAuditEvents(events, email);
   },
 
   async 'list-accounts'(data) {
-    const now = new Date();
+    const now = data.clock();
     const rows = data.accounts.list().map(({ account, subscription }) => {
       const key = data.keys.currentKey(account.id);
       return [
@@ -150,9 +141,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const config = loadProcessConfig();
-  const logger = createLogger('warn', process.stderr);
-  const data = await openDataServices(path.resolve(config.DATA_DIR), logger);
+  // Standard output is the command's answer: anything logged goes to standard error.
+  const data = await openRuntime(loadProcessConfig(), { purpose: 'admin', logger: createLogger('warn', process.stderr) });
   try {
     process.stdout.write((await run(data, options)) + '\n');
     return 0;

@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, fatalLine, loadProcessConfig } from '../config';
-import { DEFAULT_FETCHER_OPTIONS, ingestUserAgent } from '../ingest/fetcher';
+import { DEFAULT_FETCHER_OPTIONS } from '../http-client/fetcher';
 import { runDryRun, runRefresh } from '../ingest/refresh';
 import { formatFailure, formatSummary, progressReporter } from '../ingest/report';
+import { createLogger } from '../logger';
+import { openRuntime } from '../runtime';
 
 const USAGE = `Usage: npm run ingest [-- options]
 
@@ -77,9 +77,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const config = loadProcessConfig();
-  const dataDir = path.resolve(config.DATA_DIR);
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // Standard output is the summary; the refresh itself opens the declarations (a dry run must not even create them).
+  const runtime = await openRuntime(loadProcessConfig(), { purpose: 'ingest', logger: createLogger('warn', process.stderr) });
 
   const json = values.json === true;
   const dryRun = values['dry-run'] === true;
@@ -88,19 +87,17 @@ async function main(argv: string[]): Promise<number> {
   const cancel = new AbortController();
   const onSignal = () => cancel.abort();
   process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
+  const { refreshSettings } = runtime;
   const result = await (dryRun ? runDryRun : runRefresh)({
-    dataDir,
-    baseUrl: config.DISASTERASSIST_BASE_URL,
-    drfaCsvUrl: config.DRFA_CSV_URL,
-    fetcher: { ...fetcher, userAgent: ingestUserAgent(config.INGEST_CONTACT) },
-    browser: { executablePath: config.CHROMIUM_PATH },
-    minDeclarations: config.INGEST_MIN_DECLARATIONS,
+    ...refreshSettings,
+    fetcher: { ...fetcher, ...refreshSettings.fetcher },
     trigger: 'cli',
     maxInvalidRecords: maxInvalid,
     onProgress: (p) => progress.update(p),
     signal: cancel.signal,
   });
   progress.stop();
+  await runtime.close();
   if (json) {
     process.stdout.write(JSON.stringify(result.ok ? { ok: true, ...result.summary } : { ok: false, dry_run: dryRun, kind: result.error.kind, message: result.error.message, details: result.error.details, last_updated: result.lastUpdated }, null, 2) + '\n');
   } else if (result.ok) process.stdout.write(formatSummary(result.summary) + '\n');

@@ -1,7 +1,6 @@
-import type { LgaRef } from '../../shared/api/check';
-import type { Declaration } from '../../shared/domain/declaration';
+import type { Declaration, RelatedDeclaration } from '../../shared/domain/declaration';
 import { normaliseLgaName, stateOfLgaCode } from '../../shared/domain/lga-name';
-import type { RelatedDeclaration } from '../../shared/eligibility/evaluate';
+import type { LgaRef } from '../../shared/domain/lga';
 
 /**
  * Declarations by the LGAs they name, so a check costs a few map look-ups however many declarations there are.

@@ -1,5 +1,5 @@
-import type { LgaRef } from '../../shared/api/check';
-import type { RelatedDeclaration } from '../../shared/eligibility/evaluate';
+import type { RelatedDeclaration } from '../../shared/domain/declaration';
+import type { LgaRef } from '../../shared/domain/lga';
 import { DeclarationIndex } from './declaration-index';
 import type { DeclarationStore } from './declaration-store';
 

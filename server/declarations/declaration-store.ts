@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { Declaration } from '../../shared/domain/declaration';
+import type { DocumentStore } from '../storage/document-store';
 import { JsonStore } from '../storage/json-store';
 
 export const DeclarationsFile = z.object({
@@ -9,9 +10,12 @@ export const DeclarationsFile = z.object({
   declarations: z.array(Declaration),
 });
 export type DeclarationsFile = z.infer<typeof DeclarationsFile>;
-export type DeclarationStore = JsonStore<DeclarationsFile>;
 
-export function openDeclarationStore(dataDir: string, onReloadError?: (err: unknown) => void): Promise<DeclarationStore> {
+/** Where the declarations are kept, dated by the refresh that wrote them: what the repository and the ingest use. */
+export type DeclarationStore = DocumentStore<DeclarationsFile>;
+
+/** The DeclarationStore in DATA_DIR/declarations.json. */
+export function openDeclarationStore(dataDir: string, onReloadError?: (err: unknown) => void) {
   return JsonStore.open({
     file: path.join(dataDir, 'declarations.json'),
     schema: DeclarationsFile,

@@ -1,4 +1,4 @@
-/** SPEC §8: data older than 48 hours is flagged stale (a refresh is due every 24). */
+/** Data older than 48 hours is flagged stale in every answer (a refresh is due every 24). */
 export const STALE_AFTER_MS = 48 * 3600_000;
 
 export function dataAgeSeconds(lastUpdated: string | null, now: Date): number | null {

@@ -3,8 +3,9 @@ import type { Health } from '../../shared/api/health';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { dataAgeSeconds, isStale } from '../declarations/freshness';
 
+/** GET /: whether the service runs, and how fresh its data is. No key needed; never cached. */
 export function healthRouter(declarations: DeclarationRepository, clock: () => Date): Router {
-  return Router().get('/healthz', (_req, res) => {
+  return Router().get('/', (_req, res) => {
     const now = clock();
     const lastUpdated = declarations.lastUpdated;
     const body: Health = {

@@ -1,6 +1,6 @@
 import { IngestError, type RecordProblem } from './errors';
 import { parseEventPage, parseListPage, listPageUrl, type EventPage, type ListedDeclaration } from './disasterassist';
-import { FetchError, type PoliteFetcher } from './fetcher';
+import { FetchError, type PoliteFetcher } from '../http-client/fetcher';
 import { launchRenderedListReader, type RenderedListOptions, type RenderedListReader } from './rendered-list';
 
 /** How the list was read: from the HTML as served, or from the page as Chromium rendered it after its script ran. */

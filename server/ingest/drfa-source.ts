@@ -1,9 +1,9 @@
 import { IngestError } from './errors';
-import type { PoliteFetcher } from './fetcher';
+import type { PoliteFetcher } from '../http-client/fetcher';
 
 /**
- * data.gov.au's CKAN description of NEMA's "DRFA Activation History by LGA" (SOURCES.md §2). The CSV's own file name
- * changes with each NEMA update; the package's resource list always points at the current one.
+ * data.gov.au's CKAN description of NEMA's "DRFA Activation History by LGA", the declarations' second source. The
+ * CSV's own file name changes with each NEMA update; the package's resource list always points at the current one.
  */
 export const DRFA_PACKAGE_URL = 'https://data.gov.au/data/api/3/action/package_show?id=drfa-activation-history-by-lga';
 

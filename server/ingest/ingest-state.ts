@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { DocumentStore } from '../storage/document-store';
 import { JsonStore } from '../storage/json-store';
 
 export const RunCounts = z.object({
@@ -41,11 +42,12 @@ export const IngestStateFile = z.object({
   history: z.array(RunRecord),
 });
 export type IngestStateFile = z.infer<typeof IngestStateFile>;
-export type IngestStateStore = JsonStore<IngestStateFile>;
+export type IngestStateStore = DocumentStore<IngestStateFile>;
 
 export const HISTORY_LENGTH = 30;
 
-export function openIngestStateStore(dataDir: string, onReloadError?: (err: unknown) => void): Promise<IngestStateStore> {
+/** The IngestStateStore in DATA_DIR/ingest-state.json. */
+export function openIngestStateStore(dataDir: string, onReloadError?: (err: unknown) => void) {
   return JsonStore.open({
     file: path.join(dataDir, 'ingest-state.json'),
     schema: IngestStateFile,

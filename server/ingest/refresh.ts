@@ -11,7 +11,7 @@ import { crawlDisasterAssist, type BrowserOptions, type CrawlResult, type ListPa
 import { parseDrfaCsv, type DrfaCsv } from './drfa-csv';
 import { downloadDrfaCsv, type DrfaDownload } from './drfa-source';
 import { IngestError, type RecordProblem } from './errors';
-import { FetchError, PoliteFetcher, type FetcherOptions } from './fetcher';
+import { FetchError, PoliteFetcher, type FetcherOptions } from '../http-client/fetcher';
 import { HISTORY_LENGTH, IngestStateFile, openIngestStateStore, type IngestStateStore, type RunCounts } from './ingest-state';
 import { CODE_SOURCE_RANK, LgaCodeBook } from './lga-codes';
 import { buildDeclarations, mergeIntoStore, SOURCE_DISASTERASSIST, type MergeOutcome, type UnmatchedLga } from './merge';

@@ -1,8 +1,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
-import type { DeclarationStore } from '../declarations/declaration-store';
-import { ingestUserAgent, type FetcherOptions } from './fetcher';
-import { runRefresh, type RefreshResult } from './refresh';
+import { ingestUserAgent } from '../http-client/fetcher';
+import { runRefresh, type RefreshOptions, type RefreshResult } from './refresh';
 
 /** Cron times are Australian: "0 3 * * *" is 3 am in Sydney, whatever the host's time zone. */
 export const SCHEDULE_TIMEZONE = 'Australia/Sydney';
@@ -10,22 +9,15 @@ export const SCHEDULE_TIMEZONE = 'Australia/Sydney';
 /** After a failed run, try again after 5, 10, 20 … minutes (at most 2 hours) until one succeeds. */
 export const RETRY_AFTER_FAILURE_MS = { first: 5 * 60_000, max: 2 * 3600_000 };
 
-export interface IngestServiceOptions {
+/** What every run refreshes from and into (sources, DATA_DIR, the server's open declaration store), and the schedule. */
+export interface IngestServiceOptions
+  extends Pick<RefreshOptions, 'dataDir' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher'> {
   /** INGEST_SCHEDULE (cron). */
   schedule: string;
-  dataDir: string;
-  baseUrl: string;
-  drfaCsvUrl?: string | null;
-  contact?: string;
-  /** CHROMIUM_PATH, for a list drawn by script. */
-  chromiumPath?: string;
-  /** INGEST_MIN_DECLARATIONS. */
-  minDeclarations?: number;
-  declarations: DeclarationStore;
-  /** Renewed with each scheduled run (the correspondence's cached copy ages too). */
-  postcodes?: { refresh(): Promise<void> };
+  declarations: NonNullable<RefreshOptions['declarations']>;
+  /** Runs before each run but the start-up one (the server renews the postcode correspondence there). */
+  beforeScheduledRun?: () => Promise<void>;
   logger: Logger;
-  fetcher?: FetcherOptions;
   retryAfterFailure?: { first: number; max: number };
   /** Injected by tests instead of a real refresh. */
   refresh?: typeof runRefresh;
@@ -60,15 +52,16 @@ export function startIngestService(options: IngestServiceOptions): IngestService
     retryTimer = null;
     options.logger.info({ trigger }, 'refreshing declarations');
     running = (async () => {
-      if (trigger !== 'startup') await options.postcodes?.refresh();
+      if (trigger !== 'startup') await options.beforeScheduledRun?.();
       const result = await refresh({
         dataDir: options.dataDir,
         baseUrl: options.baseUrl,
         drfaCsvUrl: options.drfaCsvUrl,
-        browser: { executablePath: options.chromiumPath },
+        browser: options.browser,
         minDeclarations: options.minDeclarations,
         declarations: options.declarations,
-        fetcher: { userAgent: ingestUserAgent(options.contact), ...options.fetcher },
+        clock: options.clock,
+        fetcher: { userAgent: ingestUserAgent(), ...options.fetcher },
         trigger: trigger === 'retry' ? 'schedule' : trigger,
         logger: options.logger,
         signal: abort.signal,

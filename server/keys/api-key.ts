@@ -7,8 +7,6 @@ import {
 } from '../../shared/domain/api-key-format';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** `sk_live_` and the first 4 random characters: enough for a person to tell keys apart, useless to an attacker. */
-export const KEY_PREFIX_LENGTH = PREFIX.length + 4;
 
 /** Uniform base62 from a CSPRNG: bytes ≥ 248 are dropped rather than folded, so no character is favoured. */
 function randomBase62(length: number): string {
@@ -59,10 +57,6 @@ export function isWellFormedApiKey(key: string): boolean {
 /** SHA-256, hex. crypto.hash (Node ≥ 20.12, the engines floor) hashes in one native call, without a Hash object. */
 export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex');
-}
-
-export function keyPrefix(key: string): string {
-  return key.slice(0, KEY_PREFIX_LENGTH);
 }
 
 export function sameHash(a: string, b: string): boolean {

@@ -1,6 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiKeyRecord, KeysFile } from './key-store';
+import type { ApiKeyRecord, KeysFile } from './key-records';
 
 /**
  * Revoked key records kept in keys.json per account: the most recent ones, which the key status shows and an operator

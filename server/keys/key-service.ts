@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { NewKeyData } from '../../shared/api/keys';
+import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Account, Subscription } from '../accounts/account-store';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefix, sameHash } from './api-key';
+import type { AuditActor, AuditEventType, AuditRecorder } from '../audit/audit-log';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, sameHash } from './api-key';
 import { admitKeyAction, KEY_ACTION_LIMIT, type KeyActionLimit } from './key-action-limit';
-import type { ApiKeyRecord, KeysFile, KeyStore } from './key-store';
+import type { ApiKeyRecord, KeysFile } from './key-records';
+import type { KeyStore } from './key-store';
 
 export type KeyErrorCode = 'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found' | 'rate_limited';
 
@@ -21,24 +24,27 @@ export class KeyError extends Error {
 /**
  * `limited`: count the action against the account's key action limit (key-action-limit.ts) and refuse it when the
  * limit is reached. The HTTP endpoints set it; the admin CLI does not — an operator with access to DATA_DIR is not
- * the churn the limit is about.
+ * the churn the limit is about. `by`: who acts, recorded with the event in the audit trail; left out only by set-up
+ * code (tests, benchmarks), and then nothing is audited.
  */
 export interface KeyActionOptions {
   limited?: boolean;
+  by?: AuditActor;
 }
 
 export type Authentication =
   | { ok: true; key: ApiKeyRecord; account: Account; subscription: Subscription }
   | { ok: false; reason: 'invalid_api_key' | 'subscription_inactive' };
 
-/**
- * The rules of SPEC "Key and subscription states": at most one active key per subscription, rotation and revocation
- * immediate. Shared by the HTTP endpoints and the admin CLI so both obey the same rules.
- */
 function isoTime(epochMs: number | undefined): string | undefined {
   return epochMs === undefined ? undefined : new Date(epochMs).toISOString();
 }
 
+/**
+ * The key and subscription rules: at most one active key per subscription, rotation and revocation immediate, a key
+ * works only while its subscription is active. Shared by the HTTP endpoints and the admin CLI so both obey the same
+ * rules, and the one place key changes are audited.
+ */
 export class KeyService {
   private activeByHash = new Map<string, ApiKeyRecord>();
   /** last_used_at is kept here and written in batches: a disk write per request would cap throughput. */
@@ -47,6 +53,8 @@ export class KeyService {
   constructor(
     private readonly store: KeyStore,
     private readonly accounts: AccountService,
+    private readonly audit: AuditRecorder,
+    private readonly clock: () => Date,
     private readonly actionLimit: KeyActionLimit = KEY_ACTION_LIMIT,
   ) {
     this.reindex();
@@ -93,17 +101,17 @@ export class KeyService {
     return used && (shown.last_used_at === null || shown.last_used_at < used) ? { ...shown, last_used_at: used } : shown;
   }
 
-  generate(accountId: string, now = new Date(), options: KeyActionOptions = {}): Promise<NewKeyData> {
+  generate(accountId: string, now = this.clock(), options: KeyActionOptions = {}): Promise<NewKeyData> {
     return this.issue(accountId, now, 'generate', options);
   }
 
-  regenerate(accountId: string, now = new Date(), options: KeyActionOptions = {}): Promise<NewKeyData> {
+  regenerate(accountId: string, now = this.clock(), options: KeyActionOptions = {}): Promise<NewKeyData> {
     return this.issue(accountId, now, 'regenerate', options);
   }
 
   /** Revokes the active key and says which one (its prefix), decided in the same locked write. */
-  async revoke(accountId: string, now = new Date(), options: KeyActionOptions = {}): Promise<{ revoked_at: string; key_prefix: string }> {
-    return this.store.update((data) => {
+  async revoke(accountId: string, now = this.clock(), options: KeyActionOptions = {}): Promise<{ revoked_at: string; key_prefix: string }> {
+    const revoked = await this.store.update((data) => {
       if (options.limited) this.count(data, accountId, now);
       const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
       if (!active) throw new KeyError('no_active_key');
@@ -111,14 +119,15 @@ export class KeyService {
       active.revoked_at = now.toISOString();
       return { revoked_at: active.revoked_at, key_prefix: active.prefix };
     });
+    await this.audited('key_revoked', accountId, revoked.key_prefix, options);
+    return revoked;
   }
 
-  private issue(accountId: string, now: Date, mode: 'generate' | 'regenerate', options: KeyActionOptions): Promise<NewKeyData> {
-    const account = this.accounts.findById(accountId);
-    if (!account) return Promise.reject(new KeyError('account_not_found'));
+  private async issue(accountId: string, now: Date, mode: 'generate' | 'regenerate', options: KeyActionOptions): Promise<NewKeyData> {
+    if (!this.accounts.findById(accountId)) throw new KeyError('account_not_found');
     const rawKey = generateApiKey();
     // Check and write happen inside one locked update, so concurrent calls cannot both see "no key".
-    return this.store.update((data) => {
+    const created = await this.store.update((data) => {
       if (options.limited) this.count(data, accountId, now);
       const subscription = this.accounts.subscriptionOf(accountId);
       if (!subscription || !isSubscriptionActive(subscription, now)) throw new KeyError('subscription_inactive');
@@ -142,6 +151,15 @@ export class KeyService {
       });
       return { api_key: rawKey, key_prefix: keyPrefix(rawKey), created_at: now.toISOString() };
     });
+    await this.audited(mode === 'generate' ? 'key_generated' : 'key_regenerated', accountId, created.key_prefix, options);
+    return created;
+  }
+
+  /** Records a key change made by `by`; the event names the key by its prefix only. */
+  private async audited(event: AuditEventType, accountId: string, prefix: string, { by }: KeyActionOptions): Promise<void> {
+    if (!by) return;
+    const email = this.accounts.findById(accountId)?.email ?? null;
+    await this.audit.record({ event, ...by, account_id: accountId, email, key_prefix: prefix });
   }
 
   /**

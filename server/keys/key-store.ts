@@ -1,34 +1,14 @@
 import path from 'node:path';
-import { z } from 'zod';
+import type { DocumentStore } from '../storage/document-store';
 import { JsonStore } from '../storage/json-store';
 import { archiveOldRevokedKeys } from './key-archive';
+import { KeysFile } from './key-records';
 
-export const ApiKeyRecord = z.object({
-  id: z.string().min(1),
-  account_id: z.string().min(1),
-  subscription_id: z.string().min(1),
-  /** SHA-256 of the raw key, hex. The raw key is never stored. */
-  hash: z.string().regex(/^[0-9a-f]{64}$/),
-  prefix: z.string(),
-  status: z.enum(['active', 'revoked']),
-  created_at: z.string(),
-  revoked_at: z.string().nullable(),
-  last_used_at: z.string().nullable(),
-});
-export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
+/** Where API keys and the key action counts are kept: what KeyService depends on. */
+export type KeyStore = DocumentStore<KeysFile>;
 
-export const KeysFile = z.object({
-  keys: z.array(ApiKeyRecord),
-  /**
-   * Per account, the times of its recent key actions over HTTP (key-action-limit.ts). Optional on disk: files from
-   * before the limit read as none, and an older release that does not know the field drops it (a reset count).
-   */
-  key_actions: z.record(z.string(), z.array(z.string())).default({}),
-});
-export type KeysFile = z.infer<typeof KeysFile>;
-export type KeyStore = JsonStore<KeysFile>;
-
-export function openKeyStore(dataDir: string, onReloadError?: (err: unknown) => void): Promise<KeyStore> {
+/** The KeyStore in DATA_DIR/keys.json. */
+export function openKeyStore(dataDir: string, onReloadError?: (err: unknown) => void) {
   return JsonStore.open({
     file: path.join(dataDir, 'keys.json'),
     schema: KeysFile,

@@ -2,21 +2,16 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME, RATE_LIMIT_WINDOW_SECONDS, type KeyStatusData, type NewKeyData, type RevokedKeyData } from '../../shared/api/keys';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import type { Account } from '../accounts/account-store';
-import { recordOrLog, type AuditInput, type AuditLog } from '../audit/audit-log';
-import { clientAddress } from '../http/client-address';
-import { requireSession } from '../auth/require-session';
 import { AppError } from '../http/app-error';
+import { clientAddress } from '../http/client-address';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import type { Logger } from '../logger';
-import { KeyError, type KeyErrorCode, type KeyService } from './key-service';
+import { requireSession, signedInAccount } from '../sessions/require-session';
+import { KeyError, type KeyActionOptions, type KeyErrorCode, type KeyService } from './key-service';
 
 export interface KeysRouterDeps {
   keys: KeyService;
   accounts: AccountService;
-  audit: AuditLog;
   clock: () => Date;
-  logger: Logger;
 }
 
 const KEY_ERRORS: Record<KeyErrorCode, ApiErrorCode> = {
@@ -35,42 +30,37 @@ function rethrowKeyError(err: unknown): never {
   throw new AppError(KEY_ERRORS[err.code], undefined, headers);
 }
 
-/** Key actions from the web count against the account's limit of 10 an hour (key-action-limit.ts). */
-const LIMITED = { limited: true } as const;
+/**
+ * A key action from the web: it counts against the account's limit of 10 an hour (key-action-limit.ts), and the audit
+ * trail records it as the signed-in person's, from the client's address.
+ */
+const webAction = (req: Request): KeyActionOptions => ({ limited: true, by: { source: 'web', ip: clientAddress(req) } });
 
 /**
- * The key management endpoints of SPEC "Key and subscription states" and Part B §10, behind the cookie session.
- * The rules (one active key, rotation and revocation in one locked write) live in KeyService, shared with the CLI;
+ * Key management behind the cookie session: POST /generate, /regenerate, /revoke and GET /status. The rules (one
+ * active key, rotation and revocation in one locked write, the audit events) live in KeyService, shared with the CLI;
  * this maps them to HTTP. The raw key leaves the server once, in the 201 body, which nothing may cache.
  */
 export function keysRouter(deps: KeysRouterDeps): Router {
-  const { keys, accounts, audit, clock, logger } = deps;
-
-  const audited = recordOrLog(audit, logger);
-  const record = (req: Request, account: Account, event: AuditInput['event'], keyPrefix?: string) =>
-    audited({ event, source: 'web', account_id: account.id, email: account.email, ip: clientAddress(req), ...(keyPrefix && { key_prefix: keyPrefix }) });
+  const { keys, accounts, clock } = deps;
 
   const issue =
     (mode: 'generate' | 'regenerate'): RequestHandler =>
     async (req, res) => {
-      const account = res.locals.account as Account;
-      const created = await (mode === 'generate' ? keys.generate(account.id, clock(), LIMITED) : keys.regenerate(account.id, clock(), LIMITED)).catch(
-        rethrowKeyError,
-      );
-      await record(req, account, mode === 'generate' ? 'key_generated' : 'key_regenerated', created.key_prefix);
+      const { id } = signedInAccount(res);
+      const options = webAction(req);
+      const created = await (mode === 'generate' ? keys.generate(id, clock(), options) : keys.regenerate(id, clock(), options)).catch(rethrowKeyError);
       const data: NewKeyData = { api_key: created.api_key, key_prefix: created.key_prefix, created_at: created.created_at };
       res.status(201).json({ success: true, data });
     };
 
   const revoke: RequestHandler = async (req, res) => {
-    const account = res.locals.account as Account;
-    const revoked = await keys.revoke(account.id, clock(), LIMITED).catch(rethrowKeyError);
-    await record(req, account, 'key_revoked', revoked.key_prefix);
+    const revoked = await keys.revoke(signedInAccount(res).id, clock(), webAction(req)).catch(rethrowKeyError);
     res.json({ success: true, data: { revoked_at: revoked.revoked_at } satisfies RevokedKeyData });
   };
 
   const status: RequestHandler = (_req, res: Response) => {
-    const account = res.locals.account as Account;
+    const account = signedInAccount(res);
     const subscription = accounts.subscriptionOf(account.id);
     const key = keys.currentKey(account.id);
     const data: KeyStatusData = {
@@ -91,12 +81,12 @@ export function keysRouter(deps: KeysRouterDeps): Router {
   };
 
   const router = Router();
-  router.use('/keys', requireSession(accounts));
-  router.post('/keys/generate', issue('generate'));
-  router.post('/keys/regenerate', issue('regenerate'));
-  router.post('/keys/revoke', revoke);
-  router.get('/keys/status', status);
-  for (const path of ['/keys/generate', '/keys/regenerate', '/keys/revoke']) router.all(path, methodNotAllowed('POST'));
-  router.all('/keys/status', methodNotAllowed('GET, HEAD'));
+  router.use(requireSession(accounts));
+  router.post('/generate', issue('generate'));
+  router.post('/regenerate', issue('regenerate'));
+  router.post('/revoke', revoke);
+  router.get('/status', status);
+  for (const path of ['/generate', '/regenerate', '/revoke']) router.all(path, methodNotAllowed('POST'));
+  router.all('/status', methodNotAllowed('GET, HEAD'));
   return router;
 }

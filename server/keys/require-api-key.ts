@@ -6,7 +6,7 @@ export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_k
 
 /**
  * Works out who is calling from the x-api-key header, without answering yet: the rate limiter in between needs to
- * know whether to count the request against the key or against the client's address (SPEC Part B §2).
+ * know whether to count the request against the key or against the client's address.
  */
 export function identifyApiKey(keys: KeyService, clock: () => Date): RequestHandler {
   return (req, res, next) => {
@@ -23,7 +23,7 @@ export function identifyApiKey(keys: KeyService, clock: () => Date): RequestHand
 /** Answers 401/403 for a caller `identifyApiKey` did not accept, in the contract's order. */
 export function requireApiKey(keys: KeyService, clock: () => Date): RequestHandler {
   return (_req, res, next) => {
-    const outcome = res.locals.apiKey as ApiKeyOutcome | undefined;
+    const outcome = res.locals.apiKey;
     if (!outcome) return next(new AppError('missing_api_key'));
     if (!outcome.ok) return next(new AppError(outcome.reason));
     keys.recordUse(outcome.key.id, clock());

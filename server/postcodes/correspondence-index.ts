@@ -1,6 +1,7 @@
 import type { StateCode } from '../../shared/domain/declaration';
 import { displayLgaName, normaliseLgaName, stateOfLgaCode } from '../../shared/domain/lga-name';
-import type { AreaLga, PostcodeArea } from '../../shared/eligibility/evaluate';
+import type { AreaLga } from '../../shared/domain/lga';
+import type { PostcodeArea } from '../../shared/domain/postcode-area';
 import type { CorrespondenceRow } from './correspondence';
 import { buildPostcodeIndex, suburbKey, type LocalityRow, type PostcodeIndex } from './postcode-index';
 

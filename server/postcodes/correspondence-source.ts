@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PoliteFetcher } from '../ingest/fetcher';
+import { PoliteFetcher } from '../http-client/fetcher';
 import { JsonStore } from '../storage/json-store';
 import { loadBundledCorrespondence } from './bundled-correspondence';
 import { parseCorrespondenceCsv, type CorrespondenceLayout, type CorrespondenceRow } from './correspondence';

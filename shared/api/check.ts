@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isAustralianPostcode } from './postcode';
 import { IsoDate } from '../domain/dates';
 import { StateCode } from '../domain/declaration';
+import { LgaRef, LgaSource } from '../domain/lga';
 
 export const StatusColor = z.enum(['green', 'amber', 'red']).meta({
   id: 'StatusColor',
@@ -35,9 +36,6 @@ export const CheckRequest = z
   .meta({ id: 'CheckRequest' });
 export type CheckRequest = z.infer<typeof CheckRequest>;
 
-export const LgaRef = z.object({ lga_name: z.string(), lga_code: z.string() }).meta({ id: 'LgaRef' });
-export type LgaRef = z.infer<typeof LgaRef>;
-
 export const Summary = z
   .object({
     is_eligible: z.boolean(),
@@ -48,9 +46,6 @@ export const Summary = z
   })
   .meta({ id: 'Summary' });
 export type Summary = z.infer<typeof Summary>;
-
-export const LgaSource = z.enum(['abs_correspondence', 'postcode_locality_data']);
-export type LgaSource = z.infer<typeof LgaSource>;
 
 export const Location = z
   .object({

@@ -1,6 +1,6 @@
 /**
- * Every error the API can answer with. Codes and messages are part of the contract (SPEC Part A "Errors" and
- * Part B §1): clients match on `code`, people read `message`, so both are fixed here and nowhere else.
+ * Every error the API can answer with. Codes (snake_case) and messages (exact strings) are part of the contract:
+ * clients match on `code`, people read `message`, so both are fixed here and nowhere else. No stack trace, ever.
  */
 export const API_ERRORS = {
   missing_api_key: { status: 401, message: 'Missing x-api-key header' },

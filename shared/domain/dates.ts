@@ -26,7 +26,10 @@ const sydneyDate = new Intl.DateTimeFormat('en-CA', {
 let cachedMinute = NaN;
 let cachedDay = '';
 
-/** The calendar day in Australia/Sydney at instant `now`: the day SPEC §4 judges activity on. */
+/**
+ * The calendar day in Australia/Sydney at instant `now`: the day a declaration's activity is judged on unless a request
+ * gives its own date.
+ */
 export function sydneyToday(now: Date): string {
   // Sydney's offsets are whole half-hours, so the day can only change on a minute boundary: one Intl call a minute
   // instead of one per request.

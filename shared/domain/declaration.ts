@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDate } from './dates';
+import type { LgaRef } from './lga';
 
 export const STATE_CODES = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'] as const;
 export const StateCode = z.enum(STATE_CODES);
@@ -29,3 +30,10 @@ export const Declaration = z.object({
   sources: z.array(z.string().min(1)).default([]),
 });
 export type Declaration = z.infer<typeof Declaration>;
+
+/** A declaration that concerns a postcode, with the postcode's LGAs it names. */
+export interface RelatedDeclaration {
+  declaration: Declaration;
+  /** Which of the area's LGAs the declaration covers (non-empty). */
+  lgas: LgaRef[];
+}

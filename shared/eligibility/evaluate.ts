@@ -1,6 +1,8 @@
 import { isCalendarDate, toDisplayDate } from '../domain/dates';
-import type { Declaration, StateCode } from '../domain/declaration';
-import type { CheckData, DisasterView, LgaRef, LgaSource } from '../api/check';
+import type { RelatedDeclaration } from '../domain/declaration';
+import type { LgaRef } from '../domain/lga';
+import type { PostcodeArea } from '../domain/postcode-area';
+import type { CheckData, DisasterView } from '../api/check';
 import { coveredLgas } from './lga-coverage';
 import { declarationColor, isActive, sortDisasters, summaryColor } from './status';
 import {
@@ -13,32 +15,6 @@ import {
   proformaText,
   type TextContext,
 } from './texts';
-
-export interface AreaLga {
-  lga_name: string;
-  lga_code: string;
-  /** Share 0..1 of the postcode's residents in this LGA; null when the source does not say. */
-  share: number | null;
-}
-
-export interface PostcodeArea {
-  postcode: string;
-  suburbs: string[];
-  state: StateCode;
-  /** Principal LGA first. Empty when the postcode's LGA is unknown. */
-  lgas: AreaLga[];
-  /**
-   * Where `lgas` come from. Said by the index that built the area, never assumed: an LGA from postcode locality data
-   * changes the advice (confirm the LGA from the address), so an area that forgot to say would not type-check.
-   */
-  lga_source: LgaSource;
-}
-
-export interface RelatedDeclaration {
-  declaration: Declaration;
-  /** Which of the area's LGAs the declaration covers (non-empty). */
-  lgas: LgaRef[];
-}
 
 export interface EvaluateInput {
   area: PostcodeArea;

@@ -1,4 +1,4 @@
-import type { LgaRef } from '../api/check';
+import type { LgaRef } from '../domain/lga';
 
 /**
  * Codes are the reliable key; a name is the fallback because some sources give an LGA without its ABS code.

@@ -13,18 +13,18 @@ export interface SortableDisaster {
 }
 
 /**
- * SPEC Part B §4. All dates are YYYY-MM-DD, so plain string comparison is calendar comparison; the end date is
- * inclusive because a declaration ending today still covers a consult today.
+ * Active on day D: started on or before D and not ended before D. All dates are YYYY-MM-DD, so plain string comparison
+ * is calendar comparison; the end date is inclusive because a declaration ending today still covers a consult today.
  */
 export function isActive(decl: DatedDeclaration, day: string): boolean {
   return decl.start_date <= day && (decl.end_date === null || decl.end_date >= day);
 }
 
 /**
- * SPEC Part B §5. Amber from the declaration's second anniversary on. The anniversary is taken forward from the
- * start, not back from the day: addYears clamps 29 Feb to 28 Feb, so a 29 Feb 2024 start turns amber on 28 Feb 2026
- * (counting back from 28 Feb 2026 would give 28 Feb 2024 and leave it green a day too long), while on 29 Feb 2028 a
- * 28 Feb 2026 start is amber and a 1 Mar 2026 start is not.
+ * An active declaration is amber from its second anniversary on, green before; red when not active. The anniversary is
+ * taken forward from the start, not back from the day: addYears clamps 29 Feb to 28 Feb, so a 29 Feb 2024 start turns
+ * amber on 28 Feb 2026 (counting back from 28 Feb 2026 would give 28 Feb 2024 and leave it green a day too long), while
+ * on 29 Feb 2028 a 28 Feb 2026 start is amber and a 1 Mar 2026 start is not.
  */
 export function declarationColor(decl: DatedDeclaration, day: string): StatusColor {
   if (!isActive(decl, day)) return 'red';
@@ -32,8 +32,9 @@ export function declarationColor(decl: DatedDeclaration, day: string): StatusCol
 }
 
 /**
- * SPEC Part B §5: one recent active declaration is enough for green; amber only when every active one is old.
- * Takes the colours of all related declarations, red ones included, so callers need not filter first.
+ * The summary's colour: red when none is active; one recent active declaration is enough for green; amber only when
+ * every active one is old. Takes the colours of all related declarations, red ones included, so callers need not filter
+ * first.
  */
 export function summaryColor(colors: readonly StatusColor[]): StatusColor {
   if (colors.includes('green')) return 'green';
@@ -52,7 +53,7 @@ export function compareAgrn(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** SPEC Part B §6 ordering as a comparator: active first, newest start first, then higher AGRN first. */
+/** The order of `disasters` as a comparator: active first, newest start first, then higher AGRN first. */
 export function compareDisasters(a: SortableDisaster, b: SortableDisaster): number {
   if (a.is_active !== b.is_active) return a.is_active ? -1 : 1;
   if (a.start_date !== b.start_date) return a.start_date < b.start_date ? 1 : -1;

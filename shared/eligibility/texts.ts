@@ -4,7 +4,8 @@
  */
 import { sydneyToday, toDisplayDate } from '../domain/dates';
 import type { StateCode } from '../domain/declaration';
-import type { LgaRef, LgaSource, StatusColor } from '../api/check';
+import type { LgaRef, LgaSource } from '../domain/lga';
+import type { StatusColor } from '../api/check';
 
 /** An active declaration as the texts need it; `lgas` are the postcode's LGAs it covers. */
 export interface ActiveDeclarationText {

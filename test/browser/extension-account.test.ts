@@ -13,7 +13,7 @@ let practice: Page;
 beforeAll(async () => {
   server = await startTestServer();
   // A clinic with an active subscription and no key yet: the key is made on the options page.
-  account = await seedAccount(server.data, { withKey: false });
+  account = await seedAccount(server.runtime, { withKey: false });
   pages = await servePages();
   ext = await launchWithExtension(inject('extensionDir'));
   // Chromium cannot grant permissions to an extension origin; the clipboard is read back from the sample page.

@@ -33,7 +33,7 @@ let page: Page;
 beforeAll(async () => {
   const today = sydneyToday(new Date());
   server = await startTestServer({ declarations: [...fixtureDeclarations(today), markupDeclaration(today)] });
-  account = await seedAccount(server.data);
+  account = await seedAccount(server.runtime);
   pages = await servePages();
   ext = await launchWithExtension(inject('extensionDir'));
   await ext.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pages.origin });
@@ -197,11 +197,11 @@ describe('failures are shown in words', () => {
     await ext.setStorage({ apiKey: `sk_live_${'Q'.repeat(40)}` });
     expect(await badgeFor('4000')).toContain('Key invalid');
 
-    const inactive = await seedAccount(server.data, { status: 'inactive' });
+    const inactive = await seedAccount(server.runtime, { status: 'inactive' });
     await ext.setStorage({ apiKey: inactive.apiKey });
     expect(await badgeFor('4000')).toContain('Subscription inactive');
 
-    const limited = await seedAccount(server.data, { rateLimit: 2 });
+    const limited = await seedAccount(server.runtime, { rateLimit: 2 });
     await ext.setStorage({ apiKey: limited.apiKey });
     expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
     expect(await badgeFor('2480')).toContain('Not eligible · Lismore');
@@ -209,7 +209,7 @@ describe('failures are shown in words', () => {
 
     const fresh = await startTestServer({ declarations: false });
     try {
-      const freshAccount = await seedAccount(fresh.data);
+      const freshAccount = await seedAccount(fresh.runtime);
       await ext.setStorage({ serverUrl: fresh.url, apiKey: freshAccount.apiKey });
       expect(await badgeFor('4000')).toContain('Data not available yet');
     } finally {

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 it('badge and open panel fit beside the field on the sample practice software', async () => {
-  const account = await seedAccount(server.data);
+  const account = await seedAccount(server.runtime);
   await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
   const page = await ext.context.newPage();
   await page.setViewportSize({ width: 1180, height: 1280 });

@@ -3,13 +3,12 @@ import { Writable } from 'node:stream';
 import { sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { createApp } from '../../server/app';
-import { openAuth, type AuthOptions, type AuthRuntime } from '../../server/auth/auth-runtime';
+import { loadConfig } from '../../server/config';
 import { createHttpServer, type HttpServerOptions } from '../../server/http/http-server';
 import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex, type PostcodeIndex } from '../../server/postcodes/postcode-index';
-import { PostcodeService } from '../../server/postcodes/postcode-service';
 import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
-import { openDataServices, type DataServices } from '../../server/services';
+import { openRuntime, type AuthSettings, type DataRuntime, type ServerRuntime } from '../../server/runtime';
 import { fixtureDeclarations } from '../fixtures/declarations';
 import { LOCALITY_ROWS } from '../fixtures/localities';
 import { tempDir } from './temp-dir';
@@ -17,11 +16,10 @@ import { tempDir } from './temp-dir';
 export interface TestServer {
   url: string;
   dataDir: string;
-  data: DataServices;
+  /** The server's stores and services: accounts, keys, declarations, sessions, login throttle, audit log. */
+  runtime: ServerRuntime;
   /** Every JSON log line the app wrote. */
   logs: string[];
-  /** Sessions, login throttle and audit log of this server. */
-  auth: AuthRuntime;
   close(): Promise<void>;
 }
 
@@ -33,7 +31,7 @@ export interface TestServerOptions {
   rateLimitCounter?: SlidingWindowCounter;
   trustProxy?: boolean | number | string;
   /** Session secret (default: generated into dataDir), extension origins, session timeouts, login limits. */
-  auth?: Omit<AuthOptions, 'dataDir' | 'logger' | 'clock'>;
+  auth?: AuthSettings;
   /**
    * The postcode index to answer from. Default: test/fixtures/localities.ts alone, quick and with answers the tests
    * can reason about (every LGA `postcode_locality_data`). 'production': what `npm start` without POSTCODE_LGA_URL
@@ -42,6 +40,14 @@ export interface TestServerOptions {
   postcodes?: PostcodeIndex | 'production';
   /** The HTTP server's timeouts (default: production's), shortened by the tests that watch them act. */
   http?: HttpServerOptions;
+}
+
+/** The configuration of a test process over `dataDir`: the defaults, nothing from the environment. */
+const configFor = (dataDir: string) => loadConfig({ DATA_DIR: dataDir });
+
+/** The account data in `dataDir` as the admin CLI opens it (no watching): for setting up and inspecting a data directory. */
+export function openDataDir(dataDir: string): Promise<DataRuntime> {
+  return openRuntime(configFor(dataDir), { purpose: 'admin', logger: createLogger('silent') });
 }
 
 /** The real app on a real HTTP server on an ephemeral port, over a real data directory. */
@@ -54,44 +60,37 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       done();
     },
   });
-  const logger = createLogger('info', sink);
-  const data = await openDataServices(dataDir, logger);
-  data.watch();
-  const clock = options.clock ?? (() => new Date());
+  const runtime = await openRuntime(
+    { ...configFor(dataDir), TRUST_PROXY: options.trustProxy ?? false },
+    {
+      clock: options.clock,
+      logger: createLogger('info', sink),
+      auth: options.auth,
+      postcodes: options.postcodes === 'production' ? undefined : (options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS)),
+      rateLimitCounter: options.rateLimitCounter,
+    },
+  );
   if (options.declarations !== false) {
+    const { clock } = runtime;
     const declarations = options.declarations ?? fixtureDeclarations(sydneyToday(clock()));
-    await data.declarations.store.update((file) => {
+    await runtime.declarations.store.update((file) => {
       file.declarations = declarations;
       file.last_updated = clock().toISOString();
     });
   }
-  const auth = await openAuth({ dataDir, logger, clock, ...options.auth });
-  const postcodes =
-    options.postcodes === 'production' ? await PostcodeService.open({ dataDir, logger }) : (options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS));
-  const app = createApp({
-    logger,
-    data,
-    postcodes,
-    clock,
-    rateLimitCounter: options.rateLimitCounter,
-    trustProxy: options.trustProxy,
-    auth,
-  });
   // The production server setup (timeouts, answers to requests the parser refuses), as listenGracefully uses it.
-  const server = createHttpServer(app, logger, options.http);
+  const server = createHttpServer(createApp(runtime), runtime.logger, options.http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     dataDir,
-    data,
+    runtime,
     logs,
-    auth,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await data.close();
-      await auth.close();
+      await runtime.close();
     },
   };
 }
@@ -105,9 +104,12 @@ export interface SeededAccount {
 
 let seq = 0;
 
-/** An account with a subscription (active by default) and, unless told otherwise, an API key. */
+/**
+ * An account with a subscription (active by default) and, unless told otherwise, an API key. Set-up, not an action
+ * anyone took: nothing of it is audited.
+ */
 export async function seedAccount(
-  data: DataServices,
+  data: Pick<DataRuntime, 'accounts' | 'keys'>,
   options: { status?: 'active' | 'inactive'; expires?: string | null; rateLimit?: number; withKey?: boolean; email?: string } = {},
 ): Promise<SeededAccount> {
   const email = options.email ?? `clinic${++seq}-${process.pid}@example.test`;

@@ -34,7 +34,7 @@ function futureDay(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-describe('admin CLI (SPEC Part B §11), end to end over a real DATA_DIR', () => {
+describe('admin CLI (create-account, set-subscription, create-key, list-accounts), end to end over a real DATA_DIR', () => {
   let dataDir: string;
   const email = 'reception@clinic-one.example';
   const expired = 'second@clinic-two.example';
@@ -306,7 +306,7 @@ describe('admin CLI (SPEC Part B §11), end to end over a real DATA_DIR', () => 
     });
 
     it('a CLI write and the server\'s own writes to the same file never lose each other\'s changes', async () => {
-      const auth = server.data.keys.authenticate(rawKey, new Date());
+      const auth = server.runtime.keys.authenticate(rawKey, new Date());
       if (!auth.ok) throw new Error('key not accepted');
       // The server writes keys.json over and over (usage flushes) while the CLI adds a key to the same file.
       let stop = false;
@@ -316,8 +316,8 @@ describe('admin CLI (SPEC Part B §11), end to end over a real DATA_DIR', () => 
         while (!stop) {
           const now = new Date(Date.now() + serverWrites); // strictly increasing, so every flush changes the file
           lastUse = now.toISOString();
-          server.data.keys.recordUse(auth.key.id, now);
-          await server.data.keys.flushUsage();
+          server.runtime.keys.recordUse(auth.key.id, now);
+          await server.runtime.keys.flushUsage();
           serverWrites++;
         }
       })();

@@ -17,7 +17,7 @@ describe('login throttling', () => {
   it('allows 5 failures per account in 15 minutes, then refuses even the right password with 429 and Retry-After', async () => {
     const time = fakeClock();
     server = await startTestServer({ clock: time.clock });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     for (let i = 0; i < 5; i++) expect((await client.login(clinic.email, `wrong guess ${i}`)).status).toBe(401);
 
@@ -46,7 +46,7 @@ describe('login throttling', () => {
 
   it('forgets an account’s failures after a successful sign-in', async () => {
     server = await startTestServer();
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     for (let i = 0; i < 4; i++) await client.login(clinic.email, `wrong ${i}`);
     expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
@@ -56,7 +56,7 @@ describe('login throttling', () => {
 
   it('limits failures per client address across many emails, without affecting other addresses', async () => {
     server = await startTestServer({ trustProxy: true, auth: { loginLimits: { perIp: 4 } } });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
     for (let i = 0; i < 4; i++) expect((await client.login(`spray${i}@example.test`, 'Winter2026!', from('203.0.113.7'))).status).toBe(401);
@@ -68,7 +68,7 @@ describe('login throttling', () => {
 
   it('counts parallel guesses before they finish: a burst of 12 gets exactly 5 password checks', async () => {
     server = await startTestServer();
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, i) => new SessionClient(server!.url).login(clinic.email, `parallel guess ${i}`)),
     );
@@ -79,9 +79,9 @@ describe('login throttling', () => {
 
   it('audits failed attempts but never a password', async () => {
     server = await startTestServer();
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     await new SessionClient(server.url).login(clinic.email, 'hunter2-is-not-it');
-    const events = await server.auth.audit.read({ email: clinic.email });
+    const events = await server.runtime.audit.read({ email: clinic.email });
     expect(events).toHaveLength(1);
     expect(JSON.stringify(events)).not.toContain('hunter2');
   });

@@ -14,7 +14,7 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
 
   beforeAll(async () => {
     server = await startTestServer();
-    clinic = await seedAccount(server.data, { withKey: false });
+    clinic = await seedAccount(server.runtime, { withKey: false });
   });
   afterAll(() => server.close());
 
@@ -85,7 +85,7 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
     const wrongPassword: number[] = [];
     const unknownEmail: number[] = [];
     // Separate emails keep the per-account throttle out of it; the per-address limit (20) is not reached.
-    const other = await seedAccount(server.data, { withKey: false });
+    const other = await seedAccount(server.runtime, { withKey: false });
     for (let i = 0; i < 4; i++) {
       wrongPassword.push(await timed(i % 2 ? clinic.email : other.email));
       unknownEmail.push(await timed(`ghost${i}@example.test`));
@@ -178,17 +178,17 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
   });
 
   it('records sign-ins, failed sign-ins and sign-outs in the audit log', async () => {
-    const fresh = await seedAccount(server.data, { withKey: false });
+    const fresh = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     await client.login(fresh.email, 'wrong password!');
     await client.login(fresh.email, fresh.password);
     await client.post('/api/v1/auth/logout');
     await client.login('stranger@example.test', 'whatever it is');
-    const events = await server.auth.audit.read({ email: fresh.email });
+    const events = await server.runtime.audit.read({ email: fresh.email });
     expect(events.map((e) => e.event)).toEqual(['login_failed', 'login', 'logout']);
     expect(events.every((e) => e.account_id === fresh.accountId && e.source === 'web' && e.ip === '127.0.0.1')).toBe(true);
     expect(events[0]!.reason).toBe('invalid_credentials');
-    const stranger = await server.auth.audit.read({ email: 'stranger@example.test' });
+    const stranger = await server.runtime.audit.read({ email: 'stranger@example.test' });
     expect(stranger).toEqual([expect.objectContaining({ event: 'login_failed', account_id: null, email: 'stranger@example.test' })]);
     const raw = await readFile(path.join(server.dataDir, 'audit.jsonl'), 'utf8');
     expect(raw).not.toContain('wrong password!');
@@ -200,7 +200,7 @@ describe('session cookie behind an HTTPS proxy', () => {
   it('is Secure when TRUST_PROXY trusts the proxy that says the request came over HTTPS', async () => {
     const server = await startTestServer({ trustProxy: true });
     try {
-      const clinic = await seedAccount(server.data, { withKey: false });
+      const clinic = await seedAccount(server.runtime, { withKey: false });
       const client = new SessionClient(server.url);
       const res = await client.login(clinic.email, clinic.password, {
         origin: 'https://telehealth.clinic.example',
@@ -219,7 +219,7 @@ describe('session cookie behind an HTTPS proxy', () => {
   it('is not Secure when the forwarded protocol comes from an untrusted client', async () => {
     const server = await startTestServer({ trustProxy: false });
     try {
-      const clinic = await seedAccount(server.data, { withKey: false });
+      const clinic = await seedAccount(server.runtime, { withKey: false });
       const res = await new SessionClient(server.url).login(clinic.email, clinic.password, { headers: { 'x-forwarded-proto': 'https' } });
       expect(res.status).toBe(200);
       expect(res.headers.getSetCookie().find((c) => c.startsWith('dte.sid='))).not.toMatch(/Secure/);

@@ -13,7 +13,7 @@ describe('Origin check and CORS on the cookie-session endpoints (default: any Ch
 
   beforeAll(async () => {
     server = await startTestServer();
-    clinic = await seedAccount(server.data, { withKey: false });
+    clinic = await seedAccount(server.runtime, { withKey: false });
     client = new SessionClient(server.url);
     expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
   });
@@ -94,11 +94,11 @@ describe('Origin check and CORS on the cookie-session endpoints (default: any Ch
   });
 
   it('keeps the check endpoint free of sessions: no cookie set, no session looked up or touched', async () => {
-    const seeded = await seedAccount(server.data);
+    const seeded = await seedAccount(server.runtime);
     const cookie = client.jar.headerFor('/api/v1/check-postcode')!;
     expect(cookie).toContain('dte.sid=');
-    const get = vi.spyOn(server.auth.sessions, 'get');
-    const touch = vi.spyOn(server.auth.sessions, 'touch');
+    const get = vi.spyOn(server.runtime.sessions, 'get');
+    const touch = vi.spyOn(server.runtime.sessions, 'touch');
     try {
       const res = await checkPostcode(server, seeded.apiKey, { postcode: '4000' }, { cookie, origin: 'https://evil.example' });
       expect(res.status).toBe(200);
@@ -122,7 +122,7 @@ describe('EXTENSION_ORIGINS narrows the allowed extensions', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: { extensionOrigins: [EXTENSION] } });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     client = new SessionClient(server.url);
     await client.login(clinic.email, clinic.password);
   });

@@ -1,10 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/logger';
-import { openDataServices } from '../../../server/services';
 import { startServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
-import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import { openDataDir, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from './session-client';
 
 const FORBIDDEN = { success: false, error: { code: 'forbidden_origin', message: 'Request origin is not allowed' } };
@@ -40,7 +38,7 @@ describe('the Origin check compares with the configured public origins, never th
 
   beforeAll(async () => {
     server = await startTestServer();
-    clinic = await seedAccount(server.data, { withKey: false });
+    clinic = await seedAccount(server.runtime, { withKey: false });
     client = new SessionClient(server.url);
     expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
     sid = client.sessionCookie!;
@@ -93,7 +91,7 @@ describe('PUBLIC_URL names the only web origins allowed', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: { publicOrigins: ['https://clinic.example', 'https://dte.clinic.example:8443'] } });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     client = new SessionClient(server.url);
     expect((await client.login(clinic.email, clinic.password, { origin: null })).status).toBe(200);
   });
@@ -120,7 +118,7 @@ describe('PUBLIC_URL names the only web origins allowed', () => {
 describe('PUBLIC_URL in the environment of the real process', () => {
   it('reaches the Origin check', async () => {
     const dataDir = await tempDir('dte-public-url-');
-    const data = await openDataServices(dataDir, createLogger('silent'));
+    const data = await openDataDir(dataDir);
     const clinic = await seedAccount(data, { withKey: false });
     await data.close();
     const { server, url } = await startServerProcess({

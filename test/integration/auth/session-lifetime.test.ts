@@ -32,7 +32,7 @@ describe('session lifetime', () => {
   it('ends a session after 30 idle minutes; each request pushes the deadline back', async () => {
     const time = fakeClock();
     const server = await start({ clock: time.clock });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     await client.login(clinic.email, clinic.password);
 
@@ -54,7 +54,7 @@ describe('session lifetime', () => {
   it('ends a busy session 12 hours after sign-in however active it is, and reports that deadline', async () => {
     const time = fakeClock();
     const server = await start({ clock: time.clock });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     await client.login(clinic.email, clinic.password);
     const signedInAt = time.clock().getTime();
@@ -74,7 +74,7 @@ describe('session lifetime', () => {
   it('honours configured timeouts', async () => {
     const time = fakeClock();
     const server = await start({ clock: time.clock, auth: { idleTimeoutMs: 5 * MINUTE, absoluteTimeoutMs: 60 * MINUTE } });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     const res = await client.login(clinic.email, clinic.password);
     expect(res.headers.getSetCookie()[0]).toMatch(/Expires=/); // the cookie lives no longer than the absolute limit
@@ -87,7 +87,7 @@ describe('session lifetime', () => {
   it('purges expired sessions from sessions.json and keeps only a hash of live session ids there', async () => {
     const time = fakeClock();
     const server = await start({ clock: time.clock });
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const early = new SessionClient(server.url);
     await early.login(clinic.email, clinic.password);
     time.advance(20 * MINUTE);
@@ -110,7 +110,7 @@ describe('session lifetime', () => {
     expect(before).not.toContain(clinic.email);
 
     time.advance(15 * MINUTE); // early: 35 idle minutes; late: 15
-    expect(await server.auth.sessions.purge()).toBe(1);
+    expect(await server.runtime.sessions.purge()).toBe(1);
     const after = JSON.parse(await readFile(file, 'utf8')).sessions as Record<string, unknown>;
     expect(Object.keys(after)).toEqual([createHash('sha256').update(lateId).digest('hex')]);
     expect((await late.get('/api/v1/keys/status')).status).toBe(200);
@@ -119,7 +119,7 @@ describe('session lifetime', () => {
   it('keeps sessions across a server restart (same DATA_DIR, secret generated once into it with mode 0600)', async () => {
     const dataDir = await tempDir();
     const first = await start({ dataDir });
-    const clinic = await seedAccount(first.data, { withKey: false });
+    const clinic = await seedAccount(first.runtime, { withKey: false });
     const client = new SessionClient(first.url);
     await client.login(clinic.email, clinic.password);
     const secretFile = path.join(dataDir, 'session-secret');
@@ -141,7 +141,7 @@ describe('session lifetime', () => {
   it('does not accept cookies signed with another secret (SESSION_SECRET changed)', async () => {
     const dataDir = await tempDir();
     const first = await start({ dataDir, auth: { sessionSecret: 'a'.repeat(40) } });
-    const clinic = await seedAccount(first.data, { withKey: false });
+    const clinic = await seedAccount(first.runtime, { withKey: false });
     const client = new SessionClient(first.url);
     await client.login(clinic.email, clinic.password);
     await first.close();

@@ -19,7 +19,7 @@ describe('POST /api/v1/check-postcode', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    apiKey = (await seedAccount(server.data)).apiKey!;
+    apiKey = (await seedAccount(server.runtime)).apiKey!;
   });
   afterAll(() => server.close());
 
@@ -96,10 +96,10 @@ describe('POST /api/v1/check-postcode', () => {
   it('answers from the new declarations as soon as they change, not from an earlier answer', async () => {
     const fresh = await startTestServer();
     try {
-      const key = (await seedAccount(fresh.data)).apiKey!;
+      const key = (await seedAccount(fresh.runtime)).apiKey!;
       const before = CheckResponse.parse(await (await checkPostcode(fresh, key, { postcode: '4000' })).json());
       expect(before.data.summary.is_eligible).toBe(true);
-      await fresh.data.declarations.store.update((file) => {
+      await fresh.runtime.declarations.store.update((file) => {
         file.declarations = file.declarations.filter((d) => d.agrn !== '1195');
         file.last_updated = new Date().toISOString();
       });
@@ -137,19 +137,19 @@ describe('POST /api/v1/check-postcode', () => {
   });
 
   it('401 Invalid API key for a revoked key, at once', async () => {
-    const seeded = await seedAccount(server.data);
+    const seeded = await seedAccount(server.runtime);
     expect((await checkPostcode(server, seeded.apiKey, { postcode: '4000' })).status).toBe(200);
-    await server.data.keys.revoke(seeded.accountId);
+    await server.runtime.keys.revoke(seeded.accountId);
     await expectError(await checkPostcode(server, seeded.apiKey, { postcode: '4000' }), 'invalid_api_key');
   });
 
   it('403 API subscription is inactive for a cancelled subscription', async () => {
-    const seeded = await seedAccount(server.data, { status: 'inactive' });
+    const seeded = await seedAccount(server.runtime, { status: 'inactive' });
     await expectError(await checkPostcode(server, seeded.apiKey, { postcode: '4000' }), 'subscription_inactive');
   });
 
   it('403 API subscription is inactive once the subscription has expired', async () => {
-    const seeded = await seedAccount(server.data, { expires: '2020-01-01' });
+    const seeded = await seedAccount(server.runtime, { expires: '2020-01-01' });
     await expectError(await checkPostcode(server, seeded.apiKey, { postcode: '4000' }), 'subscription_inactive');
   });
 
@@ -196,7 +196,7 @@ describe('before the first data refresh', () => {
   afterAll(() => server.close());
 
   it('answers 503 data_unavailable with Retry-After, never invented data', async () => {
-    const { apiKey } = await seedAccount(server.data);
+    const { apiKey } = await seedAccount(server.runtime);
     const res = await checkPostcode(server, apiKey, { postcode: '4000' });
     await expectError(res, 'data_unavailable');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -221,7 +221,7 @@ describe('stale data', () => {
   afterAll(() => server.close());
 
   it('flags metadata.stale and /healthz once the last refresh is over 48 hours old', async () => {
-    const { apiKey } = await seedAccount(server.data);
+    const { apiKey } = await seedAccount(server.runtime);
     const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4000' })).json());
     expect(body.metadata.stale).toBe(true);
     const health = await (await fetch(`${server.url}/healthz`)).json();
@@ -256,7 +256,7 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
         active('1302', [{ name: 'City of Sydney', code: '17200' }]),
       ],
     });
-    apiKey = (await seedAccount(server.data)).apiKey!;
+    apiKey = (await seedAccount(server.runtime)).apiKey!;
   });
   afterAll(() => server.close());
 

@@ -94,7 +94,7 @@ describe('malformed requests to the check endpoint', () => {
   beforeAll(async () => {
     server = await startTestServer();
     // A high limit: this table is about validation, not rate limiting.
-    apiKey = (await seedAccount(server.data, { rateLimit: 10_000 })).apiKey!;
+    apiKey = (await seedAccount(server.runtime, { rateLimit: 10_000 })).apiKey!;
   });
   afterAll(() => server.close());
 

@@ -40,7 +40,7 @@ describe('body-parser failures become client errors', () => {
   let apiKey: string;
   beforeAll(async () => {
     server = await startTestServer();
-    apiKey = (await seedAccount(server.data, { rateLimit: 10_000 })).apiKey!;
+    apiKey = (await seedAccount(server.runtime, { rateLimit: 10_000 })).apiKey!;
   });
   afterAll(() => server.close());
 

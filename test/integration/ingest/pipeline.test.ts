@@ -34,7 +34,7 @@ beforeAll(async () => {
   dataDir = await tempDir();
   const postcodes = await PostcodeService.open({ source: `${site.url}/data/corr-2018.csv`, dataDir, logger: createLogger('silent'), localityRows: LOCALITY_ROWS });
   server = await startTestServer({ dataDir, declarations: false, postcodes });
-  apiKey = (await seedAccount(server.data)).apiKey!;
+  apiKey = (await seedAccount(server.runtime)).apiKey!;
 });
 afterAll(async () => {
   await server?.close();
@@ -67,7 +67,7 @@ describe('from `npm run ingest` to the check endpoint', () => {
 
     const file = JSON.parse(await readFile(path.join(dataDir, 'declarations.json'), 'utf8'));
     expect(file.declarations).toHaveLength(8);
-    await waitFor(() => server.data.declarations.lastUpdated === file.last_updated, { timeoutMs: 5_000 });
+    await waitFor(() => server.runtime.declarations.lastUpdated === file.last_updated, { timeoutMs: 5_000 });
     const ingestRequests = site.requests.filter((r) => !r.path.startsWith('/data/corr'));
     expect(ingestRequests.length).toBeGreaterThan(10);
     expect(ingestRequests.every((r) => r.userAgent.includes('+ingest-test@clinic.example'))).toBe(true);
@@ -105,7 +105,7 @@ describe('from `npm run ingest` to the check endpoint', () => {
         status_color: 'green',
       }),
     ]);
-    expect(res.body.metadata).toMatchObject({ last_updated: server.data.declarations.lastUpdated, stale: false, data_source: 'disasterassist.gov.au' });
+    expect(res.body.metadata).toMatchObject({ last_updated: server.runtime.declarations.lastUpdated, stale: false, data_source: 'disasterassist.gov.au' });
   });
 
   it('narrows by suburb to one LGA', async () => {
@@ -135,13 +135,13 @@ describe('from `npm run ingest` to the check endpoint', () => {
   it('reports freshness on /healthz', async () => {
     const health = await (await fetch(`${server.url}/healthz`)).json();
     expect(health.data_status).toBe('available');
-    expect(health.last_updated).toBe(server.data.declarations.lastUpdated);
+    expect(health.last_updated).toBe(server.runtime.declarations.lastUpdated);
     expect(health.data_age_seconds).toBeGreaterThanOrEqual(0);
     expect(health.data_age_seconds).toBeLessThan(60);
   });
 
   it('flags the data stale 48 hours after the last successful refresh', async () => {
-    const lastUpdated = Date.parse(server.data.declarations.lastUpdated!);
+    const lastUpdated = Date.parse(server.runtime.declarations.lastUpdated!);
     const later = await startTestServer({ dataDir, declarations: false, clock: () => new Date(lastUpdated + 48 * 3600_000 + 60_000) });
     try {
       const res = await checkPostcode(later, apiKey, { postcode: '4000' });

@@ -86,7 +86,7 @@ describe('a list page whose rows are drawn by its script', () => {
     // LGAs, and exactly the declarations active for them.
     const server = await startTestServer({ dataDir, declarations: false, postcodes: 'production' });
     try {
-      const { apiKey } = await seedAccount(server.data);
+      const { apiKey } = await seedAccount(server.runtime);
       const check = async (postcode: string) => (await (await checkPostcode(server, apiKey!, { postcode })).json()).data;
       const lismore = await check('2480'); // the package alone said Ballina
       expect(lismore.location).toMatchObject({ lga_name: 'Lismore', lga_code: '14850', lga_source: 'abs_correspondence' });
@@ -121,7 +121,7 @@ describe('a list page whose rows are drawn by its script', () => {
     expect(result.stderr).toContain('No data has been stored yet: checks keep answering 503 data_unavailable.');
     const server = await startTestServer({ dataDir, declarations: false });
     try {
-      const { apiKey } = await seedAccount(server.data);
+      const { apiKey } = await seedAccount(server.runtime);
       const res = await checkPostcode(server, apiKey!, { postcode: '4000' });
       expect(res.status).toBe(503);
       expect((await res.json()).error.code).toBe('data_unavailable');

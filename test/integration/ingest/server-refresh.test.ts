@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/logger';
-import { openDataServices } from '../../../server/services';
 import { CORRESPONDENCE_2021, scenario } from '../../fixtures/ingest/scenario';
 import { LIST_PATH, startMockSite, type MockSite } from '../../fixtures/ingest/site';
-import { checkPostcode, seedAccount } from '../../helpers/test-server';
+import { checkPostcode, openDataDir, seedAccount } from '../../helpers/test-server';
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
@@ -54,7 +52,7 @@ describe('the server keeps its data fresh', () => {
     expect(await until(async () => server.logs.find((l) => l.msg === 'postcode correspondence loaded'))).toMatchObject({ layout: '2021+', lga_edition: '2023', from: 'source' });
     expect(await until(async () => server.logs.find((l) => l.msg === 'declarations refreshed'))).toMatchObject({ trigger: 'startup', listed: 7, stored: 8 });
 
-    const data = await openDataServices(dataDir, createLogger('silent'));
+    const data = await openDataDir(dataDir);
     const { apiKey } = await seedAccount(data);
     await data.close();
     const body = await until(async () => {
@@ -81,7 +79,7 @@ describe('the server keeps its data fresh', () => {
     expect(String(failed.reason)).toMatch(/page=1: HTTP 404/);
     await until(async () => server.logs.find((l) => l.msg === 'refresh will be retried'));
 
-    const data = await openDataServices(dataDir, createLogger('silent'));
+    const data = await openDataDir(dataDir);
     const { apiKey } = await seedAccount(data);
     await data.close();
     const health = (await (await fetch(`${server.url}/healthz`)).json()) as { last_updated: string | null; data_status: string };

@@ -12,7 +12,7 @@ describe('key endpoints under concurrency', () => {
   afterAll(() => server.close());
 
   async function signedIn() {
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
     return { clinic, client };

@@ -2,12 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../server/audit/audit-log';
-import { createLogger } from '../../../server/logger';
-import { openDataServices } from '../../../server/services';
+import { JsonLinesAuditLog } from '../../../server/audit/audit-log';
 import { runAdmin } from '../../helpers/run-cli';
 import { tempDir } from '../../helpers/temp-dir';
-import { checkPostcode, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import { checkPostcode, openDataDir, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
 /** The limit of issue #13: ten key actions (generate, regenerate, revoke) per account per hour. */
@@ -63,7 +61,7 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
   afterAll(() => server.close());
 
   it('the 11th action within the hour gets 429 rate_limited with Retry-After and changes nothing; the limit survives a restart', async () => {
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = await signIn(server, clinic);
     const firstAt = time.now();
     expect((await client.post('/api/v1/keys/generate')).status).toBe(201);
@@ -103,7 +101,7 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
   });
 
   it('refused calls (409, 404) do not count, and the limit is per account', async () => {
-    const [one, two] = [await seedAccount(server.data, { withKey: false }), await seedAccount(server.data, { withKey: false })];
+    const [one, two] = [await seedAccount(server.runtime, { withKey: false }), await seedAccount(server.runtime, { withKey: false })];
     const a = await signIn(server, one);
     const b = await signIn(server, two);
     for (let i = 0; i < 2 * LIMIT; i++) expect((await a.post('/api/v1/keys/revoke')).status).toBe(404);
@@ -115,7 +113,7 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
   });
 
   it('concurrent calls through two servers sharing DATA_DIR cannot exceed the limit', async () => {
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const second = await startTestServer({ dataDir, clock: time.clock, auth: LONG_SESSIONS, declarations: false });
     try {
       const viaFirst = await signIn(server, clinic);
@@ -136,7 +134,7 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
   });
 
   it('the admin CLI’s create-key is an operator action: not limited', async () => {
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = await signIn(server, clinic);
     expect((await client.post('/api/v1/keys/generate')).status).toBe(201);
     for (let i = 1; i < LIMIT; i++) expect((await client.post(i % 2 ? '/api/v1/keys/revoke' : '/api/v1/keys/generate')).status).toBeLessThan(300);
@@ -150,8 +148,7 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
 describe('revoked key records do not grow keys.json without bound', () => {
   it('a keys.json with thousands of revoked records is pruned when the store opens; the archive and the audit trail keep them', async () => {
     const dataDir = await tempDir('dte-prune-');
-    const logger = createLogger('silent');
-    const setup = await openDataServices(dataDir, logger);
+    const setup = await openDataDir(dataDir);
     const churned = await seedAccount(setup, { withKey: true });
     const quiet = await seedAccount(setup, { withKey: false });
     await setup.close();
@@ -183,7 +180,7 @@ describe('revoked key records do not grow keys.json without bound', () => {
     const all = [...churn, ...quietRevoked, active];
     await writeFile(path.join(dataDir, 'keys.json'), JSON.stringify({ schema_version: 1, keys: all }, null, 2));
     const sizeBefore = (await stat(path.join(dataDir, 'keys.json'))).size;
-    const audit = AuditLog.inDataDir(dataDir);
+    const audit = JsonLinesAuditLog.inDataDir(dataDir);
     const lines = churn.map((k) =>
       JSON.stringify({ at: k.revoked_at, event: 'key_regenerated', source: 'web', account_id: churned.accountId, email: churned.email, ip: '127.0.0.1', key_prefix: k.prefix }),
     );
@@ -221,7 +218,7 @@ describe('revoked key records do not grow keys.json without bound', () => {
     const dataDir = await tempDir('dte-prune-');
     const server = await startTestServer({ dataDir, clock: time.clock, auth: LONG_SESSIONS });
     try {
-      const clinic = await seedAccount(server.data, { withKey: false });
+      const clinic = await seedAccount(server.runtime, { withKey: false });
       const client = await signIn(server, clinic);
       const prefixes: string[] = [];
       for (let i = 0; i < 4 * LIMIT; i++) {
@@ -240,7 +237,7 @@ describe('revoked key records do not grow keys.json without bound', () => {
       time.advance(HOUR_MS);
       expect((await client.post('/api/v1/keys/revoke')).status).toBe(200);
       expect((await json(await client.get('/api/v1/keys/status'))).data.key).toMatchObject({ status: 'revoked', key_prefix: prefixes.at(-1) });
-      const events = await server.auth.audit.read({ accountId: clinic.accountId });
+      const events = await server.runtime.audit.read({ accountId: clinic.accountId });
       for (const prefix of prefixes) expect(events.some((e) => e.key_prefix === prefix)).toBe(true);
     } finally {
       await server.close();

@@ -23,7 +23,7 @@ describe('API key states: no key → active → rotated → revoked → generate
 
   beforeAll(async () => {
     server = await startTestServer({ clock: time.clock });
-    clinic = await seedAccount(server.data, { withKey: false, rateLimit: 250 });
+    clinic = await seedAccount(server.runtime, { withKey: false, rateLimit: 250 });
     client = new SessionClient(server.url);
     expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
   });
@@ -116,12 +116,12 @@ describe('API key states: no key → active → rotated → revoked → generate
     expect(await check(first.api_key)).toBe(401);
     expect(await check(second.api_key)).toBe(401);
     expect((await status()).key).toMatchObject({ status: 'active', key_prefix: third.key_prefix });
-    const keys = server.data.keys;
+    const keys = server.runtime.keys;
     expect(keys.currentKey(clinic.accountId)?.prefix).toBe(third.key_prefix);
   });
 
   it('records each key event in the audit log with the prefix only', async () => {
-    const events = await server.auth.audit.read({ accountId: clinic.accountId });
+    const events = await server.runtime.audit.read({ accountId: clinic.accountId });
     expect(events.filter((e) => e.event.startsWith('key_')).map((e) => [e.event, e.key_prefix])).toEqual([
       ['key_generated', first.key_prefix],
       ['key_regenerated', second.key_prefix],
@@ -139,7 +139,7 @@ describe('key endpoints without a session', () => {
   afterAll(() => server.close());
 
   it('answer 401 unauthenticated, also with an x-api-key instead of a session', async () => {
-    const seeded = await seedAccount(server.data);
+    const seeded = await seedAccount(server.runtime);
     for (const [method, path] of [
       ['POST', '/api/v1/keys/generate'],
       ['POST', '/api/v1/keys/regenerate'],
@@ -155,7 +155,7 @@ describe('key endpoints without a session', () => {
   });
 
   it('answer 405 for the wrong method once signed in', async () => {
-    const seeded = await seedAccount(server.data, { withKey: false });
+    const seeded = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     await client.login(seeded.email, seeded.password);
     const res = await client.get('/api/v1/keys/generate');
@@ -180,7 +180,7 @@ describe('subscription states', () => {
   }
 
   it('inactive subscription: status says inactive; generate and regenerate 403; revoke still works', async () => {
-    const clinic = await seedAccount(server.data, { status: 'inactive' }); // has a key from before
+    const clinic = await seedAccount(server.runtime, { status: 'inactive' }); // has a key from before
     const client = await signedIn(clinic);
     const data = STATUS.parse(await json(await client.get('/api/v1/keys/status'))).data;
     expect(data.subscription).toEqual({ plan: 'Clinic-Wide Access', status: 'inactive', expires_at: null });
@@ -196,7 +196,7 @@ describe('subscription states', () => {
   });
 
   it('expired subscription counts as inactive', async () => {
-    const clinic = await seedAccount(server.data, { withKey: false, expires: '2026-11-21' });
+    const clinic = await seedAccount(server.runtime, { withKey: false, expires: '2026-11-21' });
     const client = await signedIn(clinic);
     const data = STATUS.parse(await json(await client.get('/api/v1/keys/status'))).data;
     expect(data.subscription.status).toBe('inactive');
@@ -205,14 +205,14 @@ describe('subscription states', () => {
   });
 
   it('an account without any subscription record is inactive with the default limit', async () => {
-    const clinic = await seedAccount(server.data, { withKey: false });
+    const clinic = await seedAccount(server.runtime, { withKey: false });
     // Another process (an older tool, a hand edit) removes the subscription record; the server picks that up.
     const other = await openAccountStore(server.dataDir);
     await other.update((d) => {
       d.subscriptions = d.subscriptions.filter((s) => s.account_id !== clinic.accountId);
     });
     await other.close();
-    await vi.waitFor(() => expect(server.data.accounts.subscriptionOf(clinic.accountId)).toBeUndefined(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(server.runtime.accounts.subscriptionOf(clinic.accountId)).toBeUndefined(), { timeout: 5_000 });
     const client = await signedIn(clinic);
     const data = STATUS.parse(await json(await client.get('/api/v1/keys/status'))).data;
     expect(data).toEqual({
@@ -224,10 +224,10 @@ describe('subscription states', () => {
   });
 
   it('a subscription activated later (admin CLI) lets the same session generate', async () => {
-    const clinic = await seedAccount(server.data, { withKey: false, status: 'inactive' });
+    const clinic = await seedAccount(server.runtime, { withKey: false, status: 'inactive' });
     const client = await signedIn(clinic);
     expect((await client.post('/api/v1/keys/generate')).status).toBe(403);
-    await server.data.accounts.setSubscription(clinic.email, { status: 'active' });
+    await server.runtime.accounts.setSubscription(clinic.email, { status: 'active' });
     expect((await client.post('/api/v1/keys/generate')).status).toBe(201);
   });
 });

@@ -23,7 +23,7 @@ describe('secrets at rest', () => {
     const sessionIds: string[] = [];
     let closed = false;
     try {
-      const clinic = await seedAccount(server.data, { withKey: false });
+      const clinic = await seedAccount(server.runtime, { withKey: false });
       secrets.push(clinic.password);
       const client = new SessionClient(server.url);
       const wrongPasswords = ['Tr0ub4dor&3-wrong', 'summer-holiday-2026'];

@@ -3,13 +3,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sydneyToday } from '../../../shared/domain/dates';
-import { createLogger } from '../../../server/logger';
-import { openDataServices } from '../../../server/services';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { filesContaining } from '../../helpers/data-files';
 import { tempDir } from '../../helpers/temp-dir';
 import { spawnServer, startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
-import { seedAccount } from '../../helpers/test-server';
+import { openDataDir, seedAccount } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 
 /** Nothing in these tests may reach the internet: any refresh the server attempts goes to a closed local port. */
@@ -90,7 +88,7 @@ describe('the real entry point (tsx server/index.ts), running', () => {
   beforeAll(async () => {
     dataDir = await tempDir('dte-proc-');
     // Seed the data directory the way a previous run and the admin CLI would have left it.
-    const data = await openDataServices(dataDir, createLogger('silent'));
+    const data = await openDataDir(dataDir);
     const seeded = await seedAccount(data);
     apiKey = seeded.apiKey!;
     password = seeded.password;

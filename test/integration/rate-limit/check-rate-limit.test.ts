@@ -78,7 +78,7 @@ describe('rate limit headers on check responses', () => {
   const ctx = serverOnFakeClock();
 
   it('carries Limit, Remaining and Reset on 200, 400 and 404 for a key, counting each, without Retry-After', async () => {
-    const { apiKey } = await seedAccount(ctx.server.data);
+    const { apiKey } = await seedAccount(ctx.server.runtime);
     const ok = await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200);
     expect(expectLimitHeaders(ok, 100, 99)).toBe(60);
     ctx.time.advance(1500);
@@ -97,7 +97,7 @@ describe('rate limit headers on check responses', () => {
   it('carries them on a 503 before the first data refresh (whose Retry-After is the refresh\'s, not the limit\'s)', async () => {
     const fresh = await startTestServer({ clock: ctx.time.clock, declarations: false });
     try {
-      const { apiKey } = await seedAccount(fresh.data);
+      const { apiKey } = await seedAccount(fresh.runtime);
       const res = await expectStatus(await checkPostcode(fresh, apiKey, { postcode: '4000' }), 503);
       expectLimitHeaders(res, 100, 99);
     } finally {
@@ -106,7 +106,7 @@ describe('rate limit headers on check responses', () => {
   });
 
   it('carries them on 401 and 403, counted against the client address', async () => {
-    const { apiKey: inactiveKey } = await seedAccount(ctx.server.data, { status: 'inactive' });
+    const { apiKey: inactiveKey } = await seedAccount(ctx.server.runtime, { status: 'inactive' });
     const missing = await expectStatus(await checkPostcode(ctx.server, null, { postcode: '4000' }), 401);
     const invalid = await expectStatus(await checkPostcode(ctx.server, INVALID_KEY, { postcode: '4000' }), 401);
     const inactive = await expectStatus(await checkPostcode(ctx.server, inactiveKey, { postcode: '4000' }), 403);
@@ -117,7 +117,7 @@ describe('rate limit headers on check responses', () => {
   });
 
   it('answers 429 `Rate limit exceeded` over the limit, Remaining 0, Retry-After equal to Reset', async () => {
-    const { apiKey } = await seedAccount(ctx.server.data, { rateLimit: 3 });
+    const { apiKey } = await seedAccount(ctx.server.runtime, { rateLimit: 3 });
     for (let i = 0; i < 3; i++) await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200);
     ctx.time.advance(20_000);
     expect(await expectRateLimited(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 3)).toBe(40);
@@ -126,7 +126,7 @@ describe('rate limit headers on check responses', () => {
   });
 
   it('reports the subscription\'s own limit', async () => {
-    const { apiKey } = await seedAccount(ctx.server.data, { rateLimit: 250 });
+    const { apiKey } = await seedAccount(ctx.server.runtime, { rateLimit: 250 });
     expectLimitHeaders(await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200), 250, 249);
   });
 });
@@ -135,7 +135,7 @@ describe('sliding window over HTTP', () => {
   const ctx = serverOnFakeClock();
 
   it('accepts exactly 100 of 150 concurrent requests on a fresh key, each with its own Remaining', async () => {
-    const { apiKey } = await seedAccount(ctx.server.data);
+    const { apiKey } = await seedAccount(ctx.server.runtime);
     const responses = await inParallel(150, () => checkPostcode(ctx.server, apiKey, { postcode: '4000' }));
     expect(countStatuses(responses)).toEqual({ 200: 100, 429: 50 });
     const remaining = responses.filter((r) => r.status === 200).map((r) => Number(limitHeaders(r).remaining));
@@ -146,7 +146,7 @@ describe('sliding window over HTTP', () => {
   });
 
   it('does not count 429s: a full window later the key has its whole limit again', async () => {
-    const { apiKey } = await seedAccount(ctx.server.data);
+    const { apiKey } = await seedAccount(ctx.server.runtime);
     const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     expect(countStatuses(await inParallel(100, send))).toEqual({ 200: 100 });
     ctx.time.advance(30_000);
@@ -157,7 +157,7 @@ describe('sliding window over HTTP', () => {
   });
 
   it('lets a client through once it has waited Retry-After seconds, and not a second earlier', async () => {
-    const { apiKey } = await seedAccount(ctx.server.data, { rateLimit: 2 });
+    const { apiKey } = await seedAccount(ctx.server.runtime, { rateLimit: 2 });
     const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     await expectStatus(await send(), 200);
     ctx.time.advance(15_500);
@@ -199,7 +199,7 @@ describe('per-IP limit for requests without a valid key', () => {
     await exhaust(server);
     await expectRateLimited(await checkPostcode(server, INVALID_KEY, { postcode: '4000' }), 100);
     await expectRateLimited(await checkPostcode(server, null, { postcode: '4000' }), 100);
-    const { apiKey } = await seedAccount(server.data);
+    const { apiKey } = await seedAccount(server.runtime);
     expectLimitHeaders(await expectStatus(await checkPostcode(server, apiKey, { postcode: '4000' }), 200), 100, 99);
   });
 
@@ -225,7 +225,7 @@ describe('limits changed by the admin CLI', () => {
   const ctx = serverOnFakeClock();
 
   it('honours `set-subscription --rate-limit 5` in the running server within 2 s', async () => {
-    const { apiKey, email } = await seedAccount(ctx.server.data);
+    const { apiKey, email } = await seedAccount(ctx.server.runtime);
     const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     expectLimitHeaders(await expectStatus(await send(), 200), 100, 99);
 

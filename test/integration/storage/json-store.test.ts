@@ -1,7 +1,8 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { DurableJsonFile } from '../../../server/storage/durable-json-file';
 import { JsonStore, type Migration } from '../../../server/storage/json-store';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
@@ -122,6 +123,47 @@ describe('JsonStore: files, atomic writes', () => {
     expect(a.current.counter).toBe(40);
     expect(b.current.counter).toBe(40);
     await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('JsonStore: one copy in memory, lowdb holding it', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('serves one object, the one it wrote, until the next change; listeners get that same object', async () => {
+    const file = await freshFile();
+    const store = await openCounter(file);
+    const seen: Counter[] = [];
+    store.onChange((d) => seen.push(d));
+    await store.update((d) => void (d.counter = 3));
+    const served = store.current;
+    expect(seen).toEqual([served]);
+    expect(seen[0]).toBe(served);
+    // Neither an update that changes nothing nor a reload of an unchanged file makes another copy.
+    await store.update(() => undefined);
+    expect(await store.reloadIfChanged()).toBe(false);
+    expect(store.current).toBe(served);
+    await store.close();
+  });
+
+  it('never shows content whose write is still under way, nor content whose write failed', async () => {
+    const file = await freshFile();
+    const store = await openCounter(file);
+    await store.update((d) => void (d.counter = 1));
+    let finish!: (err?: Error) => void;
+    const write = vi.spyOn(DurableJsonFile.prototype, 'write').mockImplementationOnce(
+      () => new Promise<void>((resolve, reject) => (finish = (err) => (err ? reject(err) : resolve()))),
+    );
+    const pending = store.update((d) => void (d.counter = 2));
+    await vi.waitFor(() => expect(write).toHaveBeenCalled());
+    expect(store.current.counter).toBe(1);
+    finish(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    await expect(pending).rejects.toThrow(/ENOSPC/);
+    expect(store.current.counter).toBe(1);
+    expect((await onDisk(file)).counter).toBe(1);
+    await store.update((d) => void (d.counter += 10));
+    expect(store.current.counter).toBe(11);
+    expect((await onDisk(file)).counter).toBe(11);
+    await store.close();
   });
 });
 

@@ -19,9 +19,9 @@ describe('restart over the same DATA_DIR', () => {
   it('keeps accounts, subscriptions and keys; close() flushes last_used_at; raw secrets never reach disk or log', async () => {
     const dataDir = await tempDir('dte-restart-');
     const first = await startTestServer({ dataDir });
-    const kept = await seedAccount(first.data, { rateLimit: 321 });
-    const revoked = await seedAccount(first.data);
-    await first.data.keys.revoke(revoked.accountId);
+    const kept = await seedAccount(first.runtime, { rateLimit: 321 });
+    const revoked = await seedAccount(first.runtime);
+    await first.runtime.keys.revoke(revoked.accountId);
 
     const res = await checkPostcode(first, kept.apiKey, { postcode: '4000' });
     expect(res.status).toBe(200);
@@ -29,9 +29,9 @@ describe('restart over the same DATA_DIR', () => {
     expect((await checkPostcode(first, revoked.apiKey, { postcode: '4000' })).status).toBe(401);
 
     // Use is batched: the request did not write keys.json...
-    const keyId = first.data.keys.currentKey(kept.accountId)!.id;
+    const keyId = first.runtime.keys.currentKey(kept.accountId)!.id;
     expect((await keysOnDisk(dataDir)).keys.find((k) => k.id === keyId)!.last_used_at).toBeNull();
-    const usedAt = first.data.keys.currentKey(kept.accountId)!.last_used_at;
+    const usedAt = first.runtime.keys.currentKey(kept.accountId)!.last_used_at;
     expect(usedAt).toEqual(expect.any(String));
     // ...and close() writes it.
     await first.close();
@@ -39,18 +39,18 @@ describe('restart over the same DATA_DIR', () => {
 
     const second = await startTestServer({ dataDir });
     try {
-      const account = second.data.accounts.findByEmail(kept.email);
+      const account = second.runtime.accounts.findByEmail(kept.email);
       expect(account?.id).toBe(kept.accountId);
       expect(await verifyPassword(kept.password, account!.password_hash)).toBe(true);
-      expect(second.data.accounts.subscriptionOf(kept.accountId)).toMatchObject({ status: 'active', rate_limit: 321 });
-      expect(second.data.keys.currentKey(kept.accountId)).toMatchObject({ id: keyId, status: 'active', last_used_at: usedAt });
+      expect(second.runtime.accounts.subscriptionOf(kept.accountId)).toMatchObject({ status: 'active', rate_limit: 321 });
+      expect(second.runtime.keys.currentKey(kept.accountId)).toMatchObject({ id: keyId, status: 'active', last_used_at: usedAt });
 
       const again = await checkPostcode(second, kept.apiKey, { postcode: '4000' });
       expect(again.status).toBe(200);
       expect(again.headers.get('x-ratelimit-limit')).toBe('321');
       // Revocation is permanent, across restarts too.
       expect((await checkPostcode(second, revoked.apiKey, { postcode: '4000' })).status).toBe(401);
-      expect(second.data.keys.currentKey(revoked.accountId)?.status).toBe('revoked');
+      expect(second.runtime.keys.currentKey(revoked.accountId)?.status).toBe('revoked');
     } finally {
       await second.close();
     }

@@ -1,14 +1,14 @@
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../server/audit/audit-log';
+import { JsonLinesAuditLog } from '../../../server/audit/audit-log';
 import { generateApiKey } from '../../../server/keys/api-key';
 import { tempDir } from '../../helpers/temp-dir';
 
-describe('AuditLog', () => {
+describe('JsonLinesAuditLog', () => {
   it('appends one JSON line per event (mode 0600) and reads them back by email or account, oldest first', async () => {
     const dir = await tempDir();
-    const log = AuditLog.inDataDir(dir, () => new Date('2026-11-22T00:00:00.000Z'));
+    const log = JsonLinesAuditLog.inDataDir(dir, () => new Date('2026-11-22T00:00:00.000Z'));
     await log.record({ event: 'login', source: 'web', account_id: 'acc-1', email: 'a@x.test', ip: '10.0.0.1' });
     await log.record({ event: 'login_failed', source: 'web', account_id: null, email: 'b@x.test', ip: '10.0.0.2', reason: 'invalid_credentials' });
     await log.record({
@@ -33,7 +33,7 @@ describe('AuditLog', () => {
 
   it('writes only the known fields, and cuts anything shaped like a whole key to its prefix', async () => {
     const dir = await tempDir();
-    const log = AuditLog.inDataDir(dir);
+    const log = JsonLinesAuditLog.inDataDir(dir);
     const key = generateApiKey();
     await log.record({
       event: 'key_generated',
@@ -42,7 +42,7 @@ describe('AuditLog', () => {
       email: 'a@x.test',
       key_prefix: key, // a careless caller passing the whole key
       ...({ password: 'secret-password', api_key: key } as object),
-    } as Parameters<AuditLog['record']>[0]);
+    } as Parameters<JsonLinesAuditLog['record']>[0]);
     const text = await readFile(path.join(dir, 'audit.jsonl'), 'utf8');
     expect(text).not.toContain(key);
     expect(text).not.toContain(key.slice(12));
@@ -53,8 +53,8 @@ describe('AuditLog', () => {
 
   it('keeps every line whole under concurrent appends from two writers, and skips a torn last line', async () => {
     const dir = await tempDir();
-    const a = AuditLog.inDataDir(dir);
-    const b = AuditLog.inDataDir(dir); // another process's handle on the same file
+    const a = JsonLinesAuditLog.inDataDir(dir);
+    const b = JsonLinesAuditLog.inDataDir(dir); // another process's handle on the same file
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         (i % 2 ? a : b).record({ event: 'login', source: 'web', account_id: `acc-${i}`, email: `u${i}@x.test` }),
@@ -67,6 +67,6 @@ describe('AuditLog', () => {
   });
 
   it('reads an absent file as no events', async () => {
-    expect(await AuditLog.inDataDir(await tempDir()).read({ email: 'a@x.test' })).toEqual([]);
+    expect(await JsonLinesAuditLog.inDataDir(await tempDir()).read({ email: 'a@x.test' })).toEqual([]);
   });
 });

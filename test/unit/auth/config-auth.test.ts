@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authOptionsFromConfig } from '../../../server/auth/auth-runtime';
+import { authOptionsFromConfig } from '../../../server/runtime';
 import { loadConfig } from '../../../server/config';
 
 const CHROME = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';

@@ -16,7 +16,7 @@ function configError(env: Record<string, string>): string {
   return message;
 }
 
-describe('loadConfig (SPEC Part B §12)', () => {
+describe('loadConfig (environment settings, their defaults, one-line errors)', () => {
   it('has the documented defaults', () => {
     // toMatchObject: other settings (sessions, ingest) have defaults of their own, tested with their features.
     const config = loadConfig({});

@@ -1,12 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { CheckData } from '../../../shared/api/check';
-import type { Declaration } from '../../../shared/domain/declaration';
-import {
-  evaluateEligibility,
-  type EvaluateInput,
-  type PostcodeArea,
-  type RelatedDeclaration,
-} from '../../../shared/eligibility/evaluate';
+import type { Declaration, RelatedDeclaration } from '../../../shared/domain/declaration';
+import type { PostcodeArea } from '../../../shared/domain/postcode-area';
+import { evaluateEligibility, type EvaluateInput } from '../../../shared/eligibility/evaluate';
 
 const DAY = '2025-06-15';
 const LAST_UPDATED = '2025-06-14T15:30:00Z'; // 01:30 on 15/06/2025 in Sydney
@@ -229,7 +225,7 @@ describe('evaluateEligibility — proforma', () => {
   });
 });
 
-describe('evaluateEligibility — postcode spanning several LGAs (SPEC B §7)', () => {
+describe('evaluateEligibility — postcode spanning several LGAs (principal named, all listed, suburb narrows)', () => {
   it('location names the principal LGA and lists all', () => {
     const out = run(lismoreArea, []);
     expect(out.location.lga_name).toBe('Lismore');

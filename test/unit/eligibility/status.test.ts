@@ -9,7 +9,7 @@ import {
 
 const decl = (start_date: string, end_date: string | null = null) => ({ start_date, end_date });
 
-describe('isActive (SPEC B §4)', () => {
+describe('isActive (from the start day through the end day inclusive)', () => {
   const D = '2025-06-15';
 
   it('is active from its start day', () => {
@@ -33,7 +33,7 @@ describe('isActive (SPEC B §4)', () => {
   });
 });
 
-describe('declarationColor (SPEC B §5)', () => {
+describe('declarationColor (amber from the second anniversary, red when not active)', () => {
   it('is green when it starts today', () => {
     expect(declarationColor(decl('2025-06-15'), '2025-06-15')).toBe('green');
   });
@@ -81,7 +81,7 @@ describe('declarationColor (SPEC B §5)', () => {
   });
 });
 
-describe('summaryColor (SPEC B §5)', () => {
+describe('summaryColor (any green active → green, all active amber → amber, none active → red)', () => {
   it('green + amber → green', () => {
     expect(summaryColor(['amber', 'green'])).toBe('green');
   });
@@ -107,7 +107,7 @@ describe('summaryColor (SPEC B §5)', () => {
   });
 });
 
-describe('sortDisasters (SPEC B §6)', () => {
+describe('sortDisasters (active first, then newest start, then higher AGRN)', () => {
   const item = (agrn: string, start_date: string, is_active: boolean) => ({ agrn, start_date, is_active });
 
   it('puts active first, then newest start, then higher AGRN', () => {

@@ -1,7 +1,8 @@
 import { parseHTML } from 'linkedom';
 import type { DataMetadata } from '../../../shared/api/check';
 import type { Declaration } from '../../../shared/domain/declaration';
-import { evaluateEligibility, type PostcodeArea } from '../../../shared/eligibility/evaluate';
+import type { PostcodeArea } from '../../../shared/domain/postcode-area';
+import { evaluateEligibility } from '../../../shared/eligibility/evaluate';
 import type { CheckSuccess } from '../../../extension/common/outcome';
 
 export const DAY = '2026-03-10';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crawlDisasterAssist, type CrawlProgress } from '../../../server/ingest/crawl';
 import { IngestError } from '../../../server/ingest/errors';
-import { PoliteFetcher } from '../../../server/ingest/fetcher';
+import { PoliteFetcher } from '../../../server/http-client/fetcher';
 import { scenario } from '../../fixtures/ingest/scenario';
 import { LIST_PATH, listPageHtml, startMockSite, type MockSite, type SiteDeclaration } from '../../fixtures/ingest/site';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvUrlFromCkanPackage, downloadDrfaCsv } from '../../../server/ingest/drfa-source';
 import { IngestError } from '../../../server/ingest/errors';
-import { PoliteFetcher } from '../../../server/ingest/fetcher';
+import { PoliteFetcher } from '../../../server/http-client/fetcher';
 import { ckanPackageJson } from '../../fixtures/ingest/site';
 
 const PACKAGE = 'https://data.example/data/api/3/action/package_show?id=drfa-activation-history-by-lga';

@@ -16,7 +16,7 @@ afterEach(async () => {
   service = null;
 });
 
-function start(results: RefreshResult[], schedule = '0 3 * * *', extra: { postcodes?: { refresh(): Promise<void> } } = {}) {
+function start(results: RefreshResult[], schedule = '0 3 * * *', extra: { beforeScheduledRun?: () => Promise<void> } = {}) {
   const calls: RefreshOptions[] = [];
   service = startIngestService({
     schedule,
@@ -55,7 +55,8 @@ describe('ingest scheduling in the server', () => {
 
   it('runs on the cron schedule (Australia/Sydney) and renews the postcode correspondence then', async () => {
     let renewed = 0;
-    const { service, calls } = start([], '* * * * * *', { postcodes: { refresh: async () => void renewed++ } });
+    // The hook the server renews the postcode correspondence with (server/runtime.ts).
+    const { service, calls } = start([], '* * * * * *', { beforeScheduledRun: async () => void renewed++ });
     expect(service.nextRun()!.getTime() - Date.now()).toBeLessThanOrEqual(1_000);
     await waitFor(() => calls.length >= 1);
     expect(calls[0]!.trigger).toBe('schedule');

@@ -1,17 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  generateApiKey,
-  hashApiKey,
-  isWellFormedApiKey,
-  KEY_PREFIX_LENGTH,
-  keyPrefix,
-  sameHash,
-} from '../../../server/keys/api-key';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, sameHash } from '../../../server/keys/api-key';
+import { KEY_PREFIX_LENGTH, keyPrefix } from '../../../shared/domain/api-key-format';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-describe('API key format (SPEC Part A "API keys", Part B §10)', () => {
+describe('API key format (sk_live_ + at least 32 base62 characters from a CSPRNG)', () => {
   it('is sk_live_ followed by at least 32 base62 characters', () => {
     for (let i = 0; i < 200; i++) {
       const key = generateApiKey();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord } from '../../../server/keys/key-store';
+import type { ApiKeyRecord } from '../../../server/keys/key-records';
 import { revokedBeyond } from '../../../server/keys/key-archive';
 import { admitKeyAction, KEY_ACTION_LIMIT, type KeyActionTimes } from '../../../server/keys/key-action-limit';
 

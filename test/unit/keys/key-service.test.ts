@@ -1,24 +1,25 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashApiKey, keyPrefix } from '../../../server/keys/api-key';
+import { hashApiKey } from '../../../server/keys/api-key';
+import { keyPrefix } from '../../../shared/domain/api-key-format';
 import { KeyError } from '../../../server/keys/key-service';
-import { createLogger } from '../../../server/logger';
-import { openDataServices, type DataServices } from '../../../server/services';
+import type { DataRuntime } from '../../../server/runtime';
+import { openDataDir } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 
-const open: DataServices[] = [];
+const open: DataRuntime[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((d) => d.close()));
 });
 
-async function services(dataDir?: string): Promise<DataServices> {
-  const data = await openDataServices(dataDir ?? (await tempDir('dte-keys-')), createLogger('silent'));
+async function services(dataDir?: string): Promise<DataRuntime> {
+  const data = await openDataDir(dataDir ?? (await tempDir('dte-keys-')));
   open.push(data);
   return data;
 }
 
-async function activeAccount(data: DataServices, email = 'clinic@example.test'): Promise<string> {
+async function activeAccount(data: DataRuntime, email = 'clinic@example.test'): Promise<string> {
   const account = await data.accounts.createAccount(email, 'a long enough password');
   await data.accounts.setSubscription(email, { status: 'active' });
   return account.id;
@@ -92,7 +93,7 @@ describe('KeyService', () => {
 
   it('close() flushes pending use', async () => {
     const dir = await tempDir('dte-keys-');
-    const data = await openDataServices(dir, createLogger('silent'));
+    const data = await openDataDir(dir);
     const accountId = await activeAccount(data);
     await data.keys.generate(accountId);
     const keyId = data.keys.currentKey(accountId)!.id;

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PoliteFetcher } from '../../../server/ingest/fetcher';
+import { PoliteFetcher } from '../../../server/http-client/fetcher';
 import { CACHE_FILE, CorrespondenceUnavailableError, loadCorrespondence, readCachedCorrespondence } from '../../../server/postcodes/correspondence-source';
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
 import { createLogger } from '../../../server/logger';

@@ -13,8 +13,8 @@ export interface SessionSecret {
 }
 
 /**
- * SPEC Part B §12: SESSION_SECRET when set; otherwise a secret generated once and kept in DATA_DIR/session-secret
- * (mode 0600), so that sessions survive restarts without anyone having to configure anything.
+ * The secret that signs session cookies: SESSION_SECRET when set; otherwise a secret generated once and kept in
+ * DATA_DIR/session-secret (mode 0600), so that sessions survive restarts without anyone having to configure anything.
  *
  * The file is created complete or not at all: the secret is written to a private temporary file that is then
  * hard-linked into place, which fails if another process (a second server starting at the same moment) got there

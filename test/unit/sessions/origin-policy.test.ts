@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { isExtensionOriginSyntax, OriginPolicy, parseExtensionOrigins, parsePublicUrls } from '../../../server/auth/origin-policy';
+import { isExtensionOriginSyntax, OriginPolicy, parseExtensionOrigins, parsePublicUrls } from '../../../server/sessions/origin-policy';
 
 const CHROME = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 const OTHER_CHROME = 'chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba';

@@ -1,7 +1,7 @@
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveSessionSecret } from '../../../server/auth/session-secret';
+import { resolveSessionSecret } from '../../../server/sessions/session-secret';
 import { tempDir } from '../../helpers/temp-dir';
 
 describe('resolveSessionSecret', () => {

@@ -36,6 +36,19 @@ export function sessionKey(sid: string): string {
 
 type Callback = (err?: unknown) => void;
 
+/** Where the cookie sessions are kept: express-session's Store, with expiry decided on the server's clock. */
+export interface SessionStore extends session.Store {
+  /** When the session stored under this id ends if left idle from now on; undefined when there is none. */
+  expiresAt(sid: string): Date | undefined;
+  /** Removes every expired session; returns how many were removed. */
+  purge(): Promise<number>;
+  /** Ends every session of an account (e.g. after its password changes). Returns how many were ended. */
+  destroyAllFor(accountId: string): Promise<number>;
+  /** Picks up sessions written by another server process sharing DATA_DIR. */
+  watch(): void;
+  close(): Promise<void>;
+}
+
 /**
  * express-session's Store over a JsonStore file in DATA_DIR (`sessions.json`): sessions survive a restart, writes are
  * atomic and locked (several server processes may share the directory), and there is no MemoryStore leak.
@@ -45,7 +58,7 @@ type Callback = (err?: unknown) => void;
  * an expired session; `touch` moves the idle deadline (written at most once per `touchIntervalMs`, so a busy client
  * does not cost a disk write per request); `purge` removes expired sessions from the file.
  */
-export class FileSessionStore extends session.Store {
+export class FileSessionStore extends session.Store implements SessionStore {
   private readonly touchIntervalMs: number;
 
   private constructor(

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SessionData } from 'express-session';
 import { describe, expect, it } from 'vitest';
-import { FileSessionStore, sessionKey } from '../../../server/auth/session-store';
+import { FileSessionStore, sessionKey } from '../../../server/sessions/session-store';
 import { tempDir } from '../../helpers/temp-dir';
 
 const MINUTE = 60_000;

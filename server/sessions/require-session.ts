@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Account } from '../accounts/account-store';
 import type { AccountService } from '../accounts/account-service';
 import { AppError } from '../http/app-error';
@@ -25,4 +25,11 @@ export function requireSession(accounts: AccountService): RequestHandler {
     res.locals.account = account;
     next();
   };
+}
+
+/** The account `requireSession` let through, for the handlers behind it. */
+export function signedInAccount(res: Response): Account {
+  const account = res.locals.account;
+  if (!account) throw new Error('requireSession must run before this handler');
+  return account;
 }

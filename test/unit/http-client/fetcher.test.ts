@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FetchError, ingestUserAgent, PoliteFetcher, type FetcherOptions } from '../../../server/ingest/fetcher';
+import { FetchError, ingestUserAgent, PoliteFetcher, type FetcherOptions } from '../../../server/http-client/fetcher';
 import { scenario } from '../../fixtures/ingest/scenario';
 import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
 

@@ -1,0 +1,75 @@
+import type { Account } from '../accounts/account-store';
+import type { AccountService } from '../accounts/account-service';
+import { dummyPasswordHash, verifyPassword } from '../accounts/passwords';
+import type { AuditRecorder } from '../audit/audit-log';
+import type { LoginThrottle } from './login-throttle';
+
+export class SignInError extends Error {
+  constructor(
+    readonly code: 'invalid_credentials' | 'rate_limited',
+    /** rate_limited: whole seconds until the email and address may try again. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code);
+  }
+}
+
+/**
+ * Signing in and out, and their audit events. Sign-in is throttled per email and per address before any password
+ * work; a wrong password and an unknown email both cost one scrypt verification (against a stand-in hash for unknown
+ * emails) and fail alike, so neither the time nor the answer reveals which accounts exist.
+ */
+export class SignInService {
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly throttle: LoginThrottle,
+    private readonly audit: AuditRecorder,
+  ) {}
+
+  /**
+   * Checks `password` for `email` from client address `ip`. When it is right, `startSession` gives the account its
+   * session and the sign-in is recorded; otherwise the failure is recorded and SignInError thrown.
+   */
+  async signIn(
+    email: string,
+    password: string,
+    ip: string,
+    startSession: (account: Account) => Promise<void>,
+  ): Promise<Account> {
+    const gate = this.throttle.begin(email, ip);
+    if (!gate.ok) throw new SignInError('rate_limited', gate.retryAfterSeconds);
+
+    const account = this.accounts.findByEmail(email);
+    let verified: boolean;
+    try {
+      verified = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()));
+    } catch (err) {
+      gate.attempt.failed();
+      throw err;
+    }
+    if (!account || !verified) {
+      gate.attempt.failed();
+      await this.audit.record({
+        event: 'login_failed',
+        source: 'web',
+        account_id: account?.id ?? null,
+        email,
+        ip,
+        reason: 'invalid_credentials',
+      });
+      throw new SignInError('invalid_credentials');
+    }
+    gate.attempt.succeeded();
+
+    await startSession(account);
+    await this.audit.record({ event: 'login', source: 'web', account_id: account.id, email: account.email, ip });
+    return account;
+  }
+
+  /** Ends the session with `endSession`, and records the sign-out of `account` (none: nobody was signed in). */
+  async signOut(account: Account | undefined, ip: string, endSession: () => Promise<void>): Promise<void> {
+    await endSession();
+    if (account)
+      await this.audit.record({ event: 'logout', source: 'web', account_id: account.id, email: account.email, ip });
+  }
+}

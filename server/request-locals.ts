@@ -1,0 +1,22 @@
+import type { Account } from './accounts/account-store';
+import type { ApiKeyOutcome } from './keys/require-api-key';
+
+/**
+ * What middleware hands on to the handlers after it in `res.locals`, declared once for Express's types (compile time
+ * only: nothing here runs).
+ */
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express declares Locals in this namespace.
+  namespace Express {
+    interface Locals {
+      /** The signed-in account: set by requireSession on the key endpoints (read with signedInAccount). */
+      account?: Account;
+      /** Who the x-api-key header says is calling: set by identifyApiKey on the check path. */
+      apiKey?: ApiKeyOutcome;
+      /** The calling key's id, for the request log line: set by identifyApiKey for a valid key. */
+      keyId?: string;
+    }
+  }
+}
+
+export {};
