@@ -38,34 +38,56 @@ export const ConfigSchema = z.object({
   DATA_DIR: optional(z.string().default('./data')),
   SESSION_SECRET: optional(z.string().min(32, 'must have at least 32 characters').optional()),
   /** Session lifetimes: idle (no request for this long) and absolute (since sign-in). */
-  SESSION_IDLE_MINUTES: optional(z.coerce.number({ error: 'must be a number of minutes' }).int().min(1).max(7 * 24 * 60).default(30)),
-  SESSION_ABSOLUTE_HOURS: optional(z.coerce.number({ error: 'must be a number of hours' }).int().min(1).max(24 * 30).default(12)),
+  SESSION_IDLE_MINUTES: optional(
+    z.coerce
+      .number({ error: 'must be a number of minutes' })
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .default(30),
+  ),
+  SESSION_ABSOLUTE_HOURS: optional(
+    z.coerce
+      .number({ error: 'must be a number of hours' })
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(12),
+  ),
   /** Extension origins allowed to use the cookie session (comma-separated); unset = any chrome-extension:// origin. */
   EXTENSION_ORIGINS: optional(
-    z.string().transform((value, ctx) => {
-      try {
-        return parseExtensionOrigins(value);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }).optional(),
+    z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          return parseExtensionOrigins(value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
   ),
   /**
    * Where browsers reach this service (comma-separated http(s) origins): the only web origins the cookie session's
    * Origin check accepts. Required in production; unset elsewhere = where it listens (127.0.0.1, localhost, HOST).
    */
   PUBLIC_URL: optional(
-    z.string().transform((value, ctx) => {
-      try {
-        return parsePublicUrls(value);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }).optional(),
+    z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          return parsePublicUrls(value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
   ),
-  INGEST_SCHEDULE: optional(z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *')),
+  INGEST_SCHEDULE: optional(
+    z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *'),
+  ),
   DISASTERASSIST_BASE_URL: optional(httpUrl.default('https://www.disasterassist.gov.au')),
   /** A CKAN package URL (its CSV resource is then read) or the CSV's own URL; `none` = run without the CSV. */
   DRFA_CSV_URL: optional(
@@ -76,7 +98,11 @@ export const ConfigSchema = z.object({
   ),
   /** A refresh that reads fewer declarations from the list than this is refused (the live list holds 760–900). */
   INGEST_MIN_DECLARATIONS: optional(
-    z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).default(DEFAULT_MIN_DECLARATIONS),
+    z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(0)
+      .default(DEFAULT_MIN_DECLARATIONS),
   ),
   /** The Chromium that reads a list drawn by script; unset = Debian's (/usr/lib/chromium/chromium, /usr/bin/chromium). */
   CHROMIUM_PATH: optional(z.string().optional()),
@@ -99,7 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       // Behind a proxy, the address it listens on is not where browsers reach it: the Origin check needs PUBLIC_URL.
       const missing = (['SESSION_SECRET', 'PUBLIC_URL'] as const).filter((name) => !parsed.data[name]);
       if (missing.length > 0) {
-        throw new ConfigError(`Invalid configuration: ${missing.map((name) => `${name} is required when NODE_ENV=production`).join('; ')}`);
+        throw new ConfigError(
+          `Invalid configuration: ${missing.map((name) => `${name} is required when NODE_ENV=production`).join('; ')}`,
+        );
       }
     }
     return parsed.data;

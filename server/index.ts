@@ -10,7 +10,9 @@ async function main(): Promise<void> {
   const config = loadProcessConfig();
   const logger = createLogger(config.LOG_LEVEL);
   if (config.TRUST_PROXY === true) {
-    logger.warn('TRUST_PROXY=true believes any X-Forwarded-For a client sends, so a client can pick its own per-address rate limit; prefer a hop count (1) or the proxy address');
+    logger.warn(
+      'TRUST_PROXY=true believes any X-Forwarded-For a client sends, so a client can pick its own per-address rate limit; prefer a hop count (1) or the proxy address',
+    );
   }
 
   const runtime = await openRuntime(config, { logger });
@@ -24,7 +26,13 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info(
-    { url: `http://${config.HOST}:${port}`, data_dir: runtime.dataDir, postcodes: runtime.postcodes.size, declarations: declarations.count, last_updated: declarations.lastUpdated },
+    {
+      url: `http://${config.HOST}:${port}`,
+      data_dir: runtime.dataDir,
+      postcodes: runtime.postcodes.size,
+      declarations: declarations.count,
+      last_updated: declarations.lastUpdated,
+    },
     'listening',
   );
   // Said at start-up, not first at 3 am: the live list is drawn by script and cannot be read without a browser.

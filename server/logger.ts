@@ -17,7 +17,16 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       ...LINE_FORMAT,
       redact: {
-        paths: ['password', '*.password', 'api_key', '*.api_key', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'headers.cookie', '*.headers.cookie'],
+        paths: [
+          'password',
+          '*.password',
+          'api_key',
+          '*.api_key',
+          'headers["x-api-key"]',
+          '*.headers["x-api-key"]',
+          'headers.cookie',
+          '*.headers.cookie',
+        ],
         censor: '[redacted]',
       },
     },

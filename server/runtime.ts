@@ -222,8 +222,9 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
   const postcodes = overrides.postcodes ?? postcodeService!;
 
   const secret = await resolveSessionSecret(dataDir, auth.sessionSecret);
-  if (secret.source === 'generated')
+  if (secret.source === 'generated') {
     logger.info('generated a session secret in DATA_DIR/session-secret (set SESSION_SECRET to manage it yourself)');
+  }
   if (secret.tightenedPermissions) logger.warn('DATA_DIR/session-secret was readable by others; its mode is now 0600');
 
   const sessions = await FileSessionStore.open(dataDir, { idleTimeoutMs, absoluteTimeoutMs, clock }, (err) =>

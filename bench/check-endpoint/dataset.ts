@@ -87,12 +87,21 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
   await mkdir(dataDir, { recursive: true });
   const passwordHash = await hashPassword('benchmark password');
   const at = new Date().toISOString();
-  const keys = Array.from({ length: keyCount }, () => ({ accountId: randomUUID(), subscriptionId: randomUUID(), raw: generateApiKey() }));
+  const keys = Array.from({ length: keyCount }, () => ({
+    accountId: randomUUID(),
+    subscriptionId: randomUUID(),
+    raw: generateApiKey(),
+  }));
 
   const accounts = await openAccountStore(dataDir);
   await accounts.update((file) => {
     keys.forEach((k, i) => {
-      file.accounts.push({ id: k.accountId, email: `bench${i}@clinic.example`, password_hash: passwordHash, created_at: at });
+      file.accounts.push({
+        id: k.accountId,
+        email: `bench${i}@clinic.example`,
+        password_hash: passwordHash,
+        created_at: at,
+      });
       file.subscriptions.push({
         id: k.subscriptionId,
         account_id: k.accountId,

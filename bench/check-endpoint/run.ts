@@ -22,7 +22,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
  */
 function startCommand(): { entry: string; nodeArgs: string[] } {
   const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const command = scripts.start!.split('&&').map((part) => part.trim()).find((part) => part.startsWith('node '));
+  const command = scripts
+    .start!.split('&&')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith('node '));
   if (!command) throw new Error('package.json start script does not run node');
   const [, ...args] = command.split(/\s+/);
   return { entry: args.at(-1)!, nodeArgs: args.slice(0, -1) };
@@ -60,27 +63,46 @@ async function main(): Promise<void> {
   // what changes is only how much the server holds and indexes. (An answer lists every declaration of its LGA, so
   // more history for the same LGA makes that answer longer by design.)
   const sampleLgas = new Set(sample.flatMap((pc) => index.get(pc)!.lgas.map((l) => l.lga_code)));
-  const tenfold = [...declarations, ...syntheticDeclarations(index, allPostcodes, 8_100, { seed: 7, firstAgrn: 5_000, avoidLgas: sampleLgas })];
+  const tenfold = [
+    ...declarations,
+    ...syntheticDeclarations(index, allPostcodes, 8_100, { seed: 7, firstAgrn: 5_000, avoidLgas: sampleLgas }),
+  ];
   const lgaCount = new Set(declarations.flatMap((d) => d.lgas.map((l) => l.code))).size;
   const dataDir1 = path.join(work, 'data-1x');
   const dataDir10 = path.join(work, 'data-10x');
   const apiKey = await writeDataset(dataDir1, declarations, KEYS);
   const apiKey10 = await writeDataset(dataDir10, tenfold, KEYS);
-  console.log(`data: ${declarations.length} declarations over ${lgaCount} LGAs, ${allPostcodes.length} postcodes, ${KEYS} keys; 10×: ${tenfold.length} declarations`);
+  console.log(
+    `data: ${declarations.length} declarations over ${lgaCount} LGAs, ${allPostcodes.length} postcodes, ${KEYS} keys; 10×: ${tenfold.length} declarations`,
+  );
 
   const checkReady = (key: string) => async (url: string) =>
-    (await fetch(`${url}/api/v1/check-postcode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{"postcode":"4000"}' })).status === 200;
+    (
+      await fetch(`${url}/api/v1/check-postcode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: '{"postcode":"4000"}',
+      })
+    ).status === 200;
 
   const results: Row[] = [];
   const note = (target: string, row: Row) => {
     row.target = target;
     results.push(row);
-    console.log(`${target.padEnd(22)} c=${String(row.connections).padStart(3)}  ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}  non-2xx ${row.non2xx}`);
+    console.log(
+      `${target.padEnd(22)} c=${String(row.connections).padStart(3)}  ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  errors ${row.errors}  non-2xx ${row.non2xx}`,
+    );
   };
 
   // The real service, with authentication, rate limiting, validation and JSON request logs (to a file).
   // PUBLIC_URL: required in production; the bench never uses the cookie session it guards.
-  const serverEnv = (dataDir: string) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SESSION_SECRET: 'b'.repeat(48), PUBLIC_URL: 'http://127.0.0.1' });
+  const serverEnv = (dataDir: string) => ({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'production',
+    SESSION_SECRET: 'b'.repeat(48),
+    PUBLIC_URL: 'http://127.0.0.1',
+  });
   execFileSync('npm', ['run', 'build:server', '--silent'], { stdio: 'inherit' });
   if (CPU_PROFILE_DIR) await mkdir(CPU_PROFILE_DIR, { recursive: true });
   const profiling = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
@@ -92,13 +114,34 @@ async function main(): Promise<void> {
     ready: checkReady(apiKey),
   });
   const rssAfterStart = check.rssMb();
-  const sampleBody = await (await fetch(`${check.url}/api/v1/check-postcode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: '{"postcode":"4055"}' })).text();
+  const sampleBody = await (
+    await fetch(`${check.url}/api/v1/check-postcode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: '{"postcode":"4055"}',
+    })
+  ).text();
   const bodyFile = path.join(work, 'body.json');
   await writeFile(bodyFile, sampleBody);
 
-  const express = await startChildServer({ entry: 'bench/check-endpoint/baseline-express.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'express.log'), ready: async (url) => (await fetch(`${url}/healthz`)).ok });
-  const bare = await startChildServer({ entry: 'bench/check-endpoint/baseline-http.ts', env: { BENCH_BODY_FILE: bodyFile }, logFile: path.join(work, 'http.log'), ready: async (url) => (await fetch(url, { method: 'POST', body: '{}' })).ok });
-  const check10 = await startChildServer({ ...SERVER, env: serverEnv(dataDir10), logFile: path.join(work, 'check10.log'), ready: checkReady(apiKey10) });
+  const express = await startChildServer({
+    entry: 'bench/check-endpoint/baseline-express.ts',
+    env: { BENCH_BODY_FILE: bodyFile },
+    logFile: path.join(work, 'express.log'),
+    ready: async (url) => (await fetch(`${url}/healthz`)).ok,
+  });
+  const bare = await startChildServer({
+    entry: 'bench/check-endpoint/baseline-http.ts',
+    env: { BENCH_BODY_FILE: bodyFile },
+    logFile: path.join(work, 'http.log'),
+    ready: async (url) => (await fetch(url, { method: 'POST', body: '{}' })).ok,
+  });
+  const check10 = await startChildServer({
+    ...SERVER,
+    env: serverEnv(dataDir10),
+    logFile: path.join(work, 'check10.log'),
+    ready: checkReady(apiKey10),
+  });
   const targets: [string, ChildServer, string][] = [
     ['check-postcode', check, apiKey],
     ['check-postcode 10× data', check10, apiKey10],
@@ -140,10 +183,16 @@ async function main(): Promise<void> {
       `  c=${String(c).padStart(3)}  check ÷ bare Express ${(ours.rps / at('bare Express', c).rps).toFixed(2)}   check ÷ node:http ${(ours.rps / at('bare node:http', c).rps).toFixed(2)}`,
     );
   }
-  console.log(`  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`);
+  console.log(
+    `  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`,
+  );
   console.log(`\nstart-up to first answer: ${check.startupMs.toFixed(0)} ms`);
-  console.log(`RSS: ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after ${SUSTAINED_MS / 1000} s of load (${loadWallSeconds.toFixed(0)} s wall) (samples: ${rssSamples.map((r) => r.toFixed(0)).join(', ')} MB)`);
-  console.log(`response body: ${Buffer.byteLength(sampleBody)} bytes; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  console.log(
+    `RSS: ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after ${SUSTAINED_MS / 1000} s of load (${loadWallSeconds.toFixed(0)} s wall) (samples: ${rssSamples.map((r) => r.toFixed(0)).join(', ')} MB)`,
+  );
+  console.log(
+    `response body: ${Buffer.byteLength(sampleBody)} bytes; node ${process.version}, ${(await import('node:os')).cpus().length} cores`,
+  );
   if (CPU_PROFILE_DIR) await reportCpuProfile(CPU_PROFILE_DIR, check.pid);
   await rm(work, { recursive: true, force: true });
 

@@ -35,10 +35,21 @@ const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 
 async function launch(extensionDir: string | null): Promise<{ context: BrowserContext; profile: string }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'dte-bench-'));
-  const args = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ];
   if (extensionDir) args.push(`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`);
   else args.push('--disable-extensions');
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), headless: true, args });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args,
+  });
   if (extensionDir) context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   // tsx compiles the functions passed to page.evaluate with esbuild's keepNames, which calls a `__name` helper.
   await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
@@ -81,7 +92,9 @@ async function partA(page: Page): Promise<Record<string, number>> {
     const rowHtml = (i: number) =>
       `<div class="row"><label for="m${i}">${i === 57 ? 'Postcode' : `Field ${i}`}</label><input id="m${i}" name="m${i}">` +
       `<span>hint</span><span>more</span><em>x</em><i>y</i><b>z</b><small>s</small></div>`;
-    const formHtml = Array.from({ length: 200 }, (_, i) => (i % 2 ? `<div><p>t</p><p>u</p><p>v</p><p>w</p><p>x</p><p>y</p><p>z</p><p>q</p><p>r</p></div>` : rowHtml(i))).join('');
+    const formHtml = Array.from({ length: 200 }, (_, i) =>
+      i % 2 ? `<div><p>t</p><p>u</p><p>v</p><p>w</p><p>x</p><p>y</p><p>z</p><p>q</p><p>r</p></div>` : rowHtml(i),
+    ).join('');
     const host = document.createElement('section');
     document.body.append(host);
     const w = new FieldWatcher(document, hooks, { pollMs: 0 });
@@ -145,7 +158,10 @@ async function scriptDuration(cdp: Cdp): Promise<number> {
   return (metrics.find((m) => m.name === 'ScriptDuration')?.value ?? 0) * 1000;
 }
 
-async function partB(context: BrowserContext, url: string): Promise<{ scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }> {
+async function partB(
+  context: BrowserContext,
+  url: string,
+): Promise<{ scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -164,7 +180,7 @@ async function partB(context: BrowserContext, url: string): Promise<{ scriptMs: 
     const t0 = performance.now();
     for (let i = 0; i < rounds; i++) {
       section.innerHTML = rows;
-      document.body.offsetHeight; // layout, as a real re-render would cause
+      void document.body.offsetHeight; // layout, as a real re-render would cause
       await new Promise((r) => setTimeout(r, 0));
     }
     const field = document.getElementById('f3') as HTMLInputElement;
@@ -203,13 +219,20 @@ async function main(): Promise<void> {
     console.log(`\nA. Field watcher alone, real Chromium DOM (median of ${ROUNDS})`);
     console.log(`   page: ${a.elements} elements, ${a.inputs} inputs; postcode fields found: ${a.postcodeFieldsFound}`);
     console.log(`   first scan of the page:                 ${fmt(a.scanMedianMs!)}`);
-    console.log(`   mutation batch (re-render, ${a.addedElements} elements): ${fmt(a.mutationBatchMedianMs!)} in the observer callback`);
-    console.log(`   re-render incl. callback: ${fmt(a.rerenderWithWatcherMedianMs!)} with, ${fmt(a.rerenderWithoutMedianMs!)} without ` +
-      `(ratio ${(a.rerenderWithWatcherMedianMs! / a.rerenderWithoutMedianMs!).toFixed(2)})`);
-    console.log(`   keystroke in a non-postcode field:      ${fmt(a.keystrokeWithMs!)} with, ${fmt(a.keystrokeWithoutMs!)} without`);
+    console.log(
+      `   mutation batch (re-render, ${a.addedElements} elements): ${fmt(a.mutationBatchMedianMs!)} in the observer callback`,
+    );
+    console.log(
+      `   re-render incl. callback: ${fmt(a.rerenderWithWatcherMedianMs!)} with, ${fmt(a.rerenderWithoutMedianMs!)} without ` +
+        `(ratio ${(a.rerenderWithWatcherMedianMs! / a.rerenderWithoutMedianMs!).toFixed(2)})`,
+    );
+    console.log(
+      `   keystroke in a non-postcode field:      ${fmt(a.keystrokeWithMs!)} with, ${fmt(a.keystrokeWithoutMs!)} without`,
+    );
 
     // B: same workload, with and without the built extension (alternating, 5 runs each, medians).
-    const runs: Record<'with' | 'without', { scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }[]> = { with: [], without: [] };
+    const runs: Record<'with' | 'without', { scriptMs: number; wallMs: number; badges: number; loadIdleMs: number }[]> =
+      { with: [], without: [] };
     for (let i = 0; i < 5; i++) {
       for (const which of (i % 2 ? ['with', 'without'] : ['without', 'with']) as ('with' | 'without')[]) {
         const b = await launch(which === 'with' ? extensionDir : null);
@@ -218,19 +241,32 @@ async function main(): Promise<void> {
         rmSync(b.profile, { recursive: true, force: true });
       }
     }
-    const m = (which: 'with' | 'without', key: 'scriptMs' | 'wallMs' | 'loadIdleMs') => median(runs[which].map((r) => r[key]));
-    console.log(`\nB. Built extension vs none, ${ROUNDS} re-renders of a 2,000-element section + 200 keystrokes (median of 5 runs each, alternating)`);
+    const m = (which: 'with' | 'without', key: 'scriptMs' | 'wallMs' | 'loadIdleMs') =>
+      median(runs[which].map((r) => r[key]));
+    console.log(
+      `\nB. Built extension vs none, ${ROUNDS} re-renders of a 2,000-element section + 200 keystrokes (median of 5 runs each, alternating)`,
+    );
     // Without the extension the metric stays near 0: the workload itself runs through DevTools' Runtime.evaluate,
     // which ScriptDuration does not count, so what it shows with the extension is the content script's own time.
-    console.log(`   content script time during the workload: ${fmt(m('with', 'scriptMs'))} ` +
-      `(≈ ${fmt(m('with', 'scriptMs') / ROUNDS)} per re-render incl. its share of the keystrokes; ${fmt(m('without', 'scriptMs'))} without the extension)`);
-    console.log(`   workload wall time:              ${fmt(m('with', 'wallMs'))} with, ${fmt(m('without', 'wallMs'))} without ` +
-      `(ratio ${(m('with', 'wallMs') / m('without', 'wallMs')).toFixed(2)})`);
-    console.log(`   page script time from load to idle (page's own build of 10,000 elements + content script start): ` +
-      `${fmt(m('with', 'loadIdleMs'))} with, ${fmt(m('without', 'loadIdleMs'))} without`);
-    console.log(`   badges on the page after the workload (no postcode typed): ${runs.with.map((r) => r.badges).join(', ')}`);
+    console.log(
+      `   content script time during the workload: ${fmt(m('with', 'scriptMs'))} ` +
+        `(≈ ${fmt(m('with', 'scriptMs') / ROUNDS)} per re-render incl. its share of the keystrokes; ${fmt(m('without', 'scriptMs'))} without the extension)`,
+    );
+    console.log(
+      `   workload wall time:              ${fmt(m('with', 'wallMs'))} with, ${fmt(m('without', 'wallMs'))} without ` +
+        `(ratio ${(m('with', 'wallMs') / m('without', 'wallMs')).toFixed(2)})`,
+    );
+    console.log(
+      `   page script time from load to idle (page's own build of 10,000 elements + content script start): ` +
+        `${fmt(m('with', 'loadIdleMs'))} with, ${fmt(m('without', 'loadIdleMs'))} without`,
+    );
+    console.log(
+      `   badges on the page after the workload (no postcode typed): ${runs.with.map((r) => r.badges).join(', ')}`,
+    );
     for (const which of ['with', 'without'] as const) {
-      console.log(`   runs ${which.padEnd(7)}: wall ${runs[which].map((r) => r.wallMs.toFixed(0)).join(', ')} ms; script ${runs[which].map((r) => r.scriptMs.toFixed(1)).join(', ')} ms`);
+      console.log(
+        `   runs ${which.padEnd(7)}: wall ${runs[which].map((r) => r.wallMs.toFixed(0)).join(', ')} ms; script ${runs[which].map((r) => r.scriptMs.toFixed(1)).join(', ')} ms`,
+      );
     }
 
     // C: same browser and page, the extension switched on and off for the site.
@@ -243,7 +279,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < 8; i++) {
       const off = i % 2 === 1;
       await worker.evaluate(
-        (sites) => (globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }).chrome.storage.local.set({ disabledSites: sites }),
+        (sites) =>
+          (
+            globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }
+          ).chrome.storage.local.set({ disabledSites: sites }),
         off ? [pages.origin] : [],
       );
       await cPage.waitForTimeout(300);
@@ -251,14 +290,16 @@ async function main(): Promise<void> {
         await cPage.evaluate(async () => {
           const section = document.createElement('section');
           document.body.append(section);
-          const rows = Array.from({ length: 200 }, (_, i) =>
-            `<div><label for="c${i}">${i === 57 ? 'Postcode' : `Field ${i}`}</label><input id="c${i}"><span>h</span><span>h</span><i>i</i><b>b</b><em>e</em><small>s</small></div>`,
+          const rows = Array.from(
+            { length: 200 },
+            (_, i) =>
+              `<div><label for="c${i}">${i === 57 ? 'Postcode' : `Field ${i}`}</label><input id="c${i}"><span>h</span><span>h</span><i>i</i><b>b</b><em>e</em><small>s</small></div>`,
           ).join('');
           const times: number[] = [];
           for (let r = 0; r < 40; r++) {
             const t0 = performance.now();
             section.innerHTML = rows;
-            document.body.offsetHeight;
+            void document.body.offsetHeight;
             await new Promise((resolve) => setTimeout(resolve, 0));
             times.push(performance.now() - t0);
           }
@@ -272,8 +313,12 @@ async function main(): Promise<void> {
     // The first "on" round warms the page up; it is left out.
     const on = median(perRound.on.slice(1));
     const off = median(perRound.off);
-    console.log(`\nC. Same browser, extension switched on/off for the site: one 2,000-element re-render + layout (median of rounds)`);
-    console.log(`   ${fmt(on)} on, ${fmt(off)} off (ratio ${(on / off).toFixed(2)}); rounds on ${perRound.on.map((v) => v.toFixed(1)).join(', ')}; off ${perRound.off.map((v) => v.toFixed(1)).join(', ')}`);
+    console.log(
+      `\nC. Same browser, extension switched on/off for the site: one 2,000-element re-render + layout (median of rounds)`,
+    );
+    console.log(
+      `   ${fmt(on)} on, ${fmt(off)} off (ratio ${(on / off).toFixed(2)}); rounds on ${perRound.on.map((v) => v.toFixed(1)).join(', ')}; off ${perRound.off.map((v) => v.toFixed(1)).join(', ')}`,
+    );
   } finally {
     await pages.close();
     rmSync(out, { recursive: true, force: true });

@@ -16,7 +16,16 @@ function prng(seed: number): () => number {
   };
 }
 
-const STATE_DIGIT: Record<StateCode, string> = { NSW: '1', VIC: '2', QLD: '3', SA: '4', WA: '5', TAS: '6', NT: '7', ACT: '8' };
+const STATE_DIGIT: Record<StateCode, string> = {
+  NSW: '1',
+  VIC: '2',
+  QLD: '3',
+  SA: '4',
+  WA: '5',
+  TAS: '6',
+  NT: '7',
+  ACT: '8',
+};
 
 export interface GeneratedSite {
   declarations: SiteDeclaration[];
@@ -32,7 +41,10 @@ export function generateSite(count = 900, pageSize = 24, seed = 42): GeneratedSi
   for (const state of STATE_CODES) {
     councils.set(
       state,
-      Array.from({ length: 60 }, (_, i) => ({ name: `${state} Council ${String(i + 1).padStart(2, '0')}`, code: `${STATE_DIGIT[state]}${String(1000 + i * 10).padStart(4, '0')}` })),
+      Array.from({ length: 60 }, (_, i) => ({
+        name: `${state} Council ${String(i + 1).padStart(2, '0')}`,
+        code: `${STATE_DIGIT[state]}${String(1000 + i * 10).padStart(4, '0')}`,
+      })),
     );
   }
   const declarations: SiteDeclaration[] = [];
@@ -63,9 +75,29 @@ export function generateSite(count = 900, pageSize = 24, seed = 42): GeneratedSi
     // The CSV knows 90 % of the AGRNs, with ~7 LGA rows each and now and then a suburb row.
     if (random() < 0.9) {
       for (const c of pool) {
-        rows.push({ name: c.name, type: 'LGA', code: c.code, state, event: `AGRN ${agrn} - ${state} - ${title}`, agrn, hazard: types.join(', '), start });
+        rows.push({
+          name: c.name,
+          type: 'LGA',
+          code: c.code,
+          state,
+          event: `AGRN ${agrn} - ${state} - ${title}`,
+          agrn,
+          hazard: types.join(', '),
+          start,
+        });
       }
-      if (random() < 0.1) rows.push({ name: 'Some Suburb', type: 'SAL', code: `${STATE_DIGIT[state]}9999`, state, event: title, agrn, hazard: types[0]!, start });
+      if (random() < 0.1) {
+        rows.push({
+          name: 'Some Suburb',
+          type: 'SAL',
+          code: `${STATE_DIGIT[state]}9999`,
+          state,
+          event: title,
+          agrn,
+          hazard: types[0]!,
+          start,
+        });
+      }
     }
   }
   return { declarations, drfaCsv: drfaCsv(rows), pageSize };

@@ -14,7 +14,9 @@ async function main(): Promise<void> {
     listOptions: { padding, rendering },
     eventOptions: { padding },
   });
-  process.stdout.write(JSON.stringify({ url: mock.url, drfaUrl: mock.drfaUrl, declarations: site.declarations.length }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ url: mock.url, drfaUrl: mock.drfaUrl, declarations: site.declarations.length }) + '\n',
+  );
   process.on('SIGTERM', () => void mock.close().then(() => process.exit(0)));
 }
 

@@ -30,11 +30,19 @@ function treePssKb(pid: number): { own: number; total: number } {
   } catch {
     return { own: 0, total: 0 };
   }
-  const rows = table.trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const rows = table
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
   const inTree = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
-    for (const [p, parent] of rows) if (!inTree.has(p) && inTree.has(parent)) (inTree.add(p), (grew = true));
+    for (const [p, parent] of rows) {
+      if (!inTree.has(p) && inTree.has(parent)) {
+        inTree.add(p);
+        grew = true;
+      }
+    }
   }
   let total = 0;
   let own = 0;
@@ -55,9 +63,13 @@ function pssKb(pid: number): number {
 }
 
 async function startMock(count: string, padding: string, rendering: string) {
-  const child = spawn(process.execPath, ['--import', loader, path.join(here, 'mock-server.ts'), count, padding, rendering], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', loader, path.join(here, 'mock-server.ts'), count, padding, rendering],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
@@ -87,7 +99,18 @@ async function ingestOnce(env: Record<string, string>) {
   clearInterval(sampler);
   const seconds = (performance.now() - t0) / 1000;
   if (code !== 0) throw new Error(`ingest exited ${code}: ${err.trim() || out.trim()}`);
-  return { seconds, peakKb, nodePeakKb, summary: JSON.parse(out) as Record<string, unknown> & { list_path: string; list_pages: number; listed: number; requests: number; stored: number } };
+  return {
+    seconds,
+    peakKb,
+    nodePeakKb,
+    summary: JSON.parse(out) as Record<string, unknown> & {
+      list_path: string;
+      list_pages: number;
+      listed: number;
+      requests: number;
+      stored: number;
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -95,10 +118,16 @@ async function main(): Promise<void> {
   for (const rendering of ['served', 'script']) {
     const mock = await startMock(count, padding, rendering);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-ingest-'));
-    process.stdout.write(`list ${rendering === 'script' ? 'drawn by script (read in Chromium)' : 'rows in the served HTML'}: ${mock.declarations} declarations, pages padded to ~${Number(padding) / 1000} kB\n`);
+    process.stdout.write(
+      `list ${rendering === 'script' ? 'drawn by script (read in Chromium)' : 'rows in the served HTML'}: ${mock.declarations} declarations, pages padded to ~${Number(padding) / 1000} kB\n`,
+    );
     try {
       for (let run = 1; run <= Number(runs); run++) {
-        const r = await ingestOnce({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: mock.url, DRFA_CSV_URL: mock.drfaUrl });
+        const r = await ingestOnce({
+          DATA_DIR: dataDir,
+          DISASTERASSIST_BASE_URL: mock.url,
+          DRFA_CSV_URL: mock.drfaUrl,
+        });
         const s = r.summary;
         process.stdout.write(
           `  run ${run}: ${r.seconds.toFixed(2)} s wall (process start to exit) — list via ${s.list_path}, ${s.list_pages} list pages, ` +

@@ -41,14 +41,19 @@ export async function startChildServer(options: {
   const log = openSync(options.logFile, 'w');
   const started = performance.now();
   // Built JavaScript runs as is (as `npm start` runs it); TypeScript entries go through tsx.
-  const args = [...(options.nodeArgs ?? []), ...(options.entry.endsWith('.ts') ? ['--import', 'tsx', options.entry] : [options.entry])];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    ...(options.entry.endsWith('.ts') ? ['--import', 'tsx', options.entry] : [options.entry]),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
   });
   const deadline = started + (options.timeoutMs ?? 30_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${options.entry} exited with ${child.exitCode}; see ${options.logFile}`);
+    if (child.exitCode !== null) {
+      throw new Error(`${options.entry} exited with ${child.exitCode}; see ${options.logFile}`);
+    }
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${options.entry} did not become ready in time; see ${options.logFile}`);

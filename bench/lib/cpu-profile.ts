@@ -71,11 +71,16 @@ export function summarizeCpuProfile(profile: CpuProfile, top = 15): CpuProfileSu
     const name = frameName(frame);
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   });
-  return { busyMs: busyUs / 1000, byPackage: ranked(byPackage, busyUs, top), byFunction: ranked(byFunction, busyUs, top) };
+  return {
+    busyMs: busyUs / 1000,
+    byPackage: ranked(byPackage, busyUs, top),
+    byFunction: ranked(byFunction, busyUs, top),
+  };
 }
 
 export function formatCpuProfileSummary(summary: CpuProfileSummary): string {
-  const rows = (list: SelfTime[]) => list.map((t) => `  ${(t.share * 100).toFixed(1).padStart(5)} %  ${t.ms.toFixed(0).padStart(6)} ms  ${t.name}`);
+  const rows = (list: SelfTime[]) =>
+    list.map((t) => `  ${(t.share * 100).toFixed(1).padStart(5)} %  ${t.ms.toFixed(0).padStart(6)} ms  ${t.name}`);
   return [
     `busy ${summary.busyMs.toFixed(0)} ms; self time by package:`,
     ...rows(summary.byPackage),

@@ -90,7 +90,9 @@ async function benchMemory(): Promise<void> {
     await passWindowAndPurge();
   }
   row('5 more waves of 100,000 new addresses, purged', memory(), base);
-  console.log(`  peak heap during those 5 waves: ${mb(peak)} (+${mb(peak - base.heap)} over "before"), i.e. one wave, not five`);
+  console.log(
+    `  peak heap during those 5 waves: ${mb(peak)} (+${mb(peak - base.heap)} over "before"), i.e. one wave, not five`,
+  );
   store.shutdown();
 }
 
@@ -104,7 +106,9 @@ function benchWindowCost(): void {
     const started = performance.now();
     for (let i = 0; i < n; i++) counter.consume('k', limit, t0 + i);
     const ms = performance.now() - started;
-    console.log(`  limit ${String(limit).padStart(6)}: ${((ms * 1e6) / n).toFixed(0).padStart(4)} ns per request (${(n / ms / 1000).toFixed(1)} M/s)`);
+    console.log(
+      `  limit ${String(limit).padStart(6)}: ${((ms * 1e6) / n).toFixed(0).padStart(4)} ns per request (${(n / ms / 1000).toFixed(1)} M/s)`,
+    );
   }
 }
 
@@ -124,7 +128,10 @@ async function benchHotPath(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'dte-bench-rl-'));
   const servers: ChildServer[] = [];
   try {
-    const data = await openRuntime(loadConfig({ DATA_DIR: dataDir }), { purpose: 'admin', logger: createLogger('warn') });
+    const data = await openRuntime(loadConfig({ DATA_DIR: dataDir }), {
+      purpose: 'admin',
+      logger: createLogger('warn'),
+    });
     const email = 'bench@example.test';
     const account = await data.accounts.createAccount(email, 'correct horse battery staple');
     // High enough that nothing is refused: the limiter counts every request, as for a large clinic.
@@ -172,8 +179,13 @@ async function benchHotPath(): Promise<void> {
     };
     const on = summary('on');
     const off = summary('off');
-    for (const [label, r] of [['with the sliding window', on], ['with a no-op counter', off]] as const) {
-      console.log(`  ${label.padEnd(24)} ${r.rps.toFixed(0).padStart(6)} req/s   worst p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}`);
+    for (const [label, r] of [
+      ['with the sliding window', on],
+      ['with a no-op counter', off],
+    ] as const) {
+      console.log(
+        `  ${label.padEnd(24)} ${r.rps.toFixed(0).padStart(6)} req/s   worst p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}`,
+      );
     }
     const pairRatios = slices.on.map((r, i) => r.rps / slices.off[i]!.rps).sort((a, b) => a - b);
     console.log(

@@ -5,7 +5,11 @@ import { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys
 import type { AccountResult } from '../common/messaging';
 import { GATEWAY_STATUSES, sendRequest, type Fetch } from './server-request';
 
-const UNREACHABLE = { ok: false, code: 'unreachable', message: 'Server unreachable: check the Server URL and the network.' } as const;
+const UNREACHABLE = {
+  ok: false,
+  code: 'unreachable',
+  message: 'Server unreachable: check the Server URL and the network.',
+} as const;
 
 async function accountCall<T extends z.ZodType>(
   fetchFn: Fetch,
@@ -27,17 +31,32 @@ async function accountCall<T extends z.ZodType>(
   if (response.ok) {
     const parsed = successEnvelope(schema).safeParse(json);
     if (parsed.success) return { ok: true, data: (parsed.data as { data: z.infer<T> }).data };
-    return { ok: false, code: 'unexpected_response', message: `The server gave an unexpected answer (HTTP ${response.status}).`, status: response.status };
+    return {
+      ok: false,
+      code: 'unexpected_response',
+      message: `The server gave an unexpected answer (HTTP ${response.status}).`,
+      status: response.status,
+    };
   }
   const envelope = ErrorEnvelope.safeParse(json);
   if (envelope.success) {
     return { ok: false, code: envelope.data.error.code, message: envelope.data.error.message, status: response.status };
   }
   if (response.status === 404) {
-    return { ok: false, code: 'not_found', message: 'This server has no account endpoints (HTTP 404). Check the Server URL.', status: 404 };
+    return {
+      ok: false,
+      code: 'not_found',
+      message: 'This server has no account endpoints (HTTP 404). Check the Server URL.',
+      status: 404,
+    };
   }
   if (GATEWAY_STATUSES.has(response.status)) return { ...UNREACHABLE, status: response.status };
-  return { ok: false, code: 'server_error', message: `The server answered HTTP ${response.status}.`, status: response.status };
+  return {
+    ok: false,
+    code: 'server_error',
+    message: `The server answered HTTP ${response.status}.`,
+    status: response.status,
+  };
 }
 
 /**

@@ -76,7 +76,13 @@ export class CheckService {
     return request;
   }
 
-  private async send(serverUrl: string, apiKey: string, postcode: string, account: string, key: string): Promise<CheckOutcome> {
+  private async send(
+    serverUrl: string,
+    apiKey: string,
+    postcode: string,
+    account: string,
+    key: string,
+  ): Promise<CheckOutcome> {
     let permitted: boolean;
     try {
       permitted = await this.deps.hasPermission(serverUrl);
@@ -109,7 +115,9 @@ export class CheckService {
   private waitFailure(account: string, postcode: string): CheckFailure | null {
     const wait = this.blocked.get(account);
     if (!wait) return null;
-    if (wait.until > this.now()) return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status };
+    if (wait.until > this.now()) {
+      return { ok: false, postcode, problem: wait.problem, retryAt: wait.until, status: wait.status };
+    }
     this.blocked.delete(account);
     return null;
   }

@@ -14,7 +14,10 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 function isNetworkError(error: unknown): boolean {
-  return error instanceof TypeError || (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+  return (
+    error instanceof TypeError ||
+    (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+  );
 }
 
 /**
@@ -22,7 +25,11 @@ function isNetworkError(error: unknown): boolean {
  * cache, its body read as JSON when it is JSON. Null when the server could not be reached (network error or
  * timeout); any other exception is a bug and is thrown.
  */
-export async function sendRequest(fetchFn: Fetch, url: string, init: RequestInit): Promise<{ response: Response; body: unknown } | null> {
+export async function sendRequest(
+  fetchFn: Fetch,
+  url: string,
+  init: RequestInit,
+): Promise<{ response: Response; body: unknown } | null> {
   let response: Response;
   try {
     response = await fetchFn(url, { ...init, cache: 'no-store', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });

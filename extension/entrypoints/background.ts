@@ -17,7 +17,9 @@ const NOT_CONFIGURED = {
 async function notifyTabs(): Promise<void> {
   const tabs = await browser.tabs.query({});
   await Promise.all(
-    tabs.map((tab) => (tab.id === undefined ? undefined : sendMessage('configChanged', undefined, tab.id).catch(() => undefined))),
+    tabs.map((tab) =>
+      tab.id === undefined ? undefined : sendMessage('configChanged', undefined, tab.id).catch(() => undefined),
+    ),
   );
 }
 
@@ -59,15 +61,20 @@ export default defineBackground(() => {
 
   onMessage('login', ({ data }) =>
     withServer(async (url) => {
-      const login = await accountApi.login(fetchFn, url, { email: String(data.email), password: String(data.password) });
+      const login = await accountApi.login(fetchFn, url, {
+        email: String(data.email),
+        password: String(data.password),
+      });
       if (!login.ok) return login;
       return accountApi.session(fetchFn, url);
     }),
   );
-  onMessage('logout', () => withServer(async (url) => {
-    const result = await accountApi.logout(fetchFn, url);
-    return result.ok ? { ok: true, data: null } : result;
-  }));
+  onMessage('logout', () =>
+    withServer(async (url) => {
+      const result = await accountApi.logout(fetchFn, url);
+      return result.ok ? { ok: true, data: null } : result;
+    }),
+  );
   onMessage('session', () => withServer((url) => accountApi.session(fetchFn, url)));
   onMessage('keyStatus', () => withServer((url) => accountApi.keyStatus(fetchFn, url)));
   onMessage('generateKey', () => withServer((url) => accountApi.generateKey(fetchFn, url)));

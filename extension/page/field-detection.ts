@@ -148,7 +148,10 @@ export function nearbyCaption(input: Element): string | null {
  * Whether `el` is an input that holds a postcode, by its own attributes first and its labels second. Pass the same
  * LabelIndex for every input of one batch (see LabelIndex); without one, a fresh index is built for this input.
  */
-export function isPostcodeField(el: Element, labels: LabelIndex = new LabelIndex(el.ownerDocument)): el is HTMLInputElement {
+export function isPostcodeField(
+  el: Element,
+  labels: LabelIndex = new LabelIndex(el.ownerDocument),
+): el is HTMLInputElement {
   if (!isTextLikeInput(el)) return false;
   if (autocompleteSaysPostcode(el)) return true;
   if (

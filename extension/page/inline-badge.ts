@@ -39,8 +39,20 @@ export class InlineBadge {
     this.panel = h(
       this.doc,
       'div',
-      { id: panelId, class: 'dte-panel', role: 'dialog', 'aria-label': 'Telehealth disaster eligibility', hidden: true },
-      h(this.doc, 'div', { class: 'dte-panel-head' }, h(this.doc, 'span', {}, 'Telehealth disaster eligibility'), close),
+      {
+        id: panelId,
+        class: 'dte-panel',
+        role: 'dialog',
+        'aria-label': 'Telehealth disaster eligibility',
+        hidden: true,
+      },
+      h(
+        this.doc,
+        'div',
+        { class: 'dte-panel-head' },
+        h(this.doc, 'span', {}, 'Telehealth disaster eligibility'),
+        close,
+      ),
       this.body,
     );
     container.append(this.button, this.panel);

@@ -37,11 +37,13 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   },
   no_permission: {
     label: 'Allow server access in options',
-    detail: 'The browser has not allowed the extension to reach the configured server. Open the options and press Save to grant access.',
+    detail:
+      'The browser has not allowed the extension to reach the configured server. Open the options and press Save to grant access.',
   },
   invalid_key: {
     label: 'Key invalid',
-    detail: 'The server did not accept the saved API key: it is unknown or has been revoked. Generate a new key in the options.',
+    detail:
+      'The server did not accept the saved API key: it is unknown or has been revoked. Generate a new key in the options.',
   },
   subscription_inactive: {
     label: 'Subscription inactive',
@@ -49,7 +51,8 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   },
   unreachable: {
     label: 'Server unreachable',
-    detail: 'The eligibility server could not be reached. Check the network connection and the Server URL in the options.',
+    detail:
+      'The eligibility server could not be reached. Check the network connection and the Server URL in the options.',
   },
   data_unavailable: {
     label: 'Data not available yet',
@@ -72,7 +75,12 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
 /** The badge for a check outcome (or a check under way), in words. */
 export function badgeView(outcome: CheckOutcome | { pending: string }, now: number = Date.now()): BadgeView {
   if ('pending' in outcome) {
-    return { tone: 'pending', label: `Checking ${outcome.pending}…`, detail: 'Asking the eligibility server.', icon: '…' };
+    return {
+      tone: 'pending',
+      label: `Checking ${outcome.pending}…`,
+      detail: 'Asking the eligibility server.',
+      icon: '…',
+    };
   }
   if (!outcome.ok) {
     if (outcome.problem === 'rate_limited') {
@@ -95,8 +103,6 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
   const eligible = tone === 'amber' ? 'Eligible (long-running)' : 'Eligible';
   const covered = coveredLgas(outcome.data.location.lgas, outcome.data.disasters);
   const partial = outcome.data.location.lgas.length > 1 && covered.length < outcome.data.location.lgas.length;
-  const where = partial
-    ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA`
-    : lgaWords(outcome.data);
+  const where = partial ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA` : lgaWords(outcome.data);
   return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓' };
 }

@@ -18,7 +18,12 @@ export interface ResultViewOptions {
 /** Problems the user fixes in the options (offered "Open options"). */
 const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set(['not_configured', 'no_key', 'no_permission', 'invalid_key']);
 /** Problems that may go away by asking again (offered "Try again"). */
-const TRANSIENT_PROBLEMS: ReadonlySet<Problem> = new Set(['unreachable', 'rate_limited', 'data_unavailable', 'server_error']);
+const TRANSIENT_PROBLEMS: ReadonlySet<Problem> = new Set([
+  'unreachable',
+  'rate_limited',
+  'data_unavailable',
+  'server_error',
+]);
 
 const COLOUR_WORDS: Record<DisasterView['status_color'], string> = {
   green: 'Active (recent)',
@@ -58,10 +63,23 @@ export function renderResultView(doc: Document, outcome: CheckOutcome, options: 
 
 /** The badge's glyph and words, as the first line of the view. */
 function statusLine(doc: Document, badge: BadgeView): HTMLElement {
-  return h(doc, 'p', { class: 'dte-status' }, h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, badge.icon), ' ', badge.label);
+  return h(
+    doc,
+    'p',
+    { class: 'dte-status' },
+    h(doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, badge.icon),
+    ' ',
+    badge.label,
+  );
 }
 
-function renderSuccess(doc: Document, data: CheckData, metadata: DataMetadata, badge: BadgeView, options: ResultViewOptions): HTMLElement {
+function renderSuccess(
+  doc: Document,
+  data: CheckData,
+  metadata: DataMetadata,
+  badge: BadgeView,
+  options: ResultViewOptions,
+): HTMLElement {
   const { summary, location } = data;
   const section = h(doc, 'section', { class: `dte-result dte-tone-${badge.tone}`, 'data-color': summary.status_color });
 
@@ -97,7 +115,9 @@ function renderSuccess(doc: Document, data: CheckData, metadata: DataMetadata, b
   if (data.disasters.length === 0) {
     section.append(h(doc, 'p', {}, "No disaster declaration names this postcode's LGA."));
   } else {
-    section.append(h(doc, 'ul', { class: 'dte-declarations' }, ...data.disasters.map((d) => renderDeclaration(doc, d))));
+    section.append(
+      h(doc, 'ul', { class: 'dte-declarations' }, ...data.disasters.map((d) => renderDeclaration(doc, d))),
+    );
   }
 
   const proforma = data.clinical_documentation.proforma_text;

@@ -80,9 +80,15 @@ export class AccountService {
     return this.store.current.accounts.map((account) => ({ account, subscription: this.subscriptionOf(account.id) }));
   }
 
-  async createAccount(email: string, password: string, { now = this.clock(), by }: ChangeOptions = {}): Promise<Account> {
+  async createAccount(
+    email: string,
+    password: string,
+    { now = this.clock(), by }: ChangeOptions = {},
+  ): Promise<Account> {
     const normalised = normaliseEmail(email);
-    if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) throw new AccountError('invalid_email', `Not an email address: ${email}`);
+    if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) {
+      throw new AccountError('invalid_email', `Not an email address: ${email}`);
+    }
     if (password.length < MIN_PASSWORD_LENGTH) {
       throw new AccountError('weak_password', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
     }
@@ -119,14 +125,22 @@ export class AccountService {
         data.subscriptions.push(sub);
       }
       if (change.status) sub.status = change.status;
-      if (change.expires !== undefined) sub.expires_at = change.expires === null ? null : endOfSydneyDay(change.expires).toISOString();
+      if (change.expires !== undefined) {
+        sub.expires_at = change.expires === null ? null : endOfSydneyDay(change.expires).toISOString();
+      }
       if (change.rateLimit !== undefined) sub.rate_limit = change.rateLimit;
       sub.updated_at = now.toISOString();
       return { ...sub };
     });
     if (by) {
       const { account_id, status, expires_at, rate_limit } = changed;
-      await this.audit.record({ event: 'subscription_changed', ...by, account_id, email: normalised, subscription: { status, expires_at, rate_limit } });
+      await this.audit.record({
+        event: 'subscription_changed',
+        ...by,
+        account_id,
+        email: normalised,
+        subscription: { status, expires_at, rate_limit },
+      });
     }
     return changed;
   }

@@ -1,4 +1,3 @@
-
 const offsetFormat = new Intl.DateTimeFormat('en-AU', { timeZone: 'Australia/Sydney', timeZoneName: 'longOffset' });
 
 /** Sydney's UTC offset in minutes at `instant` (+600 or +660). */

@@ -5,7 +5,9 @@ function details(e: AuditEvent): string {
   if (e.key_prefix) parts.push(`key ${e.key_prefix}…`);
   if (e.reason) parts.push(e.reason);
   if (e.subscription) {
-    parts.push(`${e.subscription.status}, expires ${e.subscription.expires_at ?? 'never'}, ${e.subscription.rate_limit}/min`);
+    parts.push(
+      `${e.subscription.status}, expires ${e.subscription.expires_at ?? 'never'}, ${e.subscription.rate_limit}/min`,
+    );
   }
   if (e.account_id === null) parts.push('no such account');
   return parts.join('; ');
@@ -18,5 +20,12 @@ export function formatAuditEvents(events: readonly AuditEvent[], email: string):
   const rows = events.map((e) => [e.at, e.event, e.source, e.ip ?? '-', details(e) || '-']);
   const table = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  return table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return table
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

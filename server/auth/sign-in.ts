@@ -69,7 +69,8 @@ export class SignInService {
   /** Ends the session with `endSession`, and records the sign-out of `account` (none: nobody was signed in). */
   async signOut(account: Account | undefined, ip: string, endSession: () => Promise<void>): Promise<void> {
     await endSession();
-    if (account)
+    if (account) {
       await this.audit.record({ event: 'logout', source: 'web', account_id: account.id, email: account.email, ip });
+    }
   }
 }

@@ -49,7 +49,8 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
       throw new AppError('data_unavailable', undefined, { 'Retry-After': String(FIRST_REFRESH_RETRY_SECONDS) });
     }
 
-    const area = body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);
+    const area =
+      body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);
     if (area === undefined) throw new AppError('postcode_not_found');
     if (area === null) throw new AppError('invalid_suburb');
 

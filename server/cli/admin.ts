@@ -37,7 +37,9 @@ const ADMIN: AuditActor = { source: 'admin' };
 
 const commands: Record<string, (data: DataRuntime, options: Options) => Promise<string>> = {
   async 'create-account'(data, options) {
-    const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), { by: ADMIN });
+    const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), {
+      by: ADMIN,
+    });
     return account.id;
   },
 
@@ -96,11 +98,20 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
         key?.last_used_at ?? '-',
       ];
     });
-    if (rows.length === 0) return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
+    if (rows.length === 0) {
+      return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
+    }
     const header = ['EMAIL', 'ID', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
     const table = [header, ...rows];
     const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    return table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+    return table
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n');
   },
 };
 
@@ -142,7 +153,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // Standard output is the command's answer: anything logged goes to standard error.
-  const data = await openRuntime(loadProcessConfig(), { purpose: 'admin', logger: createLogger('warn', process.stderr) });
+  const data = await openRuntime(loadProcessConfig(), {
+    purpose: 'admin',
+    logger: createLogger('warn', process.stderr),
+  });
   try {
     process.stdout.write((await run(data, options)) + '\n');
     return 0;

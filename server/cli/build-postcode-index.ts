@@ -53,7 +53,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const minText = values['min-postcodes'];
   if (positionals.length !== 1 || (minText !== undefined && !/^[0-9]+$/.test(minText))) {
-    const why = positionals.length !== 1 ? 'give exactly one correspondence CSV' : '--min-postcodes must be a whole number';
+    const why =
+      positionals.length !== 1 ? 'give exactly one correspondence CSV' : '--min-postcodes must be a whole number';
     process.stderr.write(`${why}\n\n${USAGE}\n`);
     return 2;
   }
@@ -81,7 +82,12 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const json = encodeBundledCorrespondence(parsed, path.basename(input));
-  const { postcode_count, row_count, lgas, attribution } = JSON.parse(json) as { postcode_count: number; row_count: number; lgas: unknown[]; attribution: string };
+  const { postcode_count, row_count, lgas, attribution } = JSON.parse(json) as {
+    postcode_count: number;
+    row_count: number;
+    lgas: unknown[];
+    attribution: string;
+  };
   // Renamed into place, so the server never starts on a half-written index.
   const partial = `${out}.${process.pid}.tmp`;
   await writeFile(partial, json);

@@ -31,7 +31,9 @@ class UsageError extends Error {}
 
 function count(value: string | undefined, name: string, min: number, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+  if (!/^[0-9]+$/.test(value) || Number(value) < min) {
+    throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+  }
   return Number(value);
 }
 
@@ -67,10 +69,20 @@ async function main(argv: string[]): Promise<number> {
   try {
     maxInvalid = count(values['max-invalid'] as string | undefined, 'max-invalid', 0, 0);
     fetcher = {
-      concurrency: count(values.concurrency as string | undefined, 'concurrency', 1, DEFAULT_FETCHER_OPTIONS.concurrency),
+      concurrency: count(
+        values.concurrency as string | undefined,
+        'concurrency',
+        1,
+        DEFAULT_FETCHER_OPTIONS.concurrency,
+      ),
       timeoutMs: count(values['timeout-ms'] as string | undefined, 'timeout-ms', 1, DEFAULT_FETCHER_OPTIONS.timeoutMs),
       retries: count(values.retries as string | undefined, 'retries', 0, DEFAULT_FETCHER_OPTIONS.retries),
-      retryBaseMs: count(values['retry-delay-ms'] as string | undefined, 'retry-delay-ms', 0, DEFAULT_FETCHER_OPTIONS.retryBaseMs),
+      retryBaseMs: count(
+        values['retry-delay-ms'] as string | undefined,
+        'retry-delay-ms',
+        0,
+        DEFAULT_FETCHER_OPTIONS.retryBaseMs,
+      ),
     };
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
@@ -78,7 +90,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // Standard output is the summary; the refresh itself opens the declarations (a dry run must not even create them).
-  const runtime = await openRuntime(loadProcessConfig(), { purpose: 'ingest', logger: createLogger('warn', process.stderr) });
+  const runtime = await openRuntime(loadProcessConfig(), {
+    purpose: 'ingest',
+    logger: createLogger('warn', process.stderr),
+  });
 
   const json = values.json === true;
   const dryRun = values['dry-run'] === true;
@@ -99,7 +114,22 @@ async function main(argv: string[]): Promise<number> {
   progress.stop();
   await runtime.close();
   if (json) {
-    process.stdout.write(JSON.stringify(result.ok ? { ok: true, ...result.summary } : { ok: false, dry_run: dryRun, kind: result.error.kind, message: result.error.message, details: result.error.details, last_updated: result.lastUpdated }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        result.ok
+          ? { ok: true, ...result.summary }
+          : {
+              ok: false,
+              dry_run: dryRun,
+              kind: result.error.kind,
+              message: result.error.message,
+              details: result.error.details,
+              last_updated: result.lastUpdated,
+            },
+        null,
+        2,
+      ) + '\n',
+    );
   } else if (result.ok) process.stdout.write(formatSummary(result.summary) + '\n');
   else process.stderr.write(formatFailure(result, dryRun) + '\n');
   return result.ok ? 0 : 1;

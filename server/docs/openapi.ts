@@ -21,8 +21,16 @@ const rateLimitHeaders = z.object({
 /** The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generateDocument']> {
   const registry = new OpenAPIRegistry();
-  const apiKey = registry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
-  const session = registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'dte.sid' });
+  const apiKey = registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+  });
+  const session = registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'dte.sid',
+  });
 
   registry.registerPath({
     method: 'post',
@@ -82,9 +90,20 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     responses: { 200: json(successEnvelope(SessionData), 'Who is signed in, if anyone') },
   });
 
-  const KEY_ACTIONS_LIMITED = 'Rate limit exceeded: 10 key actions (generate, regenerate, revoke) per account per hour; wait Retry-After seconds';
-  const keyPath = (path: string, summary: string, responses: Parameters<typeof registry.registerPath>[0]['responses']) =>
-    registry.registerPath({ method: path.endsWith('status') ? 'get' : 'post', path, summary, security: [{ [session.name]: [] }], responses });
+  const KEY_ACTIONS_LIMITED =
+    'Rate limit exceeded: 10 key actions (generate, regenerate, revoke) per account per hour; wait Retry-After seconds';
+  const keyPath = (
+    path: string,
+    summary: string,
+    responses: Parameters<typeof registry.registerPath>[0]['responses'],
+  ) =>
+    registry.registerPath({
+      method: path.endsWith('status') ? 'get' : 'post',
+      path,
+      summary,
+      security: [{ [session.name]: [] }],
+      responses,
+    });
   keyPath('/api/v1/keys/generate', 'Create the API key (shown once)', {
     201: json(successEnvelope(NewKeyData), 'The new key'),
     401: error('Sign in required'),

@@ -101,7 +101,12 @@ export class PoliteFetcher {
       const outcome = await this.attempt(url, accept, signal);
       if (outcome.ok) return outcome.text;
       if (!outcome.retryable || attempt >= retries) {
-        throw new FetchError(`${url}: ${outcome.reason}${attempt > 0 ? ` (after ${attempt + 1} attempts)` : ''}`, url, outcome.status, attempt + 1);
+        throw new FetchError(
+          `${url}: ${outcome.reason}${attempt > 0 ? ` (after ${attempt + 1} attempts)` : ''}`,
+          url,
+          outcome.status,
+          attempt + 1,
+        );
       }
       const delayMs = this.backoffMs(attempt, outcome.retryAfterMs);
       this.options.onRetry?.({ url, attempt: attempt + 1, delayMs, reason: outcome.reason });
@@ -113,13 +118,18 @@ export class PoliteFetcher {
     url: string,
     accept: string,
     signal?: AbortSignal,
-  ): Promise<{ ok: true; text: string } | { ok: false; retryable: boolean; reason: string; status: number | null; retryAfterMs: number | null }> {
+  ): Promise<
+    | { ok: true; text: string }
+    | { ok: false; retryable: boolean; reason: string; status: number | null; retryAfterMs: number | null }
+  > {
     this.requests++;
     try {
       const res = await this.options.fetch(url, {
         headers: { 'user-agent': this.options.userAgent, accept, 'accept-language': 'en-AU,en;q=0.9' },
         redirect: 'follow',
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs),
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)])
+          : AbortSignal.timeout(this.options.timeoutMs),
       });
       if (!res.ok) {
         await res.body?.cancel().catch(() => undefined);

@@ -66,7 +66,11 @@ export interface HttpServerOptions {
  * The HTTP server the app runs on, in production (listenGracefully) and in the tests (startTestServer): the timeouts
  * above, and the JSON envelope for requests Node's parser refuses before the app sees them.
  */
-export function createHttpServer(app: http.RequestListener, logger: Logger, options: HttpServerOptions = {}): http.Server {
+export function createHttpServer(
+  app: http.RequestListener,
+  logger: Logger,
+  options: HttpServerOptions = {},
+): http.Server {
   const server = http.createServer(
     {
       headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
@@ -136,7 +140,10 @@ export function answerClientError(logger: Logger): (err: ClientError, socket: Du
     }
     answered.add(socket);
     const code = codeFor(err);
-    logger.info({ status: API_ERRORS[code].status, code, reason: err.code ?? null }, 'refused a request the HTTP parser could not accept');
+    logger.info(
+      { status: API_ERRORS[code].status, code, reason: err.code ?? null },
+      'refused a request the HTTP parser could not accept',
+    );
     socket.end(ANSWERS.get(code));
     const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
     linger.unref();

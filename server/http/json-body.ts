@@ -61,7 +61,9 @@ export function bodyParserError(err: unknown): unknown {
   if (err instanceof AppError) return err; // thrown by checkBody
   const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
   if (type === 'encoding.unsupported') return new AppError('unsupported_encoding', undefined, ACCEPTED_ENCODINGS);
-  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) return new AppError(BODY_PARSER_ERRORS[type]!);
+  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) {
+    return new AppError(BODY_PARSER_ERRORS[type]!);
+  }
   if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('invalid_body');
   return err;
 }

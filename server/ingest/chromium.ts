@@ -15,7 +15,7 @@ export const CHROMIUM_CANDIDATES = [
 /** The one line an operator reads when the list needs a browser and there is none. */
 export const CHROMIUM_MISSING =
   'No Chromium found to read the DisasterAssist list (its rows are filled in by a script in the browser): ' +
-  'install Debian\'s chromium (`npm run setup:browser`, or as root `apt-get install -y chromium`) or set CHROMIUM_PATH';
+  "install Debian's chromium (`npm run setup:browser`, or as root `apt-get install -y chromium`) or set CHROMIUM_PATH";
 
 /**
  * CHROMIUM_PATH when set (it must exist: a wrong path is a mistake to report, not to paper over), otherwise the

@@ -108,7 +108,9 @@ export async function crawlDisasterAssist(options: CrawlOptions): Promise<CrawlR
       const earlier = byAgrn.get(row.agrn);
       if (earlier) {
         if (earlier.url !== row.url) {
-          warnings.push(`AGRN ${row.agrn} is listed twice with different event pages (${earlier.url}, ${row.url}); the first is used`);
+          warnings.push(
+            `AGRN ${row.agrn} is listed twice with different event pages (${earlier.url}, ${row.url}); the first is used`,
+          );
         }
         continue;
       }
@@ -124,7 +126,9 @@ export async function crawlDisasterAssist(options: CrawlOptions): Promise<CrawlR
   let reader: RenderedListReader | null = null;
   try {
     const firstUrl = listPageUrl(baseUrl, 1);
-    const served = parseListPage(await fetcher.text(firstUrl, { signal: abort.signal }), firstUrl, 1, { missingTable: 'empty' });
+    const served = parseListPage(await fetcher.text(firstUrl, { signal: abort.signal }), firstUrl, 1, {
+      missingTable: 'empty',
+    });
     if (served.length === 0) {
       listPath = 'browser';
       reader = await (browserOptions.launch ?? launchRenderedListReader)({
@@ -152,7 +156,9 @@ export async function crawlDisasterAssist(options: CrawlOptions): Promise<CrawlR
     const pagesAtOnce = browser ? Math.max(1, browserOptions.pagesAtOnce) : 1;
     let ended = false;
     for (let first = 1; !ended && !failure; first += pagesAtOnce) {
-      if (first > maxPages) throw new IngestError('structure', `the list did not end after ${maxPages} pages: pagination changed`);
+      if (first > maxPages) {
+        throw new IngestError('structure', `the list did not end after ${maxPages} pages: pagination changed`);
+      }
       const pages = Array.from({ length: Math.min(pagesAtOnce, maxPages - first + 1) }, (_, i) => first + i);
       const results = await Promise.all(pages.map(readPage));
       for (const [i, rows] of results.entries()) {
@@ -183,6 +189,8 @@ export async function crawlDisasterAssist(options: CrawlOptions): Promise<CrawlR
 }
 
 function asIngestError(err: unknown): unknown {
-  if (err instanceof FetchError) return new IngestError('network', `DisasterAssist could not be fetched: ${err.message}`);
+  if (err instanceof FetchError) {
+    return new IngestError('network', `DisasterAssist could not be fetched: ${err.message}`);
+  }
   return err;
 }

@@ -65,7 +65,12 @@ export interface ParseListOptions {
  * `missingTable: 'empty'`), with other columns, or with a row lacking its AGRN or link means the site changed: a
  * structure IngestError.
  */
-export function parseListPage(html: string, pageUrl: string, page: number, options: ParseListOptions = {}): ListedDeclaration[] {
+export function parseListPage(
+  html: string,
+  pageUrl: string,
+  page: number,
+  options: ParseListOptions = {},
+): ListedDeclaration[] {
   const what = `list page ${page} (${pageUrl})`;
   assertComplete(html, what);
   const $ = load(html);
@@ -77,8 +82,17 @@ export function parseListPage(html: string, pageUrl: string, page: number, optio
   // SharePoint pages may hold layout tables too: the declarations are in the one with an AGRN column, or failing
   // a header, the one whose rows have the six cells.
   const table = $(
-    tables.find((t) => headerCells(t).toArray().some((th) => columnOf(cleanText($(th).text())) === 'agrn')) ??
-      tables.find((t) => $(t).find('tr').toArray().some((tr) => $(tr).children('td').length >= OBSERVED_ORDER.length)) ??
+    tables.find((t) =>
+      headerCells(t)
+        .toArray()
+        .some((th) => columnOf(cleanText($(th).text())) === 'agrn'),
+    ) ??
+      tables.find((t) =>
+        $(t)
+          .find('tr')
+          .toArray()
+          .some((tr) => $(tr).children('td').length >= OBSERVED_ORDER.length),
+      ) ??
       tables[0] ??
       [],
   );
@@ -88,12 +102,17 @@ export function parseListPage(html: string, pageUrl: string, page: number, optio
   }
 
   let order = OBSERVED_ORDER;
-  const headers = headerCells(table[0]!).map((_, th) => cleanText($(th).text())).get();
+  const headers = headerCells(table[0]!)
+    .map((_, th) => cleanText($(th).text()))
+    .get();
   if (headers.length > 0) {
     const mapped = headers.map(columnOf);
     const missing = OBSERVED_ORDER.filter((c) => !mapped.includes(c));
     if (missing.length > 0) {
-      throw new IngestError('structure', `${what}: the table has no ${missing.join(', ')} column (headers: ${headers.join(' | ')})`);
+      throw new IngestError(
+        'structure',
+        `${what}: the table has no ${missing.join(', ')} column (headers: ${headers.join(' | ')})`,
+      );
     }
     order = mapped as Column[];
   }
@@ -104,7 +123,10 @@ export function parseListPage(html: string, pageUrl: string, page: number, optio
     // Header rows are all th; a lone cell spanning the table is the "no disasters" row some tables show.
     if (cells.filter('td').length === 0 || cells.length <= 1) return;
     if (cells.length < OBSERVED_ORDER.length) {
-      throw new IngestError('structure', `${what}, row ${i + 1}: ${cells.length} cells where ${OBSERVED_ORDER.length} were expected`);
+      throw new IngestError(
+        'structure',
+        `${what}, row ${i + 1}: ${cells.length} cells where ${OBSERVED_ORDER.length} were expected`,
+      );
     }
     const cell = (c: Column) => cells.eq(order.indexOf(c));
     const agrnText = cleanText(cell('agrn').text());
@@ -201,7 +223,9 @@ export function parseEventPage(html: string, url: string): EventPage {
   // Each quick-info value is the text after its h5 label, in the label's parent.
   const fields = new Map<string, string>();
   info.find('h5').each((_, h5) => {
-    const label = cleanText($(h5).text()).toLowerCase().replace(/[^a-z]/g, '');
+    const label = cleanText($(h5).text())
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
     const parent = $(h5).parent().clone();
     parent.find('h5').remove();
     fields.set(label, cleanText(parent.text()));

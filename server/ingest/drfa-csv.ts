@@ -34,7 +34,15 @@ export interface DrfaCsv {
   skipped: string[];
 }
 
-const REQUIRED = ['location_name', 'location_type', 'location_code', 'state', 'event_name', 'agrn', 'disaster_start_date'] as const;
+const REQUIRED = [
+  'location_name',
+  'location_type',
+  'location_code',
+  'state',
+  'event_name',
+  'agrn',
+  'disaster_start_date',
+] as const;
 
 /**
  * Parses the CSV. Only LGA rows become LGAs (SAL rows are suburbs with SAL codes). Missing columns or no LGA row at
@@ -51,7 +59,10 @@ export function parseDrfaCsv(text: string): DrfaCsv {
   const header = (records[0] ?? []).map((h) => cleanText(h).toLowerCase());
   const missing = REQUIRED.filter((c) => !header.includes(c));
   if (missing.length > 0) {
-    throw new IngestError('structure', `the DRFA CSV has no ${missing.join(', ')} column (header: ${header.join(',') || 'none'})`);
+    throw new IngestError(
+      'structure',
+      `the DRFA CSV has no ${missing.join(', ')} column (header: ${header.join(',') || 'none'})`,
+    );
   }
   const col = (name: string) => header.indexOf(name);
   const at = {
@@ -65,7 +76,10 @@ export function parseDrfaCsv(text: string): DrfaCsv {
     hazard: col('hazard_type'),
   };
 
-  const building = new Map<string, { activation: DrfaActivation; states: Map<StateCode, number>; codes: Set<string> }>();
+  const building = new Map<
+    string,
+    { activation: DrfaActivation; states: Map<StateCode, number>; codes: Set<string> }
+  >();
   const skipped: string[] = [];
   let lgaRows = 0;
   let salRows = 0;
@@ -115,7 +129,11 @@ export function parseDrfaCsv(text: string): DrfaCsv {
 
   if (lgaRows === 0) throw new IngestError('structure', 'the DRFA CSV has no LGA rows');
   if (skipped.length > 10 + (lgaRows + salRows + skipped.length) * 0.05) {
-    throw new IngestError('structure', `the DRFA CSV has ${skipped.length} unreadable rows: the format changed`, skipped.slice(0, 20));
+    throw new IngestError(
+      'structure',
+      `the DRFA CSV has ${skipped.length} unreadable rows: the format changed`,
+      skipped.slice(0, 20),
+    );
   }
   const activations = new Map<string, DrfaActivation>();
   for (const [agrn, { activation, states }] of building) {

@@ -31,7 +31,9 @@ function looksLikeJson(text: string): boolean {
 }
 
 const isCsv = (r: CkanResource) =>
-  String(r.format ?? '').trim().toLowerCase() === 'csv' ||
+  String(r.format ?? '')
+    .trim()
+    .toLowerCase() === 'csv' ||
   /csv/i.test(String(r.mimetype ?? '')) ||
   /\.csv(?:$|[?#])/i.test(String(r.url ?? ''));
 
@@ -46,12 +48,25 @@ export function csvUrlFromCkanPackage(json: string, packageUrl: string): string 
   try {
     body = JSON.parse(json.replace(/^\uFEFF/, '')) as typeof body;
   } catch (err) {
-    throw new IngestError('structure', `the DRFA package description (${packageUrl}) is not JSON: ${(err as Error).message}`);
+    throw new IngestError(
+      'structure',
+      `the DRFA package description (${packageUrl}) is not JSON: ${(err as Error).message}`,
+    );
   }
-  if (body.success !== true) throw new IngestError('structure', `the DRFA package description (${packageUrl}) says success: ${String(body.success)}`);
+  if (body.success !== true) {
+    throw new IngestError(
+      'structure',
+      `the DRFA package description (${packageUrl}) says success: ${String(body.success)}`,
+    );
+  }
   const resources = Array.isArray(body.result?.resources) ? (body.result.resources as CkanResource[]) : [];
   const csvs = resources.filter((r) => r && typeof r === 'object' && typeof r.url === 'string' && isCsv(r));
-  if (csvs.length === 0) throw new IngestError('structure', `the DRFA package (${packageUrl}) lists no CSV resource (${resources.length} resources)`);
+  if (csvs.length === 0) {
+    throw new IngestError(
+      'structure',
+      `the DRFA package (${packageUrl}) lists no CSV resource (${resources.length} resources)`,
+    );
+  }
   const newest = [...csvs].sort((a, b) => modified(b).localeCompare(modified(a)))[0]!;
   let url: URL;
   try {
@@ -69,11 +84,20 @@ export function csvUrlFromCkanPackage(json: string, packageUrl: string): string 
  * DRFA_CSV_URL, read either way it may be given: a CKAN package URL (whose CSV resource is then fetched) or the
  * CSV itself. Which one it is comes from the answer, not the URL's shape, so a mirror or a local file server works.
  */
-export async function downloadDrfaCsv(url: string, fetcher: PoliteFetcher, signal?: AbortSignal): Promise<DrfaDownload> {
-  const first = await fetcher.text(url, { accept: 'application/json,text/csv;q=0.9,text/plain;q=0.8,*/*;q=0.5', signal });
+export async function downloadDrfaCsv(
+  url: string,
+  fetcher: PoliteFetcher,
+  signal?: AbortSignal,
+): Promise<DrfaDownload> {
+  const first = await fetcher.text(url, {
+    accept: 'application/json,text/csv;q=0.9,text/plain;q=0.8,*/*;q=0.5',
+    signal,
+  });
   if (!looksLikeJson(first)) return { csvUrl: url, packageUrl: null, text: first };
   const csvUrl = csvUrlFromCkanPackage(first, url);
   const text = await fetcher.text(csvUrl, { accept: 'text/csv,text/plain;q=0.9,*/*;q=0.5', signal });
-  if (looksLikeJson(text)) throw new IngestError('structure', `the DRFA package's CSV resource (${csvUrl}) is JSON, not a CSV`);
+  if (looksLikeJson(text)) {
+    throw new IngestError('structure', `the DRFA package's CSV resource (${csvUrl}) is JSON, not a CSV`);
+  }
   return { csvUrl, packageUrl: url, text };
 }

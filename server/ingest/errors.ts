@@ -8,7 +8,8 @@
  * - browser: the list needed a browser (its rows are drawn by a script) and Chromium is missing, crashed or timed out;
  * - thin: the read is too small to be the whole list (below the floor, or recent activations missing from it).
  */
-export type IngestErrorKind = 'network' | 'structure' | 'implausible' | 'invalid_records' | 'busy' | 'browser' | 'thin' | 'internal';
+export type IngestErrorKind =
+  'network' | 'structure' | 'implausible' | 'invalid_records' | 'busy' | 'browser' | 'thin' | 'internal';
 
 export class IngestError extends Error {
   constructor(

@@ -33,7 +33,9 @@ export type RunRecord = z.infer<typeof RunRecord>;
 export const IngestStateFile = z.object({
   last_attempt_at: z.string().nullable(),
   last_success_at: z.string().nullable(),
-  last_error: z.object({ at: z.string(), kind: z.string(), message: z.string(), details: z.array(z.string()) }).nullable(),
+  last_error: z
+    .object({ at: z.string(), kind: z.string(), message: z.string(), details: z.array(z.string()) })
+    .nullable(),
   /** Counts of the last successful run: the baseline the next run's "implausible drop" check compares with. */
   last_success_counts: RunCounts.nullable(),
   /** LGA names the last successful run could not match to a code (they still match by name). */

@@ -106,7 +106,11 @@ function lgasOf(
   return lgas;
 }
 
-function problemOf(agrn: string, url: string | null, error: { issues: { path: PropertyKey[]; message: string }[] }): RecordProblem {
+function problemOf(
+  agrn: string,
+  url: string | null,
+  error: { issues: { path: PropertyKey[]; message: string }[] },
+): RecordProblem {
   const reason = error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ');
   return { agrn, url, reason: `invalid record: ${reason}` };
 }
@@ -126,7 +130,11 @@ export function buildDeclarations(input: BuildInput): BuildOutput {
     const page = events.get(row.agrn);
     if (!page) continue; // a problem already reported by the crawl
     if (page.agrn !== row.agrn) {
-      problems.push({ agrn: row.agrn, url: row.url, reason: `the event page's AGRN is ${page.agrn ?? 'unreadable'}, the list's ${row.agrn}` });
+      problems.push({
+        agrn: row.agrn,
+        url: row.url,
+        reason: `the event page's AGRN is ${page.agrn ?? 'unreadable'}, the list's ${row.agrn}`,
+      });
       continue;
     }
     if (page.startDate === null) {
@@ -142,7 +150,9 @@ export function buildDeclarations(input: BuildInput): BuildOutput {
       // The list says it ended that month; the page has not caught up. Ending it on the month's last day is the
       // latest end both allow, and keeps an ended declaration from looking active to a GP.
       endDate = lastDayOfMonth(row.endMonth);
-      out.warnings.push(`AGRN ${row.agrn}: the event page has no end date but the list ends it in ${row.endMonth}; ended ${endDate}`);
+      out.warnings.push(
+        `AGRN ${row.agrn}: the event page has no end date but the list ends it in ${row.endMonth}; ended ${endDate}`,
+      );
     }
     const csv = drfa?.activations.get(row.agrn);
     const state = page.state ?? row.state ?? csv?.state ?? null;
@@ -159,7 +169,9 @@ export function buildDeclarations(input: BuildInput): BuildOutput {
       lgas: lgasOf(row.agrn, state, page.lgaNames, csv, codes, out),
       sources: csv ? [SOURCE_DISASTERASSIST, SOURCE_DRFA] : [SOURCE_DISASTERASSIST],
     };
-    if (candidate.lgas.length === 0) out.warnings.push(`AGRN ${row.agrn}: no LGA named by DisasterAssist or the DRFA CSV`);
+    if (candidate.lgas.length === 0) {
+      out.warnings.push(`AGRN ${row.agrn}: no LGA named by DisasterAssist or the DRFA CSV`);
+    }
     const parsed = Declaration.safeParse(candidate);
     if (parsed.success) declarations.push(canonical(parsed.data));
     else problems.push(problemOf(row.agrn, row.url, parsed.error));

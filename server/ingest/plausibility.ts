@@ -70,14 +70,23 @@ export interface DropInput {
 }
 
 /** Refuses a refresh that lost more than half of what the last one read, on the list or in the CSV. */
-export function assertNoImplausibleDrop({ listed, listedBefore, drfaActivations, drfaActivationsBefore }: DropInput): void {
+export function assertNoImplausibleDrop({
+  listed,
+  listedBefore,
+  drfaActivations,
+  drfaActivationsBefore,
+}: DropInput): void {
   if (listed < listedBefore * (1 - MAX_DROP)) {
     throw new IngestError(
       'implausible',
       `implausible drop: DisasterAssist lists ${listed} declarations, ${listedBefore} last time (more than half gone)`,
     );
   }
-  if (drfaActivations !== null && drfaActivationsBefore !== null && drfaActivations < drfaActivationsBefore * (1 - MAX_DROP)) {
+  if (
+    drfaActivations !== null &&
+    drfaActivationsBefore !== null &&
+    drfaActivations < drfaActivationsBefore * (1 - MAX_DROP)
+  ) {
     throw new IngestError(
       'implausible',
       `implausible drop: the DRFA CSV has ${drfaActivations} activations, ${drfaActivationsBefore} last time (more than half gone)`,

@@ -12,9 +12,21 @@ import { parseDrfaCsv, type DrfaCsv } from './drfa-csv';
 import { downloadDrfaCsv, type DrfaDownload } from './drfa-source';
 import { IngestError, type RecordProblem } from './errors';
 import { FetchError, PoliteFetcher, type FetcherOptions } from '../http-client/fetcher';
-import { HISTORY_LENGTH, IngestStateFile, openIngestStateStore, type IngestStateStore, type RunCounts } from './ingest-state';
+import {
+  HISTORY_LENGTH,
+  IngestStateFile,
+  openIngestStateStore,
+  type IngestStateStore,
+  type RunCounts,
+} from './ingest-state';
 import { CODE_SOURCE_RANK, LgaCodeBook } from './lga-codes';
-import { buildDeclarations, mergeIntoStore, SOURCE_DISASTERASSIST, type MergeOutcome, type UnmatchedLga } from './merge';
+import {
+  buildDeclarations,
+  mergeIntoStore,
+  SOURCE_DISASTERASSIST,
+  type MergeOutcome,
+  type UnmatchedLga,
+} from './merge';
 import { assertNoImplausibleDrop, assertNotThin, DEFAULT_MIN_DECLARATIONS } from './plausibility';
 
 export interface RefreshProgress {
@@ -63,7 +75,14 @@ export interface RefreshSummary {
   list_pages: number;
   listed: number;
   event_pages: number;
-  drfa: { csv_url: string; package_url: string | null; activations: number; lga_rows: number; sal_rows: number; skipped_rows: number } | null;
+  drfa: {
+    csv_url: string;
+    package_url: string | null;
+    activations: number;
+    lga_rows: number;
+    sal_rows: number;
+    skipped_rows: number;
+  } | null;
   stored: number;
   added: string[];
   changed: string[];
@@ -108,7 +127,10 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   try {
     try {
       const stale = Math.max(2_000, options.lockStaleMs ?? LOCK_STALE_MS);
-      const lock = await acquireOwnedLock(path.join(options.dataDir, 'ingest.lock'), { staleMs: stale, updateMs: Math.floor(stale / 3) });
+      const lock = await acquireOwnedLock(path.join(options.dataDir, 'ingest.lock'), {
+        staleMs: stale,
+        updateMs: Math.floor(stale / 3),
+      });
       release = () => lock.release();
     } catch (err) {
       // Only a live holder means busy; anything else (a permission problem, say) is reported as what it is.
@@ -133,7 +155,15 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
       draft.last_success_counts = counts;
       draft.unmatched_lga_names = summary.unmatched;
       draft.history = [
-        { started_at: summary.started_at, finished_at: finished, trigger, ok: true, duration_ms: summary.duration_ms, error: null, counts },
+        {
+          started_at: summary.started_at,
+          finished_at: finished,
+          trigger,
+          ok: true,
+          duration_ms: summary.duration_ms,
+          error: null,
+          counts,
+        },
         ...draft.history,
       ].slice(0, HISTORY_LENGTH);
     });
@@ -142,12 +172,20 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   } catch (err) {
     const error = toIngestError(err);
     const durationMs = Date.now() - startedMs;
-    options.logger?.error({ kind: error.kind, reason: error.message, details: error.details.slice(0, 20), trigger }, 'refresh failed; the last good data is kept');
+    options.logger?.error(
+      { kind: error.kind, reason: error.message, details: error.details.slice(0, 20), trigger },
+      'refresh failed; the last good data is kept',
+    );
     if (error.kind !== 'busy') {
       await state
         .update((draft) => {
           draft.last_attempt_at = started.toISOString();
-          draft.last_error = { at: clock().toISOString(), kind: error.kind, message: error.message, details: error.details.slice(0, 50) };
+          draft.last_error = {
+            at: clock().toISOString(),
+            kind: error.kind,
+            message: error.message,
+            details: error.details.slice(0, 50),
+          };
           draft.history = [
             {
               started_at: started.toISOString(),
@@ -183,12 +221,19 @@ export async function runDryRun(options: RefreshOptions): Promise<RefreshResult>
   try {
     stored = await readSnapshot(options);
     const snapshot = stored;
-    const summary = await refresh(options, snapshot, started, clock, async (apply) => apply(structuredClone(snapshot.file)));
+    const summary = await refresh(options, snapshot, started, clock, async (apply) =>
+      apply(structuredClone(snapshot.file)),
+    );
     summary.duration_ms = Date.now() - startedMs;
     summary.dry_run = true;
     return { ok: true, summary };
   } catch (err) {
-    return { ok: false, error: toIngestError(err), lastUpdated: stored?.file.last_updated ?? null, durationMs: Date.now() - startedMs };
+    return {
+      ok: false,
+      error: toIngestError(err),
+      lastUpdated: stored?.file.last_updated ?? null,
+      durationMs: Date.now() - startedMs,
+    };
   }
 }
 
@@ -215,7 +260,12 @@ async function readJsonIfPresent<T>(file: string, schema: z.ZodType<T>): Promise
     throw err;
   }
   const parsed = schema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new IngestError('internal', `${file} could not be read for the comparison: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) {
+    throw new IngestError(
+      'internal',
+      `${file} could not be read for the comparison: ${parsed.error.issues[0]?.message}`,
+    );
+  }
   return parsed.data;
 }
 
@@ -278,7 +328,12 @@ async function fetchAndMerge(
   const drfa: DrfaCsv | null = downloaded === null ? null : parseDrfaCsv(downloaded.text);
   if (signal.aborted) throw new IngestError('internal', 'refresh cancelled');
   const today = sydneyToday(started);
-  assertNotThin({ listed: crawl.listed, drfa, today, minDeclarations: options.minDeclarations ?? DEFAULT_MIN_DECLARATIONS });
+  assertNotThin({
+    listed: crawl.listed,
+    drfa,
+    today,
+    minDeclarations: options.minDeclarations ?? DEFAULT_MIN_DECLARATIONS,
+  });
 
   progress.phase = 'merging';
   emit();
@@ -312,7 +367,8 @@ async function fetchAndMerge(
     // Compared inside the locked update, with the freshest stored data.
     assertNoImplausibleDrop({
       listed: crawl.listed.length,
-      listedBefore: baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length,
+      listedBefore:
+        baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length,
       drfaActivations: drfa?.activations.size ?? null,
       drfaActivationsBefore: baseline?.drfa_activations ?? null,
     });

@@ -49,7 +49,9 @@ export async function launchRenderedListReader(options: RenderedListOptions): Pr
   if (!executablePath) {
     throw new IngestError(
       'browser',
-      options.executablePath ? `CHROMIUM_PATH ${options.executablePath} does not exist. ${CHROMIUM_MISSING}` : CHROMIUM_MISSING,
+      options.executablePath
+        ? `CHROMIUM_PATH ${options.executablePath} does not exist. ${CHROMIUM_MISSING}`
+        : CHROMIUM_MISSING,
     );
   }
   // Loaded only when a list page needs it: the server never pays for playwright-core otherwise.
@@ -83,7 +85,12 @@ export async function launchRenderedListReader(options: RenderedListOptions): Pr
 
   let context: BrowserContext;
   try {
-    context = await browser.newContext({ userAgent: options.userAgent, locale: 'en-AU', timezoneId: 'Australia/Sydney', javaScriptEnabled: true });
+    context = await browser.newContext({
+      userAgent: options.userAgent,
+      locale: 'en-AU',
+      timezoneId: 'Australia/Sydney',
+      javaScriptEnabled: true,
+    });
     await context.route('**/*', (route: Route) =>
       SKIPPED_RESOURCES.has(route.request().resourceType()) ? route.abort() : route.continue(),
     );
@@ -104,7 +111,9 @@ export async function launchRenderedListReader(options: RenderedListOptions): Pr
         }
         const retryable = !(err instanceof IngestError) || err.kind === 'network';
         if (!retryable || attempt >= attempts) {
-          throw err instanceof IngestError ? err : new IngestError('browser', `${url} did not render in Chromium: ${firstLine(err)}`);
+          throw err instanceof IngestError
+            ? err
+            : new IngestError('browser', `${url} did not render in Chromium: ${firstLine(err)}`);
         }
       }
     }
@@ -129,7 +138,9 @@ async function renderOnce(context: BrowserContext, url: string, timeoutMs: numbe
       page.waitForSelector(FILLED_ROW, { state: 'attached', timeout: left() }),
       dataAnswered.then(async (r) => {
         if (r.status() >= 400) throw new IngestError('network', `the list's data call answered HTTP ${r.status()}`);
-        await page.waitForSelector(FILLED_ROW, { state: 'attached', timeout: Math.min(RENDER_GRACE_MS, left()) }).catch(() => undefined);
+        await page
+          .waitForSelector(FILLED_ROW, { state: 'attached', timeout: Math.min(RENDER_GRACE_MS, left()) })
+          .catch(() => undefined);
       }),
       page.waitForLoadState('networkidle', { timeout: left() }),
     ]).catch((err: unknown) => {

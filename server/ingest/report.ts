@@ -96,7 +96,10 @@ export function formatSummary(s: RefreshSummary): string {
     `  Unmatched LGA names ${s.unmatched.length}${list(s.unmatched.map((u) => `${u.name} (${u.state ?? '?'}, AGRN ${u.agrn})`))}`,
   ];
   if (s.invalid.length > 0) {
-    lines.push(`  Skipped invalid records ${s.invalid.length}:`, ...s.invalid.map((p) => `    AGRN ${p.agrn}: ${p.reason}`));
+    lines.push(
+      `  Skipped invalid records ${s.invalid.length}:`,
+      ...s.invalid.map((p) => `    AGRN ${p.agrn}: ${p.reason}`),
+    );
   }
   if (s.warnings.length > 0) {
     lines.push(`  Warnings ${s.warnings.length}:`, ...s.warnings.slice(0, 30).map((w) => `    ${w}`));
@@ -114,5 +117,9 @@ export function formatFailure(result: Extract<RefreshResult, { ok: false }>, dry
       : 'No data has been stored yet: checks keep answering 503 data_unavailable.';
   const details = result.error.details.slice(0, 20).map((d) => `  ${d}`);
   if (result.error.details.length > 20) details.push(`  … ${result.error.details.length - 20} more`);
-  return [`${dryRun ? 'Dry run: refresh would fail' : 'Refresh failed'} (${result.error.kind}): ${result.error.message}`, ...details, kept].join('\n');
+  return [
+    `${dryRun ? 'Dry run: refresh would fail' : 'Refresh failed'} (${result.error.kind}): ${result.error.message}`,
+    ...details,
+    kept,
+  ].join('\n');
 }

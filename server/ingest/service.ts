@@ -10,8 +10,10 @@ export const SCHEDULE_TIMEZONE = 'Australia/Sydney';
 export const RETRY_AFTER_FAILURE_MS = { first: 5 * 60_000, max: 2 * 3600_000 };
 
 /** What every run refreshes from and into (sources, DATA_DIR, the server's open declaration store), and the schedule. */
-export interface IngestServiceOptions
-  extends Pick<RefreshOptions, 'dataDir' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher'> {
+export interface IngestServiceOptions extends Pick<
+  RefreshOptions,
+  'dataDir' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher'
+> {
   /** INGEST_SCHEDULE (cron). */
   schedule: string;
   declarations: NonNullable<RefreshOptions['declarations']>;
@@ -82,7 +84,11 @@ export function startIngestService(options: IngestServiceOptions): IngestService
 
   const cron = new Cron(
     options.schedule,
-    { timezone: SCHEDULE_TIMEZONE, protect: true, catch: (err) => options.logger.error({ err }, 'scheduled refresh crashed') },
+    {
+      timezone: SCHEDULE_TIMEZONE,
+      protect: true,
+      catch: (err) => options.logger.error({ err }, 'scheduled refresh crashed'),
+    },
     async () => {
       await runNow('schedule');
     },

@@ -25,7 +25,12 @@ export type KeyActionTimes = Record<string, string[]>;
  * An action at t counts during [t, t + windowMs). Accounts whose actions have all left the window are dropped, so the
  * record stays as small as the set of accounts active in the last window.
  */
-export function admitKeyAction(times: KeyActionTimes, accountId: string, now: Date, limit: KeyActionLimit = KEY_ACTION_LIMIT): number | null {
+export function admitKeyAction(
+  times: KeyActionTimes,
+  accountId: string,
+  now: Date,
+  limit: KeyActionLimit = KEY_ACTION_LIMIT,
+): number | null {
   const nowMs = now.getTime();
   const live = (list: readonly string[]) => list.filter((t) => Date.parse(t) + limit.windowMs > nowMs);
   const mine = live(times[accountId] ?? []);

@@ -34,11 +34,17 @@ export function revokedBeyond(keys: readonly ApiKeyRecord[], keep: number): ApiK
  * request that revoked it wrote its audit event (audit.jsonl keeps the event; the archive keeps the record, whole,
  * even if that audit write had failed). Active keys never move, so key status, regenerate and revoke are unchanged.
  */
-export function archiveOldRevokedKeys(archiveFile: string, keep = KEEP_REVOKED_PER_ACCOUNT): (draft: KeysFile) => Promise<void> {
+export function archiveOldRevokedKeys(
+  archiveFile: string,
+  keep = KEEP_REVOKED_PER_ACCOUNT,
+): (draft: KeysFile) => Promise<void> {
   return async (draft) => {
     const old = revokedBeyond(draft.keys, keep);
     if (old.length === 0) return;
-    await appendLines(archiveFile, old.map((record) => JSON.stringify(record)));
+    await appendLines(
+      archiveFile,
+      old.map((record) => JSON.stringify(record)),
+    );
     const moved = new Set(old.map((k) => k.id));
     draft.keys = draft.keys.filter((k) => !moved.has(k.id));
   };

@@ -9,7 +9,8 @@ import { admitKeyAction, KEY_ACTION_LIMIT, type KeyActionLimit } from './key-act
 import type { ApiKeyRecord, KeysFile } from './key-records';
 import type { KeyStore } from './key-store';
 
-export type KeyErrorCode = 'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found' | 'rate_limited';
+export type KeyErrorCode =
+  'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found' | 'rate_limited';
 
 export class KeyError extends Error {
   constructor(
@@ -70,7 +71,9 @@ export class KeyService {
     const account = this.accounts.findById(key.account_id);
     if (!account) return { ok: false, reason: 'invalid_api_key' };
     const subscription = this.accounts.subscriptionOf(account.id);
-    if (!subscription || !isSubscriptionActive(subscription, now)) return { ok: false, reason: 'subscription_inactive' };
+    if (!subscription || !isSubscriptionActive(subscription, now)) {
+      return { ok: false, reason: 'subscription_inactive' };
+    }
     return { ok: true, key, account, subscription };
   }
 
@@ -98,7 +101,9 @@ export class KeyService {
     const shown = mine.find((k) => k.status === 'active') ?? mine.at(-1);
     if (!shown) return undefined;
     const used = isoTime(this.pendingUse.get(shown.id));
-    return used && (shown.last_used_at === null || shown.last_used_at < used) ? { ...shown, last_used_at: used } : shown;
+    return used && (shown.last_used_at === null || shown.last_used_at < used)
+      ? { ...shown, last_used_at: used }
+      : shown;
   }
 
   generate(accountId: string, now = this.clock(), options: KeyActionOptions = {}): Promise<NewKeyData> {
@@ -110,7 +115,11 @@ export class KeyService {
   }
 
   /** Revokes the active key and says which one (its prefix), decided in the same locked write. */
-  async revoke(accountId: string, now = this.clock(), options: KeyActionOptions = {}): Promise<{ revoked_at: string; key_prefix: string }> {
+  async revoke(
+    accountId: string,
+    now = this.clock(),
+    options: KeyActionOptions = {},
+  ): Promise<{ revoked_at: string; key_prefix: string }> {
     const revoked = await this.store.update((data) => {
       if (options.limited) this.count(data, accountId, now);
       const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
@@ -123,7 +132,12 @@ export class KeyService {
     return revoked;
   }
 
-  private async issue(accountId: string, now: Date, mode: 'generate' | 'regenerate', options: KeyActionOptions): Promise<NewKeyData> {
+  private async issue(
+    accountId: string,
+    now: Date,
+    mode: 'generate' | 'regenerate',
+    options: KeyActionOptions,
+  ): Promise<NewKeyData> {
     if (!this.accounts.findById(accountId)) throw new KeyError('account_not_found');
     const rawKey = generateApiKey();
     // Check and write happen inside one locked update, so concurrent calls cannot both see "no key".
@@ -151,12 +165,22 @@ export class KeyService {
       });
       return { api_key: rawKey, key_prefix: keyPrefix(rawKey), created_at: now.toISOString() };
     });
-    await this.audited(mode === 'generate' ? 'key_generated' : 'key_regenerated', accountId, created.key_prefix, options);
+    await this.audited(
+      mode === 'generate' ? 'key_generated' : 'key_regenerated',
+      accountId,
+      created.key_prefix,
+      options,
+    );
     return created;
   }
 
   /** Records a key change made by `by`; the event names the key by its prefix only. */
-  private async audited(event: AuditEventType, accountId: string, prefix: string, { by }: KeyActionOptions): Promise<void> {
+  private async audited(
+    event: AuditEventType,
+    accountId: string,
+    prefix: string,
+    { by }: KeyActionOptions,
+  ): Promise<void> {
     if (!by) return;
     const email = this.accounts.findById(accountId)?.email ?? null;
     await this.audit.record({ event, ...by, account_id: accountId, email, key_prefix: prefix });

@@ -1,6 +1,13 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ApiErrorCode } from '../../shared/api/errors';
-import { DEFAULT_RATE_LIMIT, PLAN_NAME, RATE_LIMIT_WINDOW_SECONDS, type KeyStatusData, type NewKeyData, type RevokedKeyData } from '../../shared/api/keys';
+import {
+  DEFAULT_RATE_LIMIT,
+  PLAN_NAME,
+  RATE_LIMIT_WINDOW_SECONDS,
+  type KeyStatusData,
+  type NewKeyData,
+  type RevokedKeyData,
+} from '../../shared/api/keys';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
@@ -26,7 +33,8 @@ const KEY_ERRORS: Record<KeyErrorCode, ApiErrorCode> = {
 /** For `.catch`: the service's refusals become their contract errors; anything else stays as it is. */
 function rethrowKeyError(err: unknown): never {
   if (!(err instanceof KeyError)) throw err;
-  const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+  const headers: Record<string, string> =
+    err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
   throw new AppError(KEY_ERRORS[err.code], undefined, headers);
 }
 
@@ -34,7 +42,10 @@ function rethrowKeyError(err: unknown): never {
  * A key action from the web: it counts against the account's limit of 10 an hour (key-action-limit.ts), and the audit
  * trail records it as the signed-in person's, from the client's address.
  */
-const webAction = (req: Request): KeyActionOptions => ({ limited: true, by: { source: 'web', ip: clientAddress(req) } });
+const webAction = (req: Request): KeyActionOptions => ({
+  limited: true,
+  by: { source: 'web', ip: clientAddress(req) },
+});
 
 /**
  * Key management behind the cookie session: POST /generate, /regenerate, /revoke and GET /status. The rules (one
@@ -49,8 +60,14 @@ export function keysRouter(deps: KeysRouterDeps): Router {
     async (req, res) => {
       const { id } = signedInAccount(res);
       const options = webAction(req);
-      const created = await (mode === 'generate' ? keys.generate(id, clock(), options) : keys.regenerate(id, clock(), options)).catch(rethrowKeyError);
-      const data: NewKeyData = { api_key: created.api_key, key_prefix: created.key_prefix, created_at: created.created_at };
+      const created = await (
+        mode === 'generate' ? keys.generate(id, clock(), options) : keys.regenerate(id, clock(), options)
+      ).catch(rethrowKeyError);
+      const data: NewKeyData = {
+        api_key: created.api_key,
+        key_prefix: created.key_prefix,
+        created_at: created.created_at,
+      };
       res.status(201).json({ success: true, data });
     };
 

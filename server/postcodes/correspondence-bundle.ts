@@ -8,7 +8,10 @@ import type { CorrespondenceLayout, CorrespondenceRow, ParsedCorrespondence } fr
  */
 export const BUNDLE_FORMAT = 1;
 
-const Edition = z.string().regex(/^[0-9]{4}$/).nullable();
+const Edition = z
+  .string()
+  .regex(/^[0-9]{4}$/)
+  .nullable();
 const POSTCODE_LINE = /^[0-9]{4}(?: [0-9]{5}:(?:0|1|0\.[0-9]{1,7}))+$/;
 
 const BundledFile = z.object({
@@ -49,13 +52,17 @@ export interface BundledCorrespondence {
 export class BundleFormatError extends Error {}
 
 /** The title ABS gives the correspondence; 2021 and later map Postal Areas (POA), 2018 postcodes. */
-export function correspondenceSource(p: Pick<ParsedCorrespondence, 'layout' | 'postcodeEdition' | 'lgaEdition'>): string {
+export function correspondenceSource(
+  p: Pick<ParsedCorrespondence, 'layout' | 'postcodeEdition' | 'lgaEdition'>,
+): string {
   const year = (edition: string | null) => (edition ? ` ${edition}` : '');
   const from = p.layout === '2018' ? 'Postcode' : 'Postal Area';
   return `Australian Bureau of Statistics, ${from}${year(p.postcodeEdition)} to Local Government Area${year(p.lgaEdition)} correspondence (population weighted)`;
 }
 
-export function correspondenceAttribution(p: Pick<ParsedCorrespondence, 'layout' | 'postcodeEdition' | 'lgaEdition'>): string {
+export function correspondenceAttribution(
+  p: Pick<ParsedCorrespondence, 'layout' | 'postcodeEdition' | 'lgaEdition'>,
+): string {
   return `Source: ${correspondenceSource(p)}, © Commonwealth of Australia, CC BY 4.0`;
 }
 
@@ -111,7 +118,9 @@ export function decodeBundledCorrespondence(json: unknown): BundledCorrespondenc
   const parsed = BundledFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BundleFormatError(`not a postcode → LGA bundle: ${issue ? `${issue.path.join('.') || 'file'}: ${issue.message}` : 'invalid'}`);
+    throw new BundleFormatError(
+      `not a postcode → LGA bundle: ${issue ? `${issue.path.join('.') || 'file'}: ${issue.message}` : 'invalid'}`,
+    );
   }
   const file = parsed.data;
   const names = new Map(file.lgas);
@@ -121,12 +130,16 @@ export function decodeBundledCorrespondence(json: unknown): BundledCorrespondenc
     for (const pair of pairs) {
       const [code, ratio] = pair.split(':') as [string, string];
       const name = names.get(code);
-      if (name === undefined) throw new BundleFormatError(`postcode ${postcode}: LGA ${code} has no name in the bundle`);
+      if (name === undefined) {
+        throw new BundleFormatError(`postcode ${postcode}: LGA ${code} has no name in the bundle`);
+      }
       rows.push({ postcode: postcode!, lga_code: code, lga_name: name, ratio: Number(ratio) });
     }
   }
   if (rows.length !== file.row_count || file.postcodes.length !== file.postcode_count) {
-    throw new BundleFormatError(`the bundle says ${file.postcode_count} postcodes and ${file.row_count} rows but holds ${file.postcodes.length} and ${rows.length}`);
+    throw new BundleFormatError(
+      `the bundle says ${file.postcode_count} postcodes and ${file.row_count} rows but holds ${file.postcodes.length} and ${rows.length}`,
+    );
   }
   return {
     metadata: {

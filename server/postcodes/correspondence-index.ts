@@ -71,7 +71,13 @@ export function buildCorrespondencePostcodeIndex(
     const state: StateCode | null = base?.state ?? stateOfLgaCode(sorted[0]!.lga_code);
     if (!state) continue;
     const kept = sorted.filter((l, i) => i === 0 || (l.share ?? 0) >= minShare);
-    areas.set(postcode, { postcode, suburbs: base?.suburbs ?? [], state, lgas: kept, lga_source: 'abs_correspondence' });
+    areas.set(postcode, {
+      postcode,
+      suburbs: base?.suburbs ?? [],
+      state,
+      lgas: kept,
+      lga_source: 'abs_correspondence',
+    });
     if (kept.length > 1) split.set(postcode, sorted);
   }
 
@@ -102,7 +108,11 @@ export function buildCorrespondencePostcodeIndex(
     for (const [key, known] of suburbs) {
       const lga =
         sorted.find((l) => l.lga_code === known.code) ??
-        sorted.find((l) => stateOfLgaCode(l.lga_code) === stateOfLgaCode(known.code) && normaliseLgaName(l.lga_name) === normaliseLgaName(known.name));
+        sorted.find(
+          (l) =>
+            stateOfLgaCode(l.lga_code) === stateOfLgaCode(known.code) &&
+            normaliseLgaName(l.lga_name) === normaliseLgaName(known.name),
+        );
       if (lga) bySuburb.set(key, lga);
     }
     narrowed.set(postcode, bySuburb);

@@ -83,7 +83,8 @@ export async function loadCorrespondence(options: LoadCorrespondenceOptions): Pr
   const cache = await openCache(dataDir);
   try {
     const cached = cache.current;
-    const usable = cached.source === source && cached.rows.length > 0 && cached.layout !== null && cached.fetched_at !== null;
+    const usable =
+      cached.source === source && cached.rows.length > 0 && cached.layout !== null && cached.fetched_at !== null;
     const fromCache = (warning: string | null): LoadedCorrespondence => ({
       source,
       rows: cached.rows,
@@ -113,7 +114,15 @@ export async function loadCorrespondence(options: LoadCorrespondenceOptions): Pr
       draft.lga_edition = parsed.lgaEdition;
       draft.rows = parsed.rows;
     });
-    return { source, rows: parsed.rows, layout: parsed.layout, lgaEdition: parsed.lgaEdition, fetchedAt, from: 'source', warning: null };
+    return {
+      source,
+      rows: parsed.rows,
+      layout: parsed.layout,
+      lgaEdition: parsed.lgaEdition,
+      fetchedAt,
+      from: 'source',
+      warning: null,
+    };
   } finally {
     await cache.close();
   }

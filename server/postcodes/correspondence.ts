@@ -74,7 +74,14 @@ export function parseCorrespondenceCsv(text: string): ParsedCorrespondence {
     const raw = Number((r[ratioAt] ?? '').trim());
     const ratio = byPercent ? raw / 100 : raw;
     const pc = /^[0-9]{3}$/.test(postcode) ? `0${postcode}` : postcode;
-    if (!/^[0-9]{4}$/.test(pc) || !/^[0-9]{5}$/.test(code) || !name || !Number.isFinite(ratio) || ratio < 0 || ratio > 1.0001) {
+    if (
+      !/^[0-9]{4}$/.test(pc) ||
+      !/^[0-9]{5}$/.test(code) ||
+      !name ||
+      !Number.isFinite(ratio) ||
+      ratio < 0 ||
+      ratio > 1.0001
+    ) {
       skipped++;
       continue;
     }
@@ -82,7 +89,9 @@ export function parseCorrespondenceCsv(text: string): ParsedCorrespondence {
   }
   if (rows.length === 0) throw new CorrespondenceFormatError('no usable rows');
   if (skipped > rows.length * 0.05 + 10) {
-    throw new CorrespondenceFormatError(`${skipped} of ${rows.length + skipped} rows are unreadable: not a postcode → LGA correspondence`);
+    throw new CorrespondenceFormatError(
+      `${skipped} of ${rows.length + skipped} rows are unreadable: not a postcode → LGA correspondence`,
+    );
   }
   return { layout, lgaEdition, postcodeEdition, rows, skipped };
 }

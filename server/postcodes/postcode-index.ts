@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import type { StateCode } from '../../shared/domain/declaration';
 import { isStateCode } from '../../shared/domain/declaration';
 import { displayLgaName } from '../../shared/domain/lga-name';
 import type { AreaLga } from '../../shared/domain/lga';
@@ -32,7 +31,11 @@ export interface PostcodeIndex {
 
 /** How suburb names compare: case, spacing and punctuation do not matter. */
 export function suburbKey(name: string): string {
-  return name.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 // Post office boxes and large-volume receivers are mail addresses, not where anyone lives.
@@ -99,7 +102,11 @@ export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex 
       const known = suburbLga.get(postcode)?.get(suburbKey(suburb));
       if (known === undefined) return null;
       const lga = area.lgas.find((l) => l.lga_code === known.code);
-      return { ...area, suburbs: [known.name ?? titleCaseLocality(suburb)], lgas: lga ? [{ ...lga, share: 1 }] : area.lgas };
+      return {
+        ...area,
+        suburbs: [known.name ?? titleCaseLocality(suburb)],
+        lgas: lga ? [{ ...lga, share: 1 }] : area.lgas,
+      };
     },
     size: areas.size,
   };
@@ -122,7 +129,6 @@ const execFileAsync = promisify(execFile);
 
 // One collator for every sort: String#localeCompare builds ICU state per call, megabytes over 18,000 names.
 const byName = new Intl.Collator('en-AU').compare;
-
 
 // Runs in a child process: the package's file is 25 MB of JSON with 40 fields a row. Parsed in the server's own
 // process (or even a worker thread) it would leave the server's memory sized for it long after the six fields we

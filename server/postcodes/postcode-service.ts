@@ -68,8 +68,12 @@ export class PostcodeService implements PostcodeIndex {
       } catch (err) {
         if (!isHttpSource(options.source)) throw err;
         service.startFrom(localityRows);
-        const until = service.precision === 'correspondence' ? 'the bundled ABS correspondence' : 'the locality data alone';
-        options.logger.error({ err: (err as Error).message }, `postcode correspondence unavailable; answering from ${until} until it loads`);
+        const until =
+          service.precision === 'correspondence' ? 'the bundled ABS correspondence' : 'the locality data alone';
+        options.logger.error(
+          { err: (err as Error).message },
+          `postcode correspondence unavailable; answering from ${until} until it loads`,
+        );
         return service;
       }
     }
@@ -88,7 +92,10 @@ export class PostcodeService implements PostcodeIndex {
     this.loadedFrom = bundled ? 'bundled' : 'rows';
     if (bundled) {
       const { source, rowCount } = bundled.metadata;
-      this.options.logger.info({ source, rows: rowCount, postcodes: this.index.size }, 'postcode index: bundled ABS correspondence');
+      this.options.logger.info(
+        { source, rows: rowCount, postcodes: this.index.size },
+        'postcode index: bundled ABS correspondence',
+      );
     }
   }
 
@@ -110,7 +117,10 @@ export class PostcodeService implements PostcodeIndex {
     try {
       await this.load(false);
     } catch (err) {
-      this.options.logger.error({ err: (err as Error).message }, 'postcode correspondence could not be refreshed; keeping the current index');
+      this.options.logger.error(
+        { err: (err as Error).message },
+        'postcode correspondence could not be refreshed; keeping the current index',
+      );
     }
   }
 
@@ -129,7 +139,14 @@ export class PostcodeService implements PostcodeIndex {
     this.precision = 'correspondence';
     this.loadedFrom = key;
     this.options.logger.info(
-      { source: loaded.source, layout: loaded.layout, lga_edition: loaded.lgaEdition, rows: loaded.rows.length, from: loaded.from, postcodes: this.index.size },
+      {
+        source: loaded.source,
+        layout: loaded.layout,
+        lga_edition: loaded.lgaEdition,
+        rows: loaded.rows.length,
+        from: loaded.from,
+        postcodes: this.index.size,
+      },
       'postcode correspondence loaded',
     );
   }

@@ -6,7 +6,8 @@ import { carriesCookie } from './session-cookie';
 /** A Chrome (and Edge, Brave…) extension's origin: the id is 32 letters a–p. */
 const CHROME_EXTENSION_ORIGIN = /^chrome-extension:\/\/[a-p]{32}$/;
 /** What EXTENSION_ORIGINS may list: Chromium, Firefox and Safari extension origins. */
-const ANY_EXTENSION_ORIGIN = /^(chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f-]{36}|safari-web-extension:\/\/[0-9A-Za-z-]{1,64})$/;
+const ANY_EXTENSION_ORIGIN =
+  /^(chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f-]{36}|safari-web-extension:\/\/[0-9A-Za-z-]{1,64})$/;
 
 export function isExtensionOriginSyntax(origin: string): boolean {
   return ANY_EXTENSION_ORIGIN.test(origin);
@@ -19,7 +20,9 @@ export function parseExtensionOrigins(value: string | undefined): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
   const bad = origins.filter((o) => !isExtensionOriginSyntax(o));
-  if (bad.length > 0) throw new Error(`not an extension origin: ${bad.join(', ')} (expected e.g. chrome-extension://<32 letters a-p>)`);
+  if (bad.length > 0) {
+    throw new Error(`not an extension origin: ${bad.join(', ')} (expected e.g. chrome-extension://<32 letters a-p>)`);
+  }
   return origins;
 }
 
@@ -34,7 +37,9 @@ export function parsePublicUrls(value: string): string[] {
     .filter(Boolean);
   if (entries.length === 0) throw new Error('must list at least one origin, e.g. https://dte.clinic.example');
   const bad = entries.filter((e) => normalisedWebOrigin(e) === undefined);
-  if (bad.length > 0) throw new Error(`not an http(s) URL: ${bad.join(', ')} (expected e.g. https://dte.clinic.example)`);
+  if (bad.length > 0) {
+    throw new Error(`not an http(s) URL: ${bad.join(', ')} (expected e.g. https://dte.clinic.example)`);
+  }
   return [...new Set(entries.map((e) => normalisedWebOrigin(e)!))];
 }
 
@@ -85,7 +90,8 @@ export class OriginPolicy {
   constructor(options: OriginPolicyOptions = {}) {
     const extensionOrigins = options.extensionOrigins ?? [];
     this.listed = extensionOrigins.length > 0 ? new Set(extensionOrigins) : undefined;
-    this.configured = options.publicOrigins && options.publicOrigins.length > 0 ? new Set(options.publicOrigins) : undefined;
+    this.configured =
+      options.publicOrigins && options.publicOrigins.length > 0 ? new Set(options.publicOrigins) : undefined;
     this.listenHost = options.listenHost;
   }
 
@@ -103,8 +109,12 @@ export class OriginPolicy {
     if (!origins) {
       const hosts = ['127.0.0.1', 'localhost', '[::1]'];
       const host = this.listenHost?.trim();
-      if (host && !WILDCARD_HOSTS.has(host)) hosts.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
-      origins = new Set(hosts.map((h) => normalisedWebOrigin(`http://${h}:${port}`)).filter((o): o is string => o !== undefined));
+      if (host && !WILDCARD_HOSTS.has(host)) {
+        hosts.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+      }
+      origins = new Set(
+        hosts.map((h) => normalisedWebOrigin(`http://${h}:${port}`)).filter((o): o is string => o !== undefined),
+      );
       this.byPort.set(port, origins);
     }
     return origins;

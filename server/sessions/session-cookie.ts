@@ -35,5 +35,7 @@ export function carriesCookie(req: Request, name: string): boolean {
 
 /** Tells the browser to drop the session cookie, when it sent one. Secure like the cookie was set ('auto'). */
 export function clearSessionCookie(req: Request, res: Response): void {
-  if (carriesCookie(req, SESSION_COOKIE_NAME)) res.clearCookie(SESSION_COOKIE_NAME, { ...SESSION_COOKIE_ATTRIBUTES, secure: req.secure });
+  if (carriesCookie(req, SESSION_COOKIE_NAME)) {
+    res.clearCookie(SESSION_COOKIE_NAME, { ...SESSION_COOKIE_ATTRIBUTES, secure: req.secure });
+  }
 }

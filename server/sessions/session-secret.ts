@@ -22,7 +22,9 @@ export interface SessionSecret {
  */
 export async function resolveSessionSecret(dataDir: string, configured?: string): Promise<SessionSecret> {
   if (configured !== undefined && configured !== '') {
-    if (configured.length < MIN_SECRET_LENGTH) throw new Error(`SESSION_SECRET must have at least ${MIN_SECRET_LENGTH} characters`);
+    if (configured.length < MIN_SECRET_LENGTH) {
+      throw new Error(`SESSION_SECRET must have at least ${MIN_SECRET_LENGTH} characters`);
+    }
     return { secret: configured, source: 'environment' };
   }
   const file = path.join(dataDir, SESSION_SECRET_FILE);
@@ -62,7 +64,9 @@ async function readSecretFile(file: string): Promise<SessionSecret | undefined> 
   }
   const secret = text.trim();
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new Error(`${file} holds no usable session secret (fewer than ${MIN_SECRET_LENGTH} characters); delete it to have a new one generated`);
+    throw new Error(
+      `${file} holds no usable session secret (fewer than ${MIN_SECRET_LENGTH} characters); delete it to have a new one generated`,
+    );
   }
   let tightenedPermissions = false;
   if (process.platform !== 'win32' && ((await stat(file)).mode & 0o077) !== 0) {

@@ -70,7 +70,11 @@ export class FileSessionStore extends session.Store implements SessionStore {
     this.touchIntervalMs = Math.min(60_000, Math.floor(policy.idleTimeoutMs / 30));
   }
 
-  static async open(dataDir: string, policy: SessionPolicy, onReloadError?: (err: unknown) => void): Promise<FileSessionStore> {
+  static async open(
+    dataDir: string,
+    policy: SessionPolicy,
+    onReloadError?: (err: unknown) => void,
+  ): Promise<FileSessionStore> {
     const store = await JsonStore.open({
       file: path.join(dataDir, 'sessions.json'),
       schema: SessionsFile,
@@ -89,13 +93,21 @@ export class FileSessionStore extends session.Store implements SessionStore {
   expiresAt(sid: string): Date | undefined {
     const record = this.live(sid);
     if (!record) return undefined;
-    return new Date(Math.min(Math.max(Date.parse(record.last_seen_at), this.now()) + this.policy.idleTimeoutMs, this.absoluteDeadline(record)));
+    return new Date(
+      Math.min(
+        Math.max(Date.parse(record.last_seen_at), this.now()) + this.policy.idleTimeoutMs,
+        this.absoluteDeadline(record),
+      ),
+    );
   }
 
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
     const record = this.live(sid);
     if (!record) return callback(null, null);
-    callback(null, { cookie: structuredClone(record.cookie), accountId: record.account_id } as unknown as session.SessionData);
+    callback(null, {
+      cookie: structuredClone(record.cookie),
+      accountId: record.account_id,
+    } as unknown as session.SessionData);
   }
 
   override set(sid: string, data: session.SessionData, callback?: Callback): void {

@@ -106,7 +106,13 @@ async function tryAcquire(lockPath: string, staleMs: number): Promise<Attempt> {
     await removeStale(lockPath, seen.identity);
     return { held: false, retryNow: true };
   }
-  const owner: LockOwner = { ...(await selfIdentity()), pid: process.pid, host: hostname(), token: randomBytes(16).toString('hex'), acquired_at: new Date().toISOString() };
+  const owner: LockOwner = {
+    ...(await selfIdentity()),
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(16).toString('hex'),
+    acquired_at: new Date().toISOString(),
+  };
   try {
     await writeFile(path.join(lockPath, OWNER_FILE), JSON.stringify(owner), { flag: 'wx', mode: 0o600 });
   } catch (err) {
@@ -231,7 +237,9 @@ async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
   }
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string' || typeof owner.token !== 'string') return undefined;
+    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string' || typeof owner.token !== 'string') {
+      return undefined;
+    }
     return owner as LockOwner;
   } catch {
     return undefined;
@@ -242,7 +250,9 @@ async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
  * 'gone' when the process that wrote `owner` certainly no longer runs on this host; 'unknown' when that cannot be
  * told from here (another host, a pid we may not examine); 'alive' otherwise.
  */
-export async function ownerState(owner: Pick<LockOwner, 'pid' | 'host' | 'boot_id' | 'proc_start'>): Promise<'gone' | 'alive' | 'unknown'> {
+export async function ownerState(
+  owner: Pick<LockOwner, 'pid' | 'host' | 'boot_id' | 'proc_start'>,
+): Promise<'gone' | 'alive' | 'unknown'> {
   if (owner.host !== hostname()) return 'unknown';
   const self = await selfIdentity();
   if (owner.boot_id !== undefined && self.boot_id !== undefined && owner.boot_id !== self.boot_id) return 'gone';

@@ -26,13 +26,10 @@ export const SessionData = z
   .object({
     authenticated: z.boolean(),
     account: z.object({ id: z.string(), email: z.string() }).nullable(),
-    expires_at: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'When the session ends if it stays idle (ISO 8601 UTC): each request pushes it back, up to the absolute session lifetime. Null when signed out.',
-      }),
+    expires_at: z.string().nullable().meta({
+      description:
+        'When the session ends if it stays idle (ISO 8601 UTC): each request pushes it back, up to the absolute session lifetime. Null when signed out.',
+    }),
   })
   .meta({ id: 'Session' });
 export type SessionData = z.infer<typeof SessionData>;

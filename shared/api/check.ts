@@ -22,16 +22,16 @@ export const CheckRequest = z
   .object({
     postcode: Postcode,
     // The declaration history (the DRFA activation CSV) begins in 2006: an earlier date has no answer to give.
-    date: IsoDate.refine((date) => date >= FIRST_CHECK_DATE).optional().meta({
-      description: `Historical check for a claim audit (YYYY-MM-DD, Australia/Sydney, from ${FIRST_CHECK_DATE}, never in the future). Default: today.`,
-      example: '2025-03-10',
-    }),
-    suburb: z
-      .string()
-      .min(1)
-      .max(100)
+    date: IsoDate.refine((date) => date >= FIRST_CHECK_DATE)
       .optional()
-      .meta({ description: "Narrows a postcode that spans several LGAs to this suburb's LGA", example: 'Brisbane City' }),
+      .meta({
+        description: `Historical check for a claim audit (YYYY-MM-DD, Australia/Sydney, from ${FIRST_CHECK_DATE}, never in the future). Default: today.`,
+        example: '2025-03-10',
+      }),
+    suburb: z.string().min(1).max(100).optional().meta({
+      description: "Narrows a postcode that spans several LGAs to this suburb's LGA",
+      example: 'Brisbane City',
+    }),
   })
   .meta({ id: 'CheckRequest' });
 export type CheckRequest = z.infer<typeof CheckRequest>;

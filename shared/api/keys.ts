@@ -4,7 +4,9 @@ export const PLAN_NAME = 'Clinic-Wide Access';
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 export const DEFAULT_RATE_LIMIT = 100;
 
-export const IsoTimestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T01:02:03.000Z' });
+export const IsoTimestamp = z
+  .string()
+  .meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T01:02:03.000Z' });
 
 export const NewKeyData = z
   .object({

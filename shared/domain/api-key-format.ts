@@ -6,7 +6,9 @@
 export const API_KEY_PREFIX = 'sk_live_';
 export const API_KEY_RANDOM_LENGTH = 32; // 32 × log2(62) ≈ 190 bits
 export const API_KEY_CHECKSUM_LENGTH = 6;
-export const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${API_KEY_RANDOM_LENGTH + API_KEY_CHECKSUM_LENGTH}}$`);
+export const API_KEY_PATTERN = new RegExp(
+  `^${API_KEY_PREFIX}[0-9A-Za-z]{${API_KEY_RANDOM_LENGTH + API_KEY_CHECKSUM_LENGTH}}$`,
+);
 
 /** `sk_live_` and the first 4 random characters: enough for a person to tell keys apart, useless to an attacker. */
 export const KEY_PREFIX_LENGTH = API_KEY_PREFIX.length + 4;

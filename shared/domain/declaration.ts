@@ -13,7 +13,10 @@ export function isStateCode(value: string): value is StateCode {
 /** One LGA a declaration names. `code` is the ABS LGA code when a source gave one; names alone match within the state. */
 export const DeclarationLga = z.object({
   name: z.string().min(1),
-  code: z.string().regex(/^[0-9]{5}$/).nullable(),
+  code: z
+    .string()
+    .regex(/^[0-9]{5}$/)
+    .nullable(),
 });
 export type DeclarationLga = z.infer<typeof DeclarationLga>;
 

@@ -48,7 +48,9 @@ function toView(rel: RelatedDeclaration, day: string): DisasterView {
 export function evaluateEligibility(input: EvaluateInput): CheckData {
   const { area, related, day, lastUpdated } = input;
   // A malformed day would silently compare as text and colour every declaration wrongly; refuse it instead.
-  if (!isCalendarDate(day)) throw new RangeError(`evaluateEligibility: day must be YYYY-MM-DD, got ${JSON.stringify(day)}`);
+  if (!isCalendarDate(day)) {
+    throw new RangeError(`evaluateEligibility: day must be YYYY-MM-DD, got ${JSON.stringify(day)}`);
+  }
 
   const lgas: LgaRef[] = area.lgas.map((l) => ({ lga_name: l.lga_name, lga_code: l.lga_code }));
   const lgaKnown = lgas.length > 0;

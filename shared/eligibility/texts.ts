@@ -42,7 +42,8 @@ export interface TextContext {
 export const DRFA_CAVEAT =
   'DisasterAssist lists DRFA activations, which usually but not always follow a State or Territory natural disaster declaration.';
 
-const RELATIONSHIP_RULE = 'established clinical relationship requirement (a face-to-face service in the last 12 months)';
+const RELATIONSHIP_RULE =
+  'established clinical relationship requirement (a face-to-face service in the last 12 months)';
 
 const EXEMPTION_RELIED_ON =
   'Patient resides in an LGA declared a natural disaster area (MBS note AN.1.1); established clinical relationship requirement not applied.';
@@ -225,11 +226,7 @@ function decisionSteps(ctx: TextContext): string[] {
       `If the patient lives in ${joinNames(covered, 'or')}, ${RECORD_STEP}`,
     ];
   }
-  return [
-    `Confirm the patient's residential address is in ${lgaList} LGA.`,
-    ...amber,
-    capitalise(RECORD_STEP),
-  ];
+  return [`Confirm the patient's residential address is in ${lgaList} LGA.`, ...amber, capitalise(RECORD_STEP)];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -270,7 +267,9 @@ export function proformaText(ctx: TextContext): string {
     lgaLine(ctx),
   ];
   // The clinician has to fill this in whenever the postcode alone does not settle the LGA.
-  if (!lgaKnown(ctx) || isPartial(ctx) || lgaFromLocalityData(ctx)) lines.push("Patient's LGA (confirmed from residential address): ");
+  if (!lgaKnown(ctx) || isPartial(ctx) || lgaFromLocalityData(ctx)) {
+    lines.push("Patient's LGA (confirmed from residential address): ");
+  }
   if (ctx.active.length === 0) {
     lines.push('Active disaster declarations: none');
   } else {

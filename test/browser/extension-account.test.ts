@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../helpers/test-server';
-import { badgeAfter, launchWithExtension, servePages, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import {
+  badgeAfter,
+  launchWithExtension,
+  servePages,
+  typePostcode,
+  type ExtensionBrowser,
+  type StaticServer,
+} from './helpers/browser';
 
 let server: TestServer;
 let account: SeededAccount;
@@ -51,7 +58,9 @@ describe('options page: sign in and manage the key (cookie session)', () => {
 
     await options.getByLabel('Password').fill(account.password);
     await options.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => options.getByText('Signed in as').textContent(), { timeout: 10_000 }).toContain(account.email);
+    await expect
+      .poll(() => options.getByText('Signed in as').textContent(), { timeout: 10_000 })
+      .toContain(account.email);
     await expect.poll(() => options.getByTestId('subscription-status').textContent()).toBe('Active');
     expect(await options.getByTestId('key-status').textContent()).toBe('No key');
 
@@ -76,7 +85,9 @@ describe('options page: sign in and manage the key (cookie session)', () => {
   it('the session survives a reload of the options page', async () => {
     await options.bringToFront();
     await options.reload();
-    await expect.poll(() => options.getByText('Signed in as').textContent(), { timeout: 10_000 }).toContain(account.email);
+    await expect
+      .poll(() => options.getByText('Signed in as').textContent(), { timeout: 10_000 })
+      .toContain(account.email);
     // The key is never shown again.
     expect(await options.getByTestId('new-key').count()).toBe(0);
   });

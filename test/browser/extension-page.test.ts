@@ -4,8 +4,21 @@ import { CheckResponse } from '../../shared/api/check';
 import { sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { fixtureDeclarations } from '../fixtures/declarations';
-import { checkPostcode, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../helpers/test-server';
-import { badgeAfter, launchWithExtension, servePages, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import {
+  checkPostcode,
+  seedAccount,
+  startTestServer,
+  type SeededAccount,
+  type TestServer,
+} from '../helpers/test-server';
+import {
+  badgeAfter,
+  launchWithExtension,
+  servePages,
+  typePostcode,
+  type ExtensionBrowser,
+  type StaticServer,
+} from './helpers/browser';
 
 /** A declaration whose title is markup: it must show as characters, and its "script" must never run. */
 const MARKUP_TITLE = 'Bushfire <img src="x" onerror="window.__xss = 1"> <b>Sydney</b> & "friends"';
@@ -78,7 +91,9 @@ describe('before the extension is set up', () => {
     await options.close();
     // Back on the practice page, the badge that asked for the key asks again by itself.
     await page.bringToFront();
-    await expect.poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 }).toContain('Eligible · Brisbane');
+    await expect
+      .poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 })
+      .toContain('Eligible · Brisbane');
   });
 });
 
@@ -105,7 +120,9 @@ describe('badges on the sample practice software', () => {
 
   it('the badge is reached with Tab, opens the panel with Enter, and Copy proforma copies it', async () => {
     await openPractice();
-    const expected = CheckResponse.parse(await (await checkPostcode(server, account.apiKey, { postcode: '4000' })).json()).data;
+    const expected = CheckResponse.parse(
+      await (await checkPostcode(server, account.apiKey, { postcode: '4000' })).json(),
+    ).data;
     expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
     const badge = badgeAfter(page, '#postcode');
     await page.locator('#postcode').focus();
@@ -128,7 +145,9 @@ describe('badges on the sample practice software', () => {
 
     await panel.getByRole('button', { name: 'Copy proforma' }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toBe('Copied to clipboard');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected.clinical_documentation.proforma_text);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      expected.clinical_documentation.proforma_text,
+    );
 
     await page.keyboard.press('Escape');
     await expect.poll(() => panel.isVisible()).toBe(false);
@@ -167,9 +186,9 @@ describe('badges on the sample practice software', () => {
     await openPractice();
     const frame = page.frameLocator('#referral');
     await typePostcode(frame.locator('[name=ref_pc]'), '2480');
-    await expect.poll(() => badgeAfter(frame.locator('body'), '[name=ref_pc]').textContent(), { timeout: 10_000 }).toContain(
-      'Not eligible · Lismore',
-    );
+    await expect
+      .poll(() => badgeAfter(frame.locator('body'), '[name=ref_pc]').textContent(), { timeout: 10_000 })
+      .toContain('Not eligible · Lismore');
   });
 
   it('a field written by the page into an about:blank iframe gets its badge', async () => {
@@ -177,9 +196,9 @@ describe('badges on the sample practice software', () => {
     await page.getByRole('button', { name: 'Open quick entry' }).click();
     const frame = page.frameLocator('#quick');
     await typePostcode(frame.locator('[name=quick_pc]'), '4000');
-    await expect.poll(() => badgeAfter(frame.locator('body'), '[name=quick_pc]').textContent(), { timeout: 10_000 }).toContain(
-      'Eligible · Brisbane',
-    );
+    await expect
+      .poll(() => badgeAfter(frame.locator('body'), '[name=quick_pc]').textContent(), { timeout: 10_000 })
+      .toContain('Eligible · Brisbane');
   });
 
   it('a value set by the page script (a patient record loading) is checked too', async () => {
@@ -187,7 +206,9 @@ describe('badges on the sample practice software', () => {
     await page.evaluate(() => {
       (document.getElementById('postcode') as HTMLInputElement).value = '4000';
     });
-    await expect.poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 }).toContain('Eligible · Brisbane');
+    await expect
+      .poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 })
+      .toContain('Eligible · Brisbane');
   });
 });
 
@@ -234,7 +255,9 @@ describe('popup', () => {
     await popup.getByLabel('Postcode').fill('4000');
     await popup.getByRole('button', { name: 'Check' }).click();
     await expect.poll(() => popup.locator('.dte-status').textContent()).toContain('Eligible · Brisbane');
-    expect(await popup.locator('h2').textContent()).toMatch(/^Eligible: 1 active disaster declaration for Brisbane LGA/);
+    expect(await popup.locator('h2').textContent()).toMatch(
+      /^Eligible: 1 active disaster declaration for Brisbane LGA/,
+    );
     expect(await popup.getByRole('button', { name: 'Copy proforma' }).count()).toBe(1);
     await popup.close();
   });
@@ -248,6 +271,8 @@ describe('popup', () => {
     await page.waitForTimeout(800);
     expect(await page.locator('dte-eligibility-badge').count()).toBe(0);
     await ext.setStorage({ disabledSites: [] });
-    await expect.poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 }).toContain('Not eligible · Lismore');
+    await expect
+      .poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 })
+      .toContain('Not eligible · Lismore');
   });
 });

@@ -23,7 +23,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const prebuilt = process.env.DTE_EXTENSION_DIR;
   if (prebuilt) {
-    if (!existsSync(path.join(prebuilt, 'manifest.json'))) throw new Error(`DTE_EXTENSION_DIR has no manifest.json: ${prebuilt}`);
+    if (!existsSync(path.join(prebuilt, 'manifest.json'))) {
+      throw new Error(`DTE_EXTENSION_DIR has no manifest.json: ${prebuilt}`);
+    }
     project.provide('extensionDir', path.resolve(prebuilt));
     return async () => undefined;
   }

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { seedAccount, startTestServer, type TestServer } from '../helpers/test-server';
-import { badgeAfter, launchWithExtension, servePages, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import {
+  badgeAfter,
+  launchWithExtension,
+  servePages,
+  typePostcode,
+  type ExtensionBrowser,
+  type StaticServer,
+} from './helpers/browser';
 
 /**
  * The badge and the open panel on the sample practice software, as a person sees them. The panel must fit in the

@@ -22,7 +22,12 @@ if (!file || !increments) {
 const total = Number(increments);
 const me = String(process.pid);
 
-const store = await JsonStore.open({ file, schema: CounterFile, version: 1, defaults: () => ({ counter: 0, writers: [] }) });
+const store = await JsonStore.open({
+  file,
+  schema: CounterFile,
+  version: 1,
+  defaults: () => ({ counter: 0, writers: [] }),
+});
 process.stdout.write(`ready ${me}\n`);
 if (goFile) while (!existsSync(goFile)) await sleep(2);
 
@@ -35,7 +40,7 @@ async function othersReach(n: number): Promise<void> {
   }
 }
 
-for (let done = 0; done < total; ) {
+for (let done = 0; done < total;) {
   await store.update((d) => {
     d.counter += 1;
     d.writers.push(me);

@@ -11,7 +11,10 @@ export interface ServerProcess {
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Waits for a log line matching `predicate`. */
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Kills the whole process group we started if it is still running. */
   kill(): Promise<void>;
 }
@@ -70,10 +73,17 @@ export function spawnServer(vars: Record<string, string>): ServerProcess {
         const check = () => {
           const found = logs.find(predicate);
           if (found) return finish(() => resolve(found));
-          if (ended) return finish(() => reject(new Error(`server exited before the expected log line\nstdout: ${out}\nstderr: ${err}`)));
+          if (ended) {
+            return finish(() =>
+              reject(new Error(`server exited before the expected log line\nstdout: ${out}\nstderr: ${err}`)),
+            );
+          }
         };
         const timer = setTimeout(
-          () => finish(() => reject(new Error(`no matching log line within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`))),
+          () =>
+            finish(() =>
+              reject(new Error(`no matching log line within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`)),
+            ),
           timeoutMs,
         );
         const finish = (settle: () => void) => {
@@ -98,7 +108,9 @@ export function spawnServer(vars: Record<string, string>): ServerProcess {
 }
 
 /** Starts the server and waits for its "listening" line; returns the process and its base URL. */
-export async function startServerProcess(vars: Record<string, string>): Promise<{ server: ServerProcess; url: string }> {
+export async function startServerProcess(
+  vars: Record<string, string>,
+): Promise<{ server: ServerProcess; url: string }> {
   const server = spawnServer({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...vars });
   try {
     const line = await server.waitForLog((l) => typeof l.url === 'string');

@@ -66,7 +66,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       clock: options.clock,
       logger: createLogger('info', sink),
       auth: options.auth,
-      postcodes: options.postcodes === 'production' ? undefined : (options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS)),
+      postcodes:
+        options.postcodes === 'production' ? undefined : (options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS)),
       rateLimitCounter: options.rateLimitCounter,
     },
   );
@@ -110,7 +111,13 @@ let seq = 0;
  */
 export async function seedAccount(
   data: Pick<DataRuntime, 'accounts' | 'keys'>,
-  options: { status?: 'active' | 'inactive'; expires?: string | null; rateLimit?: number; withKey?: boolean; email?: string } = {},
+  options: {
+    status?: 'active' | 'inactive';
+    expires?: string | null;
+    rateLimit?: number;
+    withKey?: boolean;
+    email?: string;
+  } = {},
 ): Promise<SeededAccount> {
   const email = options.email ?? `clinic${++seq}-${process.pid}@example.test`;
   const password = 'correct horse battery staple';

@@ -4,7 +4,11 @@
  */
 export async function waitFor<T>(
   probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  { timeoutMs = 2_000, intervalMs = 25, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+  {
+    timeoutMs = 2_000,
+    intervalMs = 25,
+    what = 'condition',
+  }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<{ value: T; elapsedMs: number }> {
   const started = Date.now();
   let lastError: unknown;

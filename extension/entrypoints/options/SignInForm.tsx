@@ -17,7 +17,13 @@ export function SignInForm({ account, serverSaved }: { account: Account; serverS
       {!serverSaved && <p className="hint">Save the Server URL before signing in.</p>}
       <div className="field">
         <label htmlFor="email">Email</label>
-        <input id="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>

@@ -44,6 +44,9 @@ export function useAccount(serverUrl: string) {
 
   // The session shown is the saved server's: another server starts signed out until its session is read.
   useEffect(() => {
+    // Synchronously, so the previous server's account never shows against the new URL, even for one frame; the
+    // session read that follows is the external system this effect syncs with.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     signedOut();
     if (serverUrl) void loadSession().catch(() => undefined);
   }, [serverUrl, loadSession, signedOut]);

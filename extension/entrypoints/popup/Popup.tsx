@@ -17,7 +17,9 @@ export function Popup() {
   const [disabledSites, setDisabledSites] = useState<string[]>([]);
 
   useEffect(() => {
-    void currentSite().then(setSite).catch(() => setSite(null));
+    void currentSite()
+      .then(setSite)
+      .catch(() => setSite(null));
     void disabledSitesItem.getValue().then(setDisabledSites);
     return disabledSitesItem.watch((list) => setDisabledSites(list ?? []));
   }, []);

@@ -29,7 +29,10 @@ export interface ExtensionBrowser {
 interface ChromeGlobal {
   chrome: {
     storage: {
-      local: { set(values: Record<string, unknown>): Promise<void>; get(keys: string[]): Promise<Record<string, unknown>> };
+      local: {
+        set(values: Record<string, unknown>): Promise<void>;
+        get(keys: string[]): Promise<Record<string, unknown>>;
+      };
     };
   };
 }
@@ -61,8 +64,10 @@ export async function launchWithExtension(extensionDir: string): Promise<Extensi
     worker,
     url: (file) => `chrome-extension://${extensionId}/${file}`,
     // These functions run inside the service worker (Playwright serialises them): they may close over nothing.
-    setStorage: (values) => worker.evaluate((v) => (globalThis as unknown as ChromeGlobal).chrome.storage.local.set(v), values),
-    getStorage: (keys) => worker.evaluate((k) => (globalThis as unknown as ChromeGlobal).chrome.storage.local.get(k), keys),
+    setStorage: (values) =>
+      worker.evaluate((v) => (globalThis as unknown as ChromeGlobal).chrome.storage.local.set(v), values),
+    getStorage: (keys) =>
+      worker.evaluate((k) => (globalThis as unknown as ChromeGlobal).chrome.storage.local.get(k), keys),
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
@@ -77,9 +82,12 @@ export interface StaticServer {
 }
 
 /** Serves test/fixtures/pages (the sample practice software) on localhost. */
-export async function servePages(dir = path.resolve(import.meta.dirname, '../../fixtures/pages')): Promise<StaticServer> {
+export async function servePages(
+  dir = path.resolve(import.meta.dirname, '../../fixtures/pages'),
+): Promise<StaticServer> {
   const server = http.createServer(async (req, res) => {
-    const name = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname).replace(/^\/+/, '') || 'practice.html';
+    const name =
+      decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname).replace(/^\/+/, '') || 'practice.html';
     const file = path.resolve(dir, name);
     if (!file.startsWith(dir + path.sep)) {
       res.writeHead(403).end();

@@ -145,7 +145,9 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
         createExpired: ['create-account', '--email', expired, '--password', PASSWORD],
         createFresh: ['create-account', '--email', fresh, '--password', PASSWORD],
         createRacer: ['create-account', '--email', racer, '--password', PASSWORD],
-        ...Object.fromEntries(invalid.map(([, args], i) => [`invalid${i}`, ['set-subscription', '--email', email, ...args]])),
+        ...Object.fromEntries(
+          invalid.map(([, args], i) => [`invalid${i}`, ['set-subscription', '--email', email, ...args]]),
+        ),
       };
       const names = Object.keys(commands);
       const results = await runAdminAll(dataDir, Object.values(commands));
@@ -153,7 +155,10 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
     });
 
     it('refuses a duplicate email (in any letter case) with exit 1 and a clear message', () => {
-      expectFailure(r.duplicate!, new RegExp(`^Error: An account for ${email.replace(/\./g, '\\.')} already exists\\n$`));
+      expectFailure(
+        r.duplicate!,
+        new RegExp(`^Error: An account for ${email.replace(/\./g, '\\.')} already exists\\n$`),
+      );
     });
 
     it('refuses a malformed email with exit 1', () => {
@@ -169,12 +174,20 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       const file = JSON.parse(await readFile(path.join(dataDir, 'accounts.json'), 'utf8')) as {
         subscriptions: { account_id: string; status: string; expires_at: string | null; rate_limit: number }[];
       };
-      expect(file.subscriptions.find((s) => s.account_id === accountId)).toMatchObject({ status: 'inactive', expires_at: null, rate_limit: 100 });
+      expect(file.subscriptions.find((s) => s.account_id === accountId)).toMatchObject({
+        status: 'inactive',
+        expires_at: null,
+        rate_limit: 100,
+      });
     });
 
     it('creates more accounts alongside without losing any (one writer at a time)', async () => {
-      for (const name of ['createExpired', 'createFresh', 'createRacer']) expect(r[name]!.code, r[name]!.stderr).toBe(0);
-      const file = JSON.parse(await readFile(path.join(dataDir, 'accounts.json'), 'utf8')) as { accounts: { email: string }[] };
+      for (const name of ['createExpired', 'createFresh', 'createRacer']) {
+        expect(r[name]!.code, r[name]!.stderr).toBe(0);
+      }
+      const file = JSON.parse(await readFile(path.join(dataDir, 'accounts.json'), 'utf8')) as {
+        accounts: { email: string }[];
+      };
       expect(file.accounts.map((a) => a.email).sort()).toEqual([racer, email, expired, fresh].sort());
     });
   });
@@ -273,10 +286,13 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       expect(created.code, created.stderr).toBe(0);
       const key = created.stdout.trim();
       secrets.push(key);
-      const { elapsedMs } = await waitFor(async () => (await checkPostcode(server, key, { postcode: '4000' })).status === 200, {
-        timeoutMs: 2_000,
-        what: 'the server to accept the new key',
-      });
+      const { elapsedMs } = await waitFor(
+        async () => (await checkPostcode(server, key, { postcode: '4000' })).status === 200,
+        {
+          timeoutMs: 2_000,
+          what: 'the server to accept the new key',
+        },
+      );
       expect(elapsedMs).toBeLessThanOrEqual(2_000);
     });
 
@@ -305,7 +321,7 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       });
     });
 
-    it('a CLI write and the server\'s own writes to the same file never lose each other\'s changes', async () => {
+    it("a CLI write and the server's own writes to the same file never lose each other's changes", async () => {
       const auth = server.runtime.keys.authenticate(rawKey, new Date());
       if (!auth.ok) throw new Error('key not accepted');
       // The server writes keys.json over and over (usage flushes) while the CLI adds a key to the same file.
@@ -333,10 +349,13 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       };
       expect(file.keys.find((k) => k.prefix === created.stdout.trim().slice(0, 12))?.status).toBe('active');
       expect(file.keys.find((k) => k.id === auth.key.id)?.last_used_at).toBe(lastUse);
-      await waitFor(async () => (await checkPostcode(server, created.stdout.trim(), { postcode: '4000' })).status === 200, {
-        timeoutMs: 2_000,
-        what: 'the racing key to work',
-      });
+      await waitFor(
+        async () => (await checkPostcode(server, created.stdout.trim(), { postcode: '4000' })).status === 200,
+        {
+          timeoutMs: 2_000,
+          what: 'the racing key to work',
+        },
+      );
     });
 
     it('never writes a raw key or password to DATA_DIR or to the request log', async () => {
@@ -345,7 +364,9 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       expect(server.logs.length).toBeGreaterThan(0);
       for (const line of server.logs) for (const secret of secrets) expect(line).not.toContain(secret);
       // The request log does identify the key, by id.
-      const checks = server.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.path === '/api/v1/check-postcode');
+      const checks = server.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.path === '/api/v1/check-postcode');
       expect(checks.length).toBeGreaterThan(0);
       expect(checks.some((l) => typeof l.key_id === 'string')).toBe(true);
     });

@@ -23,7 +23,10 @@ describe('login throttling', () => {
 
     const blocked = await client.login(clinic.email, clinic.password);
     expect(blocked.status).toBe(429);
-    expect(await json(blocked)).toEqual({ success: false, error: { code: 'rate_limited', message: 'Rate limit exceeded' } });
+    expect(await json(blocked)).toEqual({
+      success: false,
+      error: { code: 'rate_limited', message: 'Rate limit exceeded' },
+    });
     expect(Number(blocked.headers.get('retry-after'))).toBe(15 * 60);
     expect(blocked.headers.getSetCookie()).toEqual([]);
 
@@ -59,7 +62,9 @@ describe('login throttling', () => {
     const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
-    for (let i = 0; i < 4; i++) expect((await client.login(`spray${i}@example.test`, 'Winter2026!', from('203.0.113.7'))).status).toBe(401);
+    for (let i = 0; i < 4; i++) {
+      expect((await client.login(`spray${i}@example.test`, 'Winter2026!', from('203.0.113.7'))).status).toBe(401);
+    }
     const blocked = await client.login(clinic.email, clinic.password, from('203.0.113.7'));
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);

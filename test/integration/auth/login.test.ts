@@ -44,7 +44,10 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
 
     const session = await client.get('/api/v1/auth/session');
     expect(session.status).toBe(200);
-    expect(SESSION.parse(await session.json()).data).toMatchObject({ authenticated: true, account: { email: clinic.email } });
+    expect(SESSION.parse(await session.json()).data).toMatchObject({
+      authenticated: true,
+      account: { email: clinic.email },
+    });
   });
 
   it('matches the email without regard to case or surrounding spaces', async () => {
@@ -169,7 +172,10 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
     replay.jar.set({ name: 'dte.sid', value: cookie, path: '/api/v1', expiresAt: null, attributes: {} });
     const status = await replay.get('/api/v1/keys/status');
     expect(status.status).toBe(401);
-    expect(await json(status)).toEqual({ success: false, error: { code: 'unauthenticated', message: 'Sign in required' } });
+    expect(await json(status)).toEqual({
+      success: false,
+      error: { code: 'unauthenticated', message: 'Sign in required' },
+    });
     expect((await json(await replay.get('/api/v1/auth/session'))).data.authenticated).toBe(false);
 
     // Signing out without a session is harmless.
@@ -186,10 +192,14 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
     await client.login('stranger@example.test', 'whatever it is');
     const events = await server.runtime.audit.read({ email: fresh.email });
     expect(events.map((e) => e.event)).toEqual(['login_failed', 'login', 'logout']);
-    expect(events.every((e) => e.account_id === fresh.accountId && e.source === 'web' && e.ip === '127.0.0.1')).toBe(true);
+    expect(events.every((e) => e.account_id === fresh.accountId && e.source === 'web' && e.ip === '127.0.0.1')).toBe(
+      true,
+    );
     expect(events[0]!.reason).toBe('invalid_credentials');
     const stranger = await server.runtime.audit.read({ email: 'stranger@example.test' });
-    expect(stranger).toEqual([expect.objectContaining({ event: 'login_failed', account_id: null, email: 'stranger@example.test' })]);
+    expect(stranger).toEqual([
+      expect.objectContaining({ event: 'login_failed', account_id: null, email: 'stranger@example.test' }),
+    ]);
     const raw = await readFile(path.join(server.dataDir, 'audit.jsonl'), 'utf8');
     expect(raw).not.toContain('wrong password!');
     expect(raw).not.toContain(fresh.password);
@@ -220,7 +230,9 @@ describe('session cookie behind an HTTPS proxy', () => {
     const server = await startTestServer({ trustProxy: false });
     try {
       const clinic = await seedAccount(server.runtime, { withKey: false });
-      const res = await new SessionClient(server.url).login(clinic.email, clinic.password, { headers: { 'x-forwarded-proto': 'https' } });
+      const res = await new SessionClient(server.url).login(clinic.email, clinic.password, {
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.getSetCookie().find((c) => c.startsWith('dte.sid='))).not.toMatch(/Secure/);
     } finally {

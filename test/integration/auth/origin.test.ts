@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkPostcode, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import {
+  checkPostcode,
+  seedAccount,
+  startTestServer,
+  type SeededAccount,
+  type TestServer,
+} from '../../helpers/test-server';
 import { json, SessionClient } from './session-client';
 
 const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
@@ -23,7 +29,12 @@ describe('Origin check and CORS on the cookie-session endpoints (default: any Ch
 
   it('refuses a cookie-authenticated POST from another site with 403 forbidden_origin, and changes nothing', async () => {
     for (const origin of ['https://evil.example', 'http://127.0.0.1:1', 'null', 'http://localhost']) {
-      for (const path of ['/api/v1/keys/generate', '/api/v1/keys/regenerate', '/api/v1/keys/revoke', '/api/v1/auth/logout']) {
+      for (const path of [
+        '/api/v1/keys/generate',
+        '/api/v1/keys/regenerate',
+        '/api/v1/keys/revoke',
+        '/api/v1/auth/logout',
+      ]) {
         const res = await client.post(path, { origin });
         expect({ origin, path, status: res.status }).toEqual({ origin, path, status: 403 });
         expect(await json(res)).toEqual(FORBIDDEN);
@@ -53,7 +64,9 @@ describe('Origin check and CORS on the cookie-session endpoints (default: any Ch
     const stranger = new SessionClient(server.url);
     const login = await stranger.login(clinic.email, clinic.password, { origin: 'https://pms.example' });
     expect(login.status).toBe(200);
-    const anonymous = await new SessionClient(server.url).post('/api/v1/keys/generate', { origin: 'https://evil.example' });
+    const anonymous = await new SessionClient(server.url).post('/api/v1/keys/generate', {
+      origin: 'https://evil.example',
+    });
     expect(anonymous.status).toBe(401);
     expect((await json(anonymous)).error.code).toBe('unauthenticated');
   });
@@ -100,7 +113,12 @@ describe('Origin check and CORS on the cookie-session endpoints (default: any Ch
     const get = vi.spyOn(server.runtime.sessions, 'get');
     const touch = vi.spyOn(server.runtime.sessions, 'touch');
     try {
-      const res = await checkPostcode(server, seeded.apiKey, { postcode: '4000' }, { cookie, origin: 'https://evil.example' });
+      const res = await checkPostcode(
+        server,
+        seeded.apiKey,
+        { postcode: '4000' },
+        { cookie, origin: 'https://evil.example' },
+      );
       expect(res.status).toBe(200);
       expect(res.headers.getSetCookie()).toEqual([]);
       await res.arrayBuffer();

@@ -2,7 +2,13 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
-import { openDataDir, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import {
+  openDataDir,
+  seedAccount,
+  startTestServer,
+  type SeededAccount,
+  type TestServer,
+} from '../../helpers/test-server';
 import { json, SessionClient } from './session-client';
 
 const FORBIDDEN = { success: false, error: { code: 'forbidden_origin', message: 'Request origin is not allowed' } };
@@ -53,7 +59,11 @@ describe('the Origin check compares with the configured public origins, never th
       ['evil.example:8080', 'http://evil.example:8080'],
       [new URL(server.url).host.replace('127.0.0.1', 'evil.example'), server.url.replace('127.0.0.1', 'evil.example')],
     ]) {
-      const res = await rawRequest(server.url, 'POST', '/api/v1/keys/generate', { host: host!, origin: origin!, cookie: `dte.sid=${sid}` });
+      const res = await rawRequest(server.url, 'POST', '/api/v1/keys/generate', {
+        host: host!,
+        origin: origin!,
+        cookie: `dte.sid=${sid}`,
+      });
       expect({ origin, status: res.status }).toEqual({ origin, status: 403 });
       expect(JSON.parse(res.body)).toEqual(FORBIDDEN);
     }
@@ -61,13 +71,25 @@ describe('the Origin check compares with the configured public origins, never th
   });
 
   it('applies the check to every spelling of the session cookie that the session middleware reads', async () => {
-    const spellings = [`dte.sid =${sid}`, `dte.sid\t=${sid}`, `  dte.sid = ${sid}`, `theme=dark;dte.sid =${sid}`, `dte.sid="${sid}"`];
+    const spellings = [
+      `dte.sid =${sid}`,
+      `dte.sid\t=${sid}`,
+      `  dte.sid = ${sid}`,
+      `theme=dark;dte.sid =${sid}`,
+      `dte.sid="${sid}"`,
+    ];
     for (const cookie of spellings) {
       // The session middleware reads each of them as the signed-in session...
       const session = await fetch(`${server.url}/api/v1/auth/session`, { headers: { cookie } });
-      expect({ cookie, authenticated: (await json(session)).data.authenticated }).toEqual({ cookie, authenticated: true });
+      expect({ cookie, authenticated: (await json(session)).data.authenticated }).toEqual({
+        cookie,
+        authenticated: true,
+      });
       // ...so a POST carrying it from another site is refused, as with the plain spelling.
-      const res = await fetch(`${server.url}/api/v1/keys/generate`, { method: 'POST', headers: { cookie, origin: 'https://evil.example' } });
+      const res = await fetch(`${server.url}/api/v1/keys/generate`, {
+        method: 'POST',
+        headers: { cookie, origin: 'https://evil.example' },
+      });
       expect({ cookie, status: res.status }).toEqual({ cookie, status: 403 });
       expect(await json(res)).toEqual(FORBIDDEN);
     }
@@ -90,7 +112,9 @@ describe('PUBLIC_URL names the only web origins allowed', () => {
   let client: SessionClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: { publicOrigins: ['https://clinic.example', 'https://dte.clinic.example:8443'] } });
+    server = await startTestServer({
+      auth: { publicOrigins: ['https://clinic.example', 'https://dte.clinic.example:8443'] },
+    });
     const clinic = await seedAccount(server.runtime, { withKey: false });
     client = new SessionClient(server.url);
     expect((await client.login(clinic.email, clinic.password, { origin: null })).status).toBe(200);
@@ -99,8 +123,13 @@ describe('PUBLIC_URL names the only web origins allowed', () => {
 
   it('accepts the listed origins and an extension, whatever Host says, and refuses the rest', async () => {
     expect((await client.post('/api/v1/keys/generate', { origin: 'https://clinic.example' })).status).toBe(201);
-    expect((await client.post('/api/v1/keys/regenerate', { origin: 'https://dte.clinic.example:8443' })).status).toBe(201);
-    expect((await client.post('/api/v1/keys/regenerate', { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).status).toBe(201);
+    expect((await client.post('/api/v1/keys/regenerate', { origin: 'https://dte.clinic.example:8443' })).status).toBe(
+      201,
+    );
+    expect(
+      (await client.post('/api/v1/keys/regenerate', { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' }))
+        .status,
+    ).toBe(201);
     // The address it happens to be reached at is not a configured origin.
     for (const origin of [server.url, 'http://clinic.example', 'https://clinic.example:8443', 'https://evil.example']) {
       const res = await client.post('/api/v1/keys/revoke', { origin });

@@ -45,7 +45,9 @@ export class CookieJar {
   headerFor(path: string): string | undefined {
     const now = Date.now();
     const matching = [...this.cookies.values()].filter(
-      (c) => (c.expiresAt === null || c.expiresAt > now) && (path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)),
+      (c) =>
+        (c.expiresAt === null || c.expiresAt > now) &&
+        (path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)),
     );
     return matching.length > 0 ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
   }

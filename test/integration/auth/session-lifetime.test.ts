@@ -73,7 +73,10 @@ describe('session lifetime', () => {
 
   it('honours configured timeouts', async () => {
     const time = fakeClock();
-    const server = await start({ clock: time.clock, auth: { idleTimeoutMs: 5 * MINUTE, absoluteTimeoutMs: 60 * MINUTE } });
+    const server = await start({
+      clock: time.clock,
+      auth: { idleTimeoutMs: 5 * MINUTE, absoluteTimeoutMs: 60 * MINUTE },
+    });
     const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = new SessionClient(server.url);
     const res = await client.login(clinic.email, clinic.password);

@@ -31,7 +31,12 @@ describe('POST /api/v1/check-postcode', () => {
     expect(body.data.summary.headline_text).toMatch(/Eligible/);
     expect(body.data.summary.headline_text).toMatch(/1 active disaster declaration/);
     expect(body.data.summary.headline_text).toMatch(/Brisbane/);
-    expect(body.data.location).toMatchObject({ postcode: '4000', state: 'QLD', lga_name: 'Brisbane', lga_code: '31000' });
+    expect(body.data.location).toMatchObject({
+      postcode: '4000',
+      state: 'QLD',
+      lga_name: 'Brisbane',
+      lga_code: '31000',
+    });
     expect(body.data.location.suburb).toBe('Brisbane City, Spring Hill');
     expect(body.data.disasters.map((d) => d.agrn)).toEqual(['1195']);
     expect(body.data.clinical_documentation.proforma_text).toContain('AGRN 1195');
@@ -42,7 +47,10 @@ describe('POST /api/v1/check-postcode', () => {
   });
 
   it("sends a JSON API's security headers: nothing may load, run or frame, no sniffing, HTTPS only", async () => {
-    for (const res of [await checkPostcode(server, apiKey, { postcode: '4000' }), await checkPostcode(server, 'sk_live_wrong', { postcode: '4000' })]) {
+    for (const res of [
+      await checkPostcode(server, apiKey, { postcode: '4000' }),
+      await checkPostcode(server, 'sk_live_wrong', { postcode: '4000' }),
+    ]) {
       expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -58,7 +66,9 @@ describe('POST /api/v1/check-postcode', () => {
     const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '2480' })).json());
     expect(body.data.summary).toMatchObject({ is_eligible: false, status_color: 'red' });
     expect(body.data.summary.headline_text).toMatch(/Not eligible/);
-    expect(body.data.disasters).toEqual([expect.objectContaining({ agrn: '900', is_active: false, status_color: 'red' })]);
+    expect(body.data.disasters).toEqual([
+      expect.objectContaining({ agrn: '900', is_active: false, status_color: 'red' }),
+    ]);
   });
 
   it('lists every LGA of a postcode that spans several and says only some are covered', async () => {
@@ -72,7 +82,9 @@ describe('POST /api/v1/check-postcode', () => {
   });
 
   it('narrows a multi-LGA postcode to the LGA of the given suburb', async () => {
-    const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4055', suburb: 'Bunya' })).json());
+    const body = CheckResponse.parse(
+      await (await checkPostcode(server, apiKey, { postcode: '4055', suburb: 'Bunya' })).json(),
+    );
     expect(body.data.location.lgas).toEqual([{ lga_name: 'Moreton Bay', lga_code: '35010' }]);
     expect(body.data.summary.status_color).toBe('amber');
     expect(body.data.disasters.map((d) => d.agrn)).toEqual(['1001']);
@@ -89,8 +101,14 @@ describe('POST /api/v1/check-postcode', () => {
     );
     expect(past.data.summary).toMatchObject({ is_eligible: true });
     expect(past.metadata.checked_date).toBe(`${year - 2}-06-01`);
-    await expectError(await checkPostcode(server, apiKey, { postcode: '2480', date: `${year + 1}-01-01` }), 'invalid_date');
-    await expectError(await checkPostcode(server, apiKey, { postcode: '2480', date: `${year - 1}-02-30` }), 'invalid_date');
+    await expectError(
+      await checkPostcode(server, apiKey, { postcode: '2480', date: `${year + 1}-01-01` }),
+      'invalid_date',
+    );
+    await expectError(
+      await checkPostcode(server, apiKey, { postcode: '2480', date: `${year - 1}-02-30` }),
+      'invalid_date',
+    );
   });
 
   it('answers from the new declarations as soon as they change, not from an earlier answer', async () => {
@@ -133,7 +151,10 @@ describe('POST /api/v1/check-postcode', () => {
     ['truncated', () => apiKey.slice(0, -1)],
     ['one character changed', () => apiKey.slice(0, -2) + (apiKey.at(-2) === 'a' ? 'b' : 'a') + apiKey.at(-1)],
   ])('401 Invalid API key for a %s key', async (_name, key) => {
-    await expectError(await checkPostcode(server, typeof key === 'function' ? key() : key, { postcode: '4000' }), 'invalid_api_key');
+    await expectError(
+      await checkPostcode(server, typeof key === 'function' ? key() : key, { postcode: '4000' }),
+      'invalid_api_key',
+    );
   });
 
   it('401 Invalid API key for a revoked key, at once', async () => {
@@ -159,8 +180,14 @@ describe('POST /api/v1/check-postcode', () => {
   });
 
   it('answers 413 for a body over 10 kB, 415 for a non-JSON type and 400 for broken JSON', async () => {
-    await expectError(await checkPostcode(server, apiKey, JSON.stringify({ postcode: '4000', pad: 'x'.repeat(11_000) })), 'payload_too_large');
-    await expectError(await checkPostcode(server, apiKey, 'postcode=4000', { 'content-type': 'application/x-www-form-urlencoded' }), 'unsupported_media_type');
+    await expectError(
+      await checkPostcode(server, apiKey, JSON.stringify({ postcode: '4000', pad: 'x'.repeat(11_000) })),
+      'payload_too_large',
+    );
+    await expectError(
+      await checkPostcode(server, apiKey, 'postcode=4000', { 'content-type': 'application/x-www-form-urlencoded' }),
+      'unsupported_media_type',
+    );
     await expectError(await checkPostcode(server, apiKey, '{"postcode": "4000"'), 'invalid_json');
   });
 
@@ -181,7 +208,9 @@ describe('POST /api/v1/check-postcode', () => {
   });
 
   it('answers identical results to concurrent callers', async () => {
-    const responses = await Promise.all(Array.from({ length: 20 }, () => checkPostcode(server, apiKey, { postcode: '4000' })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => checkPostcode(server, apiKey, { postcode: '4000' })),
+    );
     const bodies = await Promise.all(responses.map((r) => r.json()));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     expect(new Set(bodies.map((b) => JSON.stringify(b.data))).size).toBe(1);
@@ -205,7 +234,12 @@ describe('before the first data refresh', () => {
   it('says so on /healthz', async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', last_updated: null, data_status: 'unavailable', data_age_seconds: null });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      last_updated: null,
+      data_status: 'unavailable',
+      data_age_seconds: null,
+    });
   });
 });
 
@@ -286,14 +320,22 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
       { lga_name: 'Armidale Regional', lga_code: '10130' },
       { lga_name: 'Uralla', lga_code: '17650' },
     ]);
-    expect(data.disasters.map((d) => [d.agrn, d.lgas])).toEqual([['1301', [{ lga_name: 'Armidale Regional', lga_code: '10130' }]]]);
+    expect(data.disasters.map((d) => [d.agrn, d.lgas])).toEqual([
+      ['1301', [{ lga_name: 'Armidale Regional', lga_code: '10130' }]],
+    ]);
     expect(data.summary.is_eligible).toBe(true);
-    expect(data.summary.headline_text).toMatch(/^Eligible only if the patient lives in Armidale Regional LGA: 1 active disaster declaration covers Armidale Regional, not Uralla\./);
+    expect(data.summary.headline_text).toMatch(
+      /^Eligible only if the patient lives in Armidale Regional LGA: 1 active disaster declaration covers Armidale Regional, not Uralla\./,
+    );
   });
 
   it('answers a postcode ABS does not cover (2001, PO boxes) from the locality data and asks to confirm the LGA', async () => {
     const data = await check({ postcode: '2001' });
-    expect(data.location).toMatchObject({ lga_name: 'Sydney', lga_code: '17200', lga_source: 'postcode_locality_data' });
+    expect(data.location).toMatchObject({
+      lga_name: 'Sydney',
+      lga_code: '17200',
+      lga_source: 'postcode_locality_data',
+    });
     expect(data.summary.is_eligible).toBe(true);
     expect(data.summary.headline_text).toBe(
       "Eligible: 1 active disaster declaration for Sydney LGA. Confirm the patient's LGA: it comes from postcode locality data.",
@@ -309,6 +351,8 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
     const location = doc.components.schemas.Location;
     expect(location.required).toContain('lga_source');
     expect(location.properties.lga_source.enum).toEqual(['abs_correspondence', 'postcode_locality_data', null]);
-    expect(location.properties.lga_source.description).toMatch(/postcode_locality_data: the postcode is not in that correspondence/);
+    expect(location.properties.lga_source.description).toMatch(
+      /postcode_locality_data: the postcode is not in that correspondence/,
+    );
   });
 });

@@ -42,30 +42,104 @@ const CASES: Case[] = [
   { name: 'date in the wrong format', body: json({ postcode: '4000', date: '22/11/2026' }), code: 'invalid_date' },
   { name: 'date as a number', body: json({ postcode: '4000', date: 20261122 }), code: 'invalid_date' },
   { name: 'year 0000', body: json({ postcode: '4000', date: '0000-01-01' }), code: 'invalid_date' },
-  { name: 'date before the declaration history (2005-12-31)', body: json({ postcode: '4000', date: '2005-12-31' }), code: 'invalid_date' },
-  { name: 'duplicate key', body: '{"postcode":"abcd","postcode":"4000"}', code: 'invalid_json', message: DUPLICATE_KEY_MESSAGE },
-  { name: 'duplicate key, second spelled with an escape', body: '{"postcode":"4000","\\u0070ostcode":"abcd"}', code: 'invalid_json', message: DUPLICATE_KEY_MESSAGE },
+  {
+    name: 'date before the declaration history (2005-12-31)',
+    body: json({ postcode: '4000', date: '2005-12-31' }),
+    code: 'invalid_date',
+  },
+  {
+    name: 'duplicate key',
+    body: '{"postcode":"abcd","postcode":"4000"}',
+    code: 'invalid_json',
+    message: DUPLICATE_KEY_MESSAGE,
+  },
+  {
+    name: 'duplicate key, second spelled with an escape',
+    body: '{"postcode":"4000","\\u0070ostcode":"abcd"}',
+    code: 'invalid_json',
+    message: DUPLICATE_KEY_MESSAGE,
+  },
   {
     name: 'duplicate key after a byte-order mark',
     body: Buffer.from('\ufeff{"postcode":"abcd","postcode":"4000"}', 'utf8'),
     code: 'invalid_json',
     message: DUPLICATE_KEY_MESSAGE,
   },
-  { name: 'duplicate key, nested', body: '{"postcode":"4000","x":{"a":1,"a":2}}', code: 'invalid_json', message: DUPLICATE_KEY_MESSAGE },
-  { name: 'duplicate key, deep in arrays', body: '{"postcode":"4000","x":[1,{"y":[{"a":"}","a":null}]}]}', code: 'invalid_json', message: DUPLICATE_KEY_MESSAGE },
+  {
+    name: 'duplicate key, nested',
+    body: '{"postcode":"4000","x":{"a":1,"a":2}}',
+    code: 'invalid_json',
+    message: DUPLICATE_KEY_MESSAGE,
+  },
+  {
+    name: 'duplicate key, deep in arrays',
+    body: '{"postcode":"4000","x":[1,{"y":[{"a":"}","a":null}]}]}',
+    code: 'invalid_json',
+    message: DUPLICATE_KEY_MESSAGE,
+  },
   { name: 'empty suburb', body: json({ postcode: '4000', suburb: '' }), code: 'invalid_suburb' },
   { name: 'body over 10 kB', body: json({ postcode: '4000', x: 'y'.repeat(10_500) }), code: 'payload_too_large' },
-  { name: 'text/plain', body: json({ postcode: '4000' }), headers: { 'content-type': 'text/plain' }, code: 'unsupported_media_type' },
-  { name: 'no content type', body: json({ postcode: '4000' }), headers: { 'content-type': '' }, code: 'unsupported_media_type' },
-  { name: 'multipart form', body: 'x', headers: { 'content-type': 'multipart/form-data; boundary=x' }, code: 'unsupported_media_type' },
-  { name: 'unsupported charset', body: json({ postcode: '4000' }), headers: { 'content-type': 'application/json; charset=latin-9000' }, code: 'unsupported_media_type' },
-  { name: 'charset utf-7', body: json({ postcode: '4000' }), headers: { 'content-type': 'application/json; charset=utf-7' }, code: 'unsupported_media_type' },
-  { name: 'charset utf-16', body: json({ postcode: '4000' }), headers: { 'content-type': 'application/json; charset=utf-16' }, code: 'unsupported_media_type' },
-  { name: 'charset latin1', body: json({ postcode: '4000' }), headers: { 'content-type': 'application/json; charset=iso-8859-1' }, code: 'unsupported_media_type' },
+  {
+    name: 'text/plain',
+    body: json({ postcode: '4000' }),
+    headers: { 'content-type': 'text/plain' },
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'no content type',
+    body: json({ postcode: '4000' }),
+    headers: { 'content-type': '' },
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'multipart form',
+    body: 'x',
+    headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'unsupported charset',
+    body: json({ postcode: '4000' }),
+    headers: { 'content-type': 'application/json; charset=latin-9000' },
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'charset utf-7',
+    body: json({ postcode: '4000' }),
+    headers: { 'content-type': 'application/json; charset=utf-7' },
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'charset utf-16',
+    body: json({ postcode: '4000' }),
+    headers: { 'content-type': 'application/json; charset=utf-16' },
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'charset latin1',
+    body: json({ postcode: '4000' }),
+    headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+    code: 'unsupported_media_type',
+  },
   { name: 'missing key header', body: json({ postcode: '4000' }), key: null, code: 'missing_api_key' },
-  { name: 'key with a wrong prefix', body: json({ postcode: '4000' }), key: 'sk_test_' + 'a'.repeat(38), code: 'invalid_api_key' },
-  { name: 'key with non-ASCII bytes', body: json({ postcode: '4000' }), key: 'sk_live_\u00e9\u00ff', code: 'invalid_api_key' },
-  { name: 'very long key', body: json({ postcode: '4000' }), key: 'sk_live_' + 'a'.repeat(4000), code: 'invalid_api_key' },
+  {
+    name: 'key with a wrong prefix',
+    body: json({ postcode: '4000' }),
+    key: 'sk_test_' + 'a'.repeat(38),
+    code: 'invalid_api_key',
+  },
+  {
+    name: 'key with non-ASCII bytes',
+    body: json({ postcode: '4000' }),
+    key: 'sk_live_\u00e9\u00ff',
+    code: 'invalid_api_key',
+  },
+  {
+    name: 'very long key',
+    body: json({ postcode: '4000' }),
+    key: 'sk_live_' + 'a'.repeat(4000),
+    code: 'invalid_api_key',
+  },
 ];
 
 /** Raw node:http, so headers fetch would normalise (no content type, odd bytes) go out exactly as written. */
@@ -81,7 +155,9 @@ function send(url: string, c: Case, apiKey: string): Promise<{ status: number; b
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, type: String(res.headers['content-type']) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text, type: String(res.headers['content-type']) }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -116,8 +192,16 @@ describe('malformed requests to the check endpoint', () => {
     { name: 'the first day of the declaration history', body: json({ postcode: '4000', date: '2006-01-01' }) },
     { name: 'the same key in different objects', body: '{"postcode":"4000","x":{"postcode":1,"a":[{"a":1},{"a":2}]}}' },
     { name: 'keys that differ only after an escape', body: '{"postcode":"4000","a\\"":1,"a\\\\":2,"a":3}' },
-    { name: 'charset utf-8', body: json({ postcode: '4000' }), headers: { 'content-type': 'application/json; charset=utf-8' } },
-    { name: 'charset "UTF-8" (quoted, upper case)', body: json({ postcode: '4000' }), headers: { 'content-type': 'application/json; charset="UTF-8"' } },
+    {
+      name: 'charset utf-8',
+      body: json({ postcode: '4000' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    },
+    {
+      name: 'charset "UTF-8" (quoted, upper case)',
+      body: json({ postcode: '4000' }),
+      headers: { 'content-type': 'application/json; charset="UTF-8"' },
+    },
   ])('$name → 200', async (c) => {
     const res = await send(server.url, { ...c, code: 'invalid_json' }, apiKey);
     expect(res.status, res.body).toBe(200);

@@ -15,11 +15,19 @@ describe('API documentation', () => {
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
     const check = doc.paths['/api/v1/check-postcode'].post;
-    expect(Object.keys(check.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '429', '503']));
+    expect(Object.keys(check.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '429', '503']),
+    );
     // The request and response components come from the zod schemas, not a hand-written copy.
     expect(doc.components.schemas.CheckRequest.properties.postcode.type).toBe('string');
     expect(doc.components.schemas.Summary.required).toEqual(
-      expect.arrayContaining(['is_eligible', 'status_color', 'headline_text', 'medicare_status_text', 'clinical_decision_support']),
+      expect.arrayContaining([
+        'is_eligible',
+        'status_color',
+        'headline_text',
+        'medicare_status_text',
+        'clinical_decision_support',
+      ]),
     );
     expect(doc.components.schemas.StatusColor.enum).toEqual(['green', 'amber', 'red']);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });

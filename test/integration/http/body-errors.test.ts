@@ -24,15 +24,49 @@ const JSON_BODY = '{"postcode":"4000","email":"a@example.test","password":"x"}';
 const GZIP_BOMB = zlib.gzipSync(Buffer.alloc(1_000_000, ' '));
 
 const CASES: Case[] = [
-  { name: 'gzip header, body not gzip', headers: { 'content-encoding': 'gzip' }, body: JSON_BODY, code: 'invalid_body' },
-  { name: 'deflate header, body not deflate', headers: { 'content-encoding': 'deflate' }, body: JSON_BODY, code: 'invalid_body' },
-  { name: 'br header, body not brotli', headers: { 'content-encoding': 'br' }, body: Buffer.from('\xff\xff\xff\xff not brotli', 'latin1'), code: 'invalid_body' },
-  { name: 'gzip cut short', headers: { 'content-encoding': 'gzip' }, body: zlib.gzipSync(JSON_BODY).subarray(0, 15), code: 'invalid_body' },
+  {
+    name: 'gzip header, body not gzip',
+    headers: { 'content-encoding': 'gzip' },
+    body: JSON_BODY,
+    code: 'invalid_body',
+  },
+  {
+    name: 'deflate header, body not deflate',
+    headers: { 'content-encoding': 'deflate' },
+    body: JSON_BODY,
+    code: 'invalid_body',
+  },
+  {
+    name: 'br header, body not brotli',
+    headers: { 'content-encoding': 'br' },
+    body: Buffer.from('\xff\xff\xff\xff not brotli', 'latin1'),
+    code: 'invalid_body',
+  },
+  {
+    name: 'gzip cut short',
+    headers: { 'content-encoding': 'gzip' },
+    body: zlib.gzipSync(JSON_BODY).subarray(0, 15),
+    code: 'invalid_body',
+  },
   { name: 'gzip bomb', headers: { 'content-encoding': 'gzip' }, body: GZIP_BOMB, code: 'payload_too_large' },
-  { name: 'unknown content encoding', headers: { 'content-encoding': 'compress' }, body: JSON_BODY, code: 'unsupported_encoding' },
-  { name: 'charset that does not exist', headers: { 'content-type': 'application/json; charset=utf-9' }, body: JSON_BODY, code: 'unsupported_media_type' },
+  {
+    name: 'unknown content encoding',
+    headers: { 'content-encoding': 'compress' },
+    body: JSON_BODY,
+    code: 'unsupported_encoding',
+  },
+  {
+    name: 'charset that does not exist',
+    headers: { 'content-type': 'application/json; charset=utf-9' },
+    body: JSON_BODY,
+    code: 'unsupported_media_type',
+  },
   { name: 'not JSON', body: '{"postcode":', code: 'invalid_json' },
-  { name: 'over 10 kB', body: JSON.stringify({ postcode: '4000', pad: 'x'.repeat(11_000) }), code: 'payload_too_large' },
+  {
+    name: 'over 10 kB',
+    body: JSON.stringify({ postcode: '4000', pad: 'x'.repeat(11_000) }),
+    code: 'payload_too_large',
+  },
 ];
 
 describe('body-parser failures become client errors', () => {
@@ -58,7 +92,10 @@ describe('body-parser failures become client errors', () => {
     });
     expect(res.status).toBe(API_ERRORS[c.code].status);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(ErrorEnvelope.parse(JSON.parse(res.body)).error).toEqual({ code: c.code, message: API_ERRORS[c.code].message });
+    expect(ErrorEnvelope.parse(JSON.parse(res.body)).error).toEqual({
+      code: c.code,
+      message: API_ERRORS[c.code].message,
+    });
     if (c.code === 'unsupported_encoding') expect(res.headers['accept-encoding']).toBe('gzip, deflate, br');
 
     await waitFor(() => server.logs.length > before, { what: 'the request log line' });

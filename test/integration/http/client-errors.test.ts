@@ -20,22 +20,54 @@ const HEAD = 'POST /api/v1/check-postcode HTTP/1.1\r\nHost: 127.0.0.1\r\nContent
 const BODY = '{"postcode":"4000"}';
 
 const CASES: Case[] = [
-  { name: 'chunk size that is not hex', chunks: [`${HEAD}Transfer-Encoding: chunked\r\n\r\nzz\r\n${BODY}\r\n0\r\n\r\n`], code: 'malformed_request' },
-  { name: 'chunk size that overflows', chunks: [`${HEAD}Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n${BODY}\r\n0\r\n\r\n`], code: 'malformed_request' },
+  {
+    name: 'chunk size that is not hex',
+    chunks: [`${HEAD}Transfer-Encoding: chunked\r\n\r\nzz\r\n${BODY}\r\n0\r\n\r\n`],
+    code: 'malformed_request',
+  },
+  {
+    name: 'chunk size that overflows',
+    chunks: [`${HEAD}Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n${BODY}\r\n0\r\n\r\n`],
+    code: 'malformed_request',
+  },
   { name: 'Content-Length: -1', chunks: [`${HEAD}Content-Length: -1\r\n\r\n${BODY}`], code: 'malformed_request' },
-  { name: 'two different Content-Lengths', chunks: [`${HEAD}Content-Length: 19\r\nContent-Length: 20\r\n\r\n${BODY}`], code: 'malformed_request' },
+  {
+    name: 'two different Content-Lengths',
+    chunks: [`${HEAD}Content-Length: 19\r\nContent-Length: 20\r\n\r\n${BODY}`],
+    code: 'malformed_request',
+  },
   {
     name: 'Content-Length together with Transfer-Encoding',
     chunks: [`${HEAD}Content-Length: 19\r\nTransfer-Encoding: chunked\r\n\r\n13\r\n${BODY}\r\n0\r\n\r\n`],
     code: 'malformed_request',
   },
-  { name: 'NUL in a header value', chunks: [`${HEAD}X-Api-Key: sk_live_\0abc\r\nContent-Length: 19\r\n\r\n${BODY}`], code: 'malformed_request' },
-  { name: 'space before the colon of a header', chunks: [`${HEAD}X-Api-Key : abc\r\nContent-Length: 19\r\n\r\n${BODY}`], code: 'malformed_request' },
-  { name: 'not HTTP at all', chunks: ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 a TLS hello\r\n\r\n'], code: 'malformed_request' },
-  { name: 'headers over 16 kB', chunks: [`${HEAD}X-Pad: ${'a'.repeat(17 * 1024)}\r\nContent-Length: 19\r\n\r\n${BODY}`], code: 'headers_too_large' },
+  {
+    name: 'NUL in a header value',
+    chunks: [`${HEAD}X-Api-Key: sk_live_\0abc\r\nContent-Length: 19\r\n\r\n${BODY}`],
+    code: 'malformed_request',
+  },
+  {
+    name: 'space before the colon of a header',
+    chunks: [`${HEAD}X-Api-Key : abc\r\nContent-Length: 19\r\n\r\n${BODY}`],
+    code: 'malformed_request',
+  },
+  {
+    name: 'not HTTP at all',
+    chunks: ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 a TLS hello\r\n\r\n'],
+    code: 'malformed_request',
+  },
+  {
+    name: 'headers over 16 kB',
+    chunks: [`${HEAD}X-Pad: ${'a'.repeat(17 * 1024)}\r\nContent-Length: 19\r\n\r\n${BODY}`],
+    code: 'headers_too_large',
+  },
   {
     name: 'headers over 16 kB, many small ones, sent in pieces',
-    chunks: [HEAD, ...Array.from({ length: 400 }, (_, i) => `X-Pad-${i}: ${'b'.repeat(40)}\r\n`), `Content-Length: 19\r\n\r\n${BODY}`],
+    chunks: [
+      HEAD,
+      ...Array.from({ length: 400 }, (_, i) => `X-Pad-${i}: ${'b'.repeat(40)}\r\n`),
+      `Content-Length: 19\r\n\r\n${BODY}`,
+    ],
     code: 'headers_too_large',
   },
 ];
@@ -57,7 +89,10 @@ describe('requests the HTTP parser refuses', () => {
     expect(res!.status).toBe(API_ERRORS[c.code].status);
     expect(res!.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res!.headers['connection']).toBe('close');
-    expect(ErrorEnvelope.parse(JSON.parse(res!.body)).error).toEqual({ code: c.code, message: API_ERRORS[c.code].message });
+    expect(ErrorEnvelope.parse(JSON.parse(res!.body)).error).toEqual({
+      code: c.code,
+      message: API_ERRORS[c.code].message,
+    });
     // Nothing after the one answer, and the server hung up by itself.
     expect(exchange.received.indexOf('HTTP/1.1', 1)).toBe(-1);
     expect(exchange.closed).toBe(true);

@@ -68,7 +68,10 @@ export function send(
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: options.method ?? 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...options.headers } },
+      {
+        method: options.method ?? 'POST',
+        headers: { 'content-length': String(Buffer.byteLength(body)), ...options.headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -112,10 +112,17 @@ describe('the HTTP server of the real process', () => {
   });
 
   it('answers a request the parser refuses with the JSON envelope, and advertises the production keep-alive timeout', async () => {
-    const bad = parseResponse((await rawExchange(port, [`${REQUEST.slice(0, -2)}Content-Length: -1\r\n\r\n`])).received);
+    const bad = parseResponse(
+      (await rawExchange(port, [`${REQUEST.slice(0, -2)}Content-Length: -1\r\n\r\n`])).received,
+    );
     expect(bad?.status).toBe(400);
-    expect(JSON.parse(bad!.body)).toEqual({ success: false, error: { code: 'malformed_request', message: API_ERRORS.malformed_request.message } });
-    const good = parseResponse((await rawExchange(port, [`${REQUEST.slice(0, -2)}Connection: close\r\n\r\n`])).received);
+    expect(JSON.parse(bad!.body)).toEqual({
+      success: false,
+      error: { code: 'malformed_request', message: API_ERRORS.malformed_request.message },
+    });
+    const good = parseResponse(
+      (await rawExchange(port, [`${REQUEST.slice(0, -2)}Connection: close\r\n\r\n`])).received,
+    );
     expect(good?.status).toBe(200);
     const ok = parseResponse((await rawExchange(port, [REQUEST], 300)).received);
     expect(ok?.headers['keep-alive']).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);

@@ -59,7 +59,10 @@ function expectTimeoutAnswer(received: string) {
   expect(res, received).toBeDefined();
   expect(res!.status).toBe(408);
   expect(res!.headers['connection']).toBe('close');
-  expect(ErrorEnvelope.parse(JSON.parse(res!.body)).error).toEqual({ code: 'request_timeout', message: API_ERRORS.request_timeout.message });
+  expect(ErrorEnvelope.parse(JSON.parse(res!.body)).error).toEqual({
+    code: 'request_timeout',
+    message: API_ERRORS.request_timeout.message,
+  });
 }
 
 describe('timeouts (shortened for the test)', () => {
@@ -79,7 +82,13 @@ describe('timeouts (shortened for the test)', () => {
   afterAll(() => server.close());
 
   it('a slow-loris client (headers one byte at a time, never finished) is answered 408 and cut after headersTimeout', async () => {
-    const t = await trickle(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: ' + 'a'.repeat(200), 20, 3_000);
+    const t = await trickle(
+      port,
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      'X-Slow: ' + 'a'.repeat(200),
+      20,
+      3_000,
+    );
     expect(t.closedAfterMs, 'the server should have hung up').toBeDefined();
     expect(t.closedAfterMs!).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
     expect(t.closedAfterMs!).toBeLessThan(HEADERS_TIMEOUT_MS + SLACK_MS);
@@ -134,7 +143,10 @@ describe('timeouts (shortened for the test)', () => {
 
       // Then idle until keepAliveTimeout (plus the second Node adds to the advertised value): closed with no answer.
       received = '';
-      const closedAt = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(NaN), 4_000))]);
+      const closedAt = await Promise.race([
+        closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(NaN), 4_000)),
+      ]);
       expect(closedAt - secondAt).toBeGreaterThanOrEqual(KEEP_ALIVE_TIMEOUT_MS);
       expect(closedAt - secondAt).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS + 1_000 + SLACK_MS);
       expect(received).toBe('');

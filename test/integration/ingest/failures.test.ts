@@ -4,7 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runRefresh, type RefreshOptions } from '../../../server/ingest/refresh';
 import { FAST_CLI_ARGS, runIngest, spawnIngest } from '../../fixtures/ingest/cli';
 import { scenario } from '../../fixtures/ingest/scenario';
-import { drfaCsv, eventPageHtml, LIST_PATH, listPageHtml, startMockSite, type Fault, type MockSite } from '../../fixtures/ingest/site';
+import {
+  drfaCsv,
+  eventPageHtml,
+  LIST_PATH,
+  listPageHtml,
+  startMockSite,
+  type Fault,
+  type MockSite,
+} from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { tempDir } from '../../helpers/temp-dir';
 
@@ -72,16 +80,54 @@ const everyEventPage = (make: (html: string) => Fault) => (p: string) => {
 };
 
 const cases: [string, () => void, string, RegExp][] = [
-  ['a list page answering 500', () => site.faults.set(`${LIST_PATH}?page=2`, { status: 500 }), 'network', /page=2: HTTP 500 \(after 2 attempts\)/],
-  ['an event page answering 503', () => site.faults.set(eventPath('1001'), { status: 503 }), 'network', /somerset-flood-synthetic\.aspx: HTTP 503/],
-  ['the DRFA CSV answering 500', () => site.faults.set('/data/drfa-activation-history-by-lga.csv', { status: 500 }), 'network', /DRFA CSV could not be fetched: .*HTTP 500/],
-  ['an event page that never answers', () => site.faults.set(eventPath('1214'), { hang: true }), 'network', /no answer within 400 ms/],
-  ['a connection cut in every attempt', () => site.faults.set(eventPath('1100'), { reset: true }), 'network', /top-end-monsoon-synthetic\.aspx: network error/],
-  ['a truncated list page', () => site.faults.set(`${LIST_PATH}?page=1`, { truncate: 1500 }), 'structure', /list page 1 .* is incomplete/],
-  ['a truncated event page', () => site.faults.set(eventPath('1195'), { truncate: 3000 }), 'invalid_records', /AGRN 1195: event page .* is incomplete/],
+  [
+    'a list page answering 500',
+    () => site.faults.set(`${LIST_PATH}?page=2`, { status: 500 }),
+    'network',
+    /page=2: HTTP 500 \(after 2 attempts\)/,
+  ],
+  [
+    'an event page answering 503',
+    () => site.faults.set(eventPath('1001'), { status: 503 }),
+    'network',
+    /somerset-flood-synthetic\.aspx: HTTP 503/,
+  ],
+  [
+    'the DRFA CSV answering 500',
+    () => site.faults.set('/data/drfa-activation-history-by-lga.csv', { status: 500 }),
+    'network',
+    /DRFA CSV could not be fetched: .*HTTP 500/,
+  ],
+  [
+    'an event page that never answers',
+    () => site.faults.set(eventPath('1214'), { hang: true }),
+    'network',
+    /no answer within 400 ms/,
+  ],
+  [
+    'a connection cut in every attempt',
+    () => site.faults.set(eventPath('1100'), { reset: true }),
+    'network',
+    /top-end-monsoon-synthetic\.aspx: network error/,
+  ],
+  [
+    'a truncated list page',
+    () => site.faults.set(`${LIST_PATH}?page=1`, { truncate: 1500 }),
+    'structure',
+    /list page 1 .* is incomplete/,
+  ],
+  [
+    'a truncated event page',
+    () => site.faults.set(eventPath('1195'), { truncate: 3000 }),
+    'invalid_records',
+    /AGRN 1195: event page .* is incomplete/,
+  ],
   [
     'a list page whose structure changed',
-    () => site.faults.set(`${LIST_PATH}?page=1`, { body: listPageHtml(s.declarations.slice(0, 3)).replace(/<table[^]*<\/table>/, '<div class="cards"></div>') }),
+    () =>
+      site.faults.set(`${LIST_PATH}?page=1`, {
+        body: listPageHtml(s.declarations.slice(0, 3)).replace(/<table[^]*<\/table>/, '<div class="cards"></div>'),
+      }),
     'structure',
     /no declarations on the first list page \(neither as served nor as rendered by Chromium\)/,
   ],
@@ -93,11 +139,22 @@ const cases: [string, () => void, string, RegExp][] = [
   ],
   [
     'one event page with a date that is not d/mm/yyyy',
-    () => site.faults.set(eventPath('980'), { body: eventPageHtml(s.declarations.find((d) => d.agrn === '980')!).replace(/[0-9]{1,2}\/[0-9]{2}\/[0-9]{4}/, '31/02/2022') }),
+    () =>
+      site.faults.set(eventPath('980'), {
+        body: eventPageHtml(s.declarations.find((d) => d.agrn === '980')!).replace(
+          /[0-9]{1,2}\/[0-9]{2}\/[0-9]{4}/,
+          '31/02/2022',
+        ),
+      }),
     'invalid_records',
     /^1 declaration could not be read .*AGRN 980: start date "31\/02\/2022" is not d\/mm\/yyyy/,
   ],
-  ['a DRFA CSV whose columns changed', () => (site.options.drfaCsv = s.drfaCsv.replace('Location_code', 'LGA_ID')), 'structure', /DRFA CSV has no location_code column/],
+  [
+    'a DRFA CSV whose columns changed',
+    () => (site.options.drfaCsv = s.drfaCsv.replace('Location_code', 'LGA_ID')),
+    'structure',
+    /DRFA CSV has no location_code column/,
+  ],
   [
     'a shrunken list (more than half gone)',
     // Still holding the recent activations, so only the drop gives it away.
@@ -138,16 +195,26 @@ describe('a refresh that fails keeps the last good data and last_updated', () =>
   it('can leave out up to --max-invalid unreadable records, keeping their stored version', async () => {
     const { dataDir } = await goodState();
     const before = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
-    const changed = s.declarations.map((d) => (d.agrn === '1100' ? { ...d, title: 'Top End Monsoonal Flooding (renamed)' } : d));
+    const changed = s.declarations.map((d) =>
+      d.agrn === '1100' ? { ...d, title: 'Top End Monsoonal Flooding (renamed)' } : d,
+    );
     site.options = { ...site.options, declarations: changed };
-    site.faults.set(eventPath('1001'), { body: eventPageHtml(s.declarations.find((d) => d.agrn === '1001')!).replace(/<h5>\s*Start Date\s*<\/h5>\s*[0-9/]+/, '<h5>Start Date</h5> TBC') });
+    site.faults.set(eventPath('1001'), {
+      body: eventPageHtml(s.declarations.find((d) => d.agrn === '1001')!).replace(
+        /<h5>\s*Start Date\s*<\/h5>\s*[0-9/]+/,
+        '<h5>Start Date</h5> TBC',
+      ),
+    });
     const result = await refresh(dataDir, { maxInvalidRecords: 1 });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.summary.invalid).toEqual([{ agrn: '1001', url: site.url + eventPath('1001'), reason: 'start date "TBC" is not d/mm/yyyy' }]);
+    expect(result.summary.invalid).toEqual([
+      { agrn: '1001', url: site.url + eventPath('1001'), reason: 'start date "TBC" is not d/mm/yyyy' },
+    ]);
     expect(result.summary.changed).toEqual(['1100']);
     const after = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
-    const find = (file: { declarations: { agrn: string }[] }, agrn: string) => file.declarations.find((d) => d.agrn === agrn);
+    const find = (file: { declarations: { agrn: string }[] }, agrn: string) =>
+      file.declarations.find((d) => d.agrn === agrn);
     expect(find(after, '1001')).toEqual(find(before, '1001'));
     expect(after.last_updated).not.toBe(before.last_updated);
   });
@@ -158,7 +225,16 @@ describe('a refresh that fails keeps the last good data and last_updated', () =>
     const result = await refresh(dataDir);
     expect(result.ok).toBe(true);
     const after = JSON.parse(await readFile(files(dataDir).declarations, 'utf8'));
-    expect(after.declarations.map((d: { agrn: string }) => d.agrn).sort()).toEqual(['1001', '1100', '1195', '1214', '1216', '1230', '975', '980']);
+    expect(after.declarations.map((d: { agrn: string }) => d.agrn).sort()).toEqual([
+      '1001',
+      '1100',
+      '1195',
+      '1214',
+      '1216',
+      '1230',
+      '975',
+      '980',
+    ]);
   });
 
   it('refuses to run two refreshes on one data directory at once', async () => {
@@ -179,7 +255,11 @@ describe('npm run ingest on failure', () => {
   it('prints why, says the data is kept and exits 1', async () => {
     const { dataDir, bytes, lastUpdated } = await goodState();
     site.faults.set(`${LIST_PATH}?page=1`, { status: 500 });
-    const result = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl }, FAST_CLI_ARGS, dataDir);
+    const result = await runIngest(
+      { DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl },
+      FAST_CLI_ARGS,
+      dataDir,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Refresh failed (network): DisasterAssist could not be fetched:');
     expect(result.stderr).toContain(`The last good data (last_updated ${lastUpdated}) is kept unchanged.`);
@@ -189,18 +269,28 @@ describe('npm run ingest on failure', () => {
   it('lists every unreadable record and exits 1', async () => {
     const { dataDir, bytes } = await goodState();
     site.faultFor = everyEventPage((html) => ({ body: html.replace('class="Disaster"', 'class="Event"') }));
-    const result = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url }, [...FAST_CLI_ARGS, '--json'], dataDir);
+    const result = await runIngest(
+      { DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url },
+      [...FAST_CLI_ARGS, '--json'],
+      dataDir,
+    );
     expect(result.code).toBe(1);
     const out = JSON.parse(result.stdout);
     expect(out).toMatchObject({ ok: false, kind: 'invalid_records' });
     expect(out.details).toHaveLength(7);
-    expect(out.details[0]).toMatch(/^AGRN [0-9]+ \(http:\/\/127\.0\.0\.1:[0-9]+\/Pages\/.*\): event page .* has no quick-info block/);
+    expect(out.details[0]).toMatch(
+      /^AGRN [0-9]+ \(http:\/\/127\.0\.0\.1:[0-9]+\/Pages\/.*\): event page .* has no quick-info block/,
+    );
     expect(await readFile(files(dataDir).declarations)).toEqual(bytes);
   });
 
   it('rejects bad options with exit code 2', async () => {
     const dataDir = await tempDir();
-    const result = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url }, ['--concurrency', '0'], dataDir);
+    const result = await runIngest(
+      { DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url },
+      ['--concurrency', '0'],
+      dataDir,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--concurrency must be a whole number of at least 1');
     const config = await runIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: 'ftp://example' }, [], dataDir);
@@ -213,7 +303,12 @@ describe('npm run ingest on failure', () => {
     site.options = { ...site.options, delayMs: 150 };
     const eventRequests = () => site.requests.filter((r) => r.path.startsWith('/Pages/')).length;
     const before = eventRequests();
-    const { child, done } = spawnIngest({ DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl }, FAST_CLI_ARGS, dataDir, true);
+    const { child, done } = spawnIngest(
+      { DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl },
+      FAST_CLI_ARGS,
+      dataDir,
+      true,
+    );
     const until = Date.now() + 15_000;
     while (eventRequests() < before + 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');

@@ -30,9 +30,19 @@ async function check(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  site = await startMockSite({ declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv, files: { 'corr-2018.csv': CORRESPONDENCE_2018 } });
+  site = await startMockSite({
+    declarations: s.declarations,
+    pageSize: 3,
+    drfaCsv: s.drfaCsv,
+    files: { 'corr-2018.csv': CORRESPONDENCE_2018 },
+  });
   dataDir = await tempDir();
-  const postcodes = await PostcodeService.open({ source: `${site.url}/data/corr-2018.csv`, dataDir, logger: createLogger('silent'), localityRows: LOCALITY_ROWS });
+  const postcodes = await PostcodeService.open({
+    source: `${site.url}/data/corr-2018.csv`,
+    dataDir,
+    logger: createLogger('silent'),
+    localityRows: LOCALITY_ROWS,
+  });
   server = await startTestServer({ dataDir, declarations: false, postcodes });
   apiKey = (await seedAccount(server.runtime)).apiKey!;
 });
@@ -57,8 +67,12 @@ describe('from `npm run ingest` to the check endpoint', () => {
     expect(result.stderr).toContain('list page 3 fetched: 7 declarations listed so far');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Refresh succeeded in [0-9.]+ s \([0-9]+ requests\); last_updated is now /);
-    expect(result.stdout).toContain('DisasterAssist: 3 list pages read from the HTML as served, 7 declarations listed, 7 event pages parsed.');
-    expect(result.stdout).toContain('DRFA CSV: 9 AGRNs from 12 LGA rows (1 suburb rows ignored); 1 not on DisasterAssist yet included, 2 older ones left out.');
+    expect(result.stdout).toContain(
+      'DisasterAssist: 3 list pages read from the HTML as served, 7 declarations listed, 7 event pages parsed.',
+    );
+    expect(result.stdout).toContain(
+      'DRFA CSV: 9 AGRNs from 12 LGA rows (1 suburb rows ignored); 1 not on DisasterAssist yet included, 2 older ones left out.',
+    );
     expect(result.stdout).toContain('Added 8: 1216, 1195, 1214, 1100, 1001, 980, 975, 1230');
     expect(result.stdout).toContain('Changed 0\n');
     expect(result.stdout).toContain('Ended 0\n');
@@ -75,7 +89,11 @@ describe('from `npm run ingest` to the check endpoint', () => {
     const state = JSON.parse(await readFile(path.join(dataDir, 'ingest-state.json'), 'utf8'));
     expect(state.last_success_at).toBe(file.last_updated);
     expect(state.last_error).toBeNull();
-    expect(state.history[0]).toMatchObject({ ok: true, trigger: 'cli', counts: { listed: 7, stored: 8, added: 8, unmatched_lga_names: 1 } });
+    expect(state.history[0]).toMatchObject({
+      ok: true,
+      trigger: 'cli',
+      counts: { listed: 7, stored: 8, added: 8, unmatched_lga_names: 1 },
+    });
     expect(state.unmatched_lga_names).toEqual([{ agrn: '1216', state: 'NSW', name: 'Clarence Vale' }]);
   });
 
@@ -92,7 +110,9 @@ describe('from `npm run ingest` to the check endpoint', () => {
       ],
     });
     expect(res.body.data.summary.is_eligible).toBe(true);
-    expect(res.body.data.summary.headline_text).toMatch(/^Eligible only if the patient lives in Brisbane LGA: 1 active disaster declaration covers Brisbane, not Moreton Bay\./);
+    expect(res.body.data.summary.headline_text).toMatch(
+      /^Eligible only if the patient lives in Brisbane LGA: 1 active disaster declaration covers Brisbane, not Moreton Bay\./,
+    );
     expect(res.body.data.disasters).toEqual([
       expect.objectContaining({
         agrn: '1195',
@@ -105,7 +125,11 @@ describe('from `npm run ingest` to the check endpoint', () => {
         status_color: 'green',
       }),
     ]);
-    expect(res.body.metadata).toMatchObject({ last_updated: server.runtime.declarations.lastUpdated, stale: false, data_source: 'disasterassist.gov.au' });
+    expect(res.body.metadata).toMatchObject({
+      last_updated: server.runtime.declarations.lastUpdated,
+      stale: false,
+      data_source: 'disasterassist.gov.au',
+    });
   });
 
   it('narrows by suburb to one LGA', async () => {
@@ -113,7 +137,11 @@ describe('from `npm run ingest` to the check endpoint', () => {
     expect(ferny.body.data.location.lgas).toEqual([{ lga_name: 'Brisbane', lga_code: '31000' }]);
     expect(ferny.body.data.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Brisbane LGA.');
     const bunya = await check({ postcode: '4055', suburb: 'Bunya' });
-    expect(bunya.body.data.summary).toMatchObject({ is_eligible: false, status_color: 'red', headline_text: 'Not eligible: no active disaster declaration for Moreton Bay LGA.' });
+    expect(bunya.body.data.summary).toMatchObject({
+      is_eligible: false,
+      status_color: 'red',
+      headline_text: 'Not eligible: no active disaster declaration for Moreton Bay LGA.',
+    });
   });
 
   it('relates a declaration to every LGA of the postcode it names, ignoring shares under 1 %', async () => {
@@ -122,14 +150,18 @@ describe('from `npm run ingest` to the check endpoint', () => {
       { lga_name: 'Lismore', lga_code: '14850' },
       { lga_name: 'Byron', lga_code: '11350' },
     ]);
-    expect(res.body.data.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Lismore and Byron LGAs.');
+    expect(res.body.data.summary.headline_text).toBe(
+      'Eligible: 1 active disaster declaration for Lismore and Byron LGAs.',
+    );
     expect(res.body.data.disasters[0].lgas.map((l: { lga_code: string }) => l.lga_code)).toEqual(['14850', '11350']);
   });
 
   it('keeps ended and long-running declarations apart', async () => {
     const sydney = await check({ postcode: '2000' });
     expect(sydney.body.data.summary.is_eligible).toBe(false);
-    expect(sydney.body.data.disasters).toEqual([expect.objectContaining({ agrn: '980', is_active: false, status_color: 'red' })]);
+    expect(sydney.body.data.disasters).toEqual([
+      expect.objectContaining({ agrn: '980', is_active: false, status_color: 'red' }),
+    ]);
   });
 
   it('reports freshness on /healthz', async () => {
@@ -142,7 +174,11 @@ describe('from `npm run ingest` to the check endpoint', () => {
 
   it('flags the data stale 48 hours after the last successful refresh', async () => {
     const lastUpdated = Date.parse(server.runtime.declarations.lastUpdated!);
-    const later = await startTestServer({ dataDir, declarations: false, clock: () => new Date(lastUpdated + 48 * 3600_000 + 60_000) });
+    const later = await startTestServer({
+      dataDir,
+      declarations: false,
+      clock: () => new Date(lastUpdated + 48 * 3600_000 + 60_000),
+    });
     try {
       const res = await checkPostcode(later, apiKey, { postcode: '4000' });
       const body = (await res.json()) as any;
@@ -154,7 +190,11 @@ describe('from `npm run ingest` to the check endpoint', () => {
     } finally {
       await later.close();
     }
-    const justBefore = await startTestServer({ dataDir, declarations: false, clock: () => new Date(lastUpdated + 48 * 3600_000 - 60_000) });
+    const justBefore = await startTestServer({
+      dataDir,
+      declarations: false,
+      clock: () => new Date(lastUpdated + 48 * 3600_000 - 60_000),
+    });
     try {
       const body = (await (await checkPostcode(justBefore, apiKey, { postcode: '4000' })).json()) as any;
       expect(body.metadata.stale).toBe(false);
@@ -169,7 +209,9 @@ describe('from `npm run ingest` to the check endpoint', () => {
     expect(again.stdout).toContain('Added 0\n');
     expect(again.stdout).toContain('Changed 0\n');
 
-    const ended = s.declarations.map((d) => (d.agrn === '1216' ? { ...d, end: s.today } : d)).filter((d) => d.agrn !== '975');
+    const ended = s.declarations
+      .map((d) => (d.agrn === '1216' ? { ...d, end: s.today } : d))
+      .filter((d) => d.agrn !== '975');
     site.options = { ...site.options, declarations: ended };
     const third = await runIngest(env(), FAST_CLI_ARGS, dataDir);
     expect(third.code).toBe(0);
@@ -177,7 +219,9 @@ describe('from `npm run ingest` to the check endpoint', () => {
     expect(third.stdout).toContain('Ended 1: 1216');
     const file = JSON.parse(await readFile(path.join(dataDir, 'declarations.json'), 'utf8'));
     expect(file.declarations.find((d: { agrn: string }) => d.agrn === '1216').end_date).toBe(s.today);
-    expect(file.declarations.find((d: { agrn: string }) => d.agrn === '975')).toMatchObject({ title: 'Mildura Storm (synthetic)' });
+    expect(file.declarations.find((d: { agrn: string }) => d.agrn === '975')).toMatchObject({
+      title: 'Mildura Storm (synthetic)',
+    });
     expect(file.declarations).toHaveLength(8);
     site.options = { ...site.options, declarations: s.declarations };
   });

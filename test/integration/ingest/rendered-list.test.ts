@@ -13,13 +13,25 @@ import { launchRenderedListReader } from '../../../server/ingest/rendered-list';
 import { runRefresh, type RefreshOptions } from '../../../server/ingest/refresh';
 import { FAST_CLI_ARGS, runIngest, spawnIngest } from '../../fixtures/ingest/cli';
 import { daysBefore, scenario } from '../../fixtures/ingest/scenario';
-import { DATA_CALL_PATH, drfaCsv, LIST_PATH, startMockSite, type MockSite, type MockSiteOptions } from '../../fixtures/ingest/site';
+import {
+  DATA_CALL_PATH,
+  drfaCsv,
+  LIST_PATH,
+  startMockSite,
+  type MockSite,
+  type MockSiteOptions,
+} from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { checkPostcode, seedAccount, startTestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 
 const s = scenario();
-const scripted: MockSiteOptions = { declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv, listOptions: { rendering: 'script' } };
+const scripted: MockSiteOptions = {
+  declarations: s.declarations,
+  pageSize: 3,
+  drfaCsv: s.drfaCsv,
+  listOptions: { rendering: 'script' },
+};
 let site: MockSite;
 
 beforeAll(async () => {
@@ -64,7 +76,9 @@ describe('a list page whose rows are drawn by its script', () => {
     const result = await runIngest(env(dataDir), FAST_CLI_ARGS, dataDir);
     expect(result.stderr).toContain('the list page as served has no rows: reading the list in Chromium');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('DisasterAssist: 3 list pages read as rendered by Chromium (the served HTML has no rows), 7 declarations listed, 7 event pages parsed.');
+    expect(result.stdout).toContain(
+      'DisasterAssist: 3 list pages read as rendered by Chromium (the served HTML has no rows), 7 declarations listed, 7 event pages parsed.',
+    );
     expect(result.stdout).toContain(`read from ${site.drfaUrl} (the CSV resource of ${site.packageUrl})`);
     expect(result.stdout).toContain('Added 8: 1216, 1195, 1214, 1100, 1001, 980, 975, 1230');
 
@@ -87,17 +101,26 @@ describe('a list page whose rows are drawn by its script', () => {
     const server = await startTestServer({ dataDir, declarations: false, postcodes: 'production' });
     try {
       const { apiKey } = await seedAccount(server.runtime);
-      const check = async (postcode: string) => (await (await checkPostcode(server, apiKey!, { postcode })).json()).data;
+      const check = async (postcode: string) =>
+        (await (await checkPostcode(server, apiKey!, { postcode })).json()).data;
       const lismore = await check('2480'); // the package alone said Ballina
-      expect(lismore.location).toMatchObject({ lga_name: 'Lismore', lga_code: '14850', lga_source: 'abs_correspondence' });
+      expect(lismore.location).toMatchObject({
+        lga_name: 'Lismore',
+        lga_code: '14850',
+        lga_source: 'abs_correspondence',
+      });
       expect(lismore.summary).toMatchObject({ is_eligible: true, status_color: 'green' });
-      expect(lismore.disasters.map((d: { agrn: string; is_active: boolean }) => [d.agrn, d.is_active])).toEqual([['1216', true]]);
+      expect(lismore.disasters.map((d: { agrn: string; is_active: boolean }) => [d.agrn, d.is_active])).toEqual([
+        ['1216', true],
+      ]);
       const kensington = await check('2033'); // the package alone said Sydney, where an ended declaration lies
       expect(kensington.location).toMatchObject({ lga_name: 'Randwick', lga_source: 'abs_correspondence' });
       expect(kensington.summary).toMatchObject({ is_eligible: false, status_color: 'red' });
       expect(kensington.disasters).toEqual([]);
       const sydney = await check('2000');
-      expect(sydney.disasters.map((d: { agrn: string; is_active: boolean }) => [d.agrn, d.is_active])).toEqual([['980', false]]);
+      expect(sydney.disasters.map((d: { agrn: string; is_active: boolean }) => [d.agrn, d.is_active])).toEqual([
+        ['980', false],
+      ]);
     } finally {
       await server.close();
     }
@@ -135,7 +158,9 @@ describe('a list page whose rows are drawn by its script', () => {
     const dataDir = await tempDir();
     const result = await runIngest(env(dataDir, { INGEST_MIN_DECLARATIONS: '10' }), FAST_CLI_ARGS, dataDir);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Refresh failed (thin): only 7 declarations read from the DisasterAssist list, below the floor of 10');
+    expect(result.stderr).toContain(
+      'Refresh failed (thin): only 7 declarations read from the DisasterAssist list, below the floor of 10',
+    );
     expect(existsSync(path.join(dataDir, 'declarations.json'))).toBe(true);
     expect((await readJson(path.join(dataDir, 'declarations.json'))).declarations).toEqual([]);
     reset({ listOptions: { rendering: 'served' } });
@@ -171,7 +196,9 @@ describe('a list page whose rows are drawn by its script', () => {
     const dataDir = await tempDir();
     const ok = await runIngest(env(dataDir), [...FAST_CLI_ARGS, '--dry-run'], dataDir);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^Dry run: a refresh would succeed \([0-9.]+ s, [0-9]+ requests\); nothing was stored\.\n/);
+    expect(ok.stdout).toMatch(
+      /^Dry run: a refresh would succeed \([0-9.]+ s, [0-9]+ requests\); nothing was stored\.\n/,
+    );
     expect(ok.stdout).toContain('3 list pages read as rendered by Chromium');
     expect(ok.stdout).toContain('Would add 8: 1216, 1195, 1214, 1100, 1001, 980, 975, 1230');
     expect(ok.stdout).toContain('Unmatched LGA names 1: Clarence Vale (NSW, AGRN 1216)');
@@ -221,7 +248,9 @@ describe('a browser that is missing, hangs or is stopped fails the refresh, neve
     const before = new Set(childPids(process.pid));
     const running = refresh(dataDir, { browser: { timeoutMs: 20_000 } });
     const until = Date.now() + 20_000;
-    while (!site.requests.slice(seen).some((r) => r.path === DATA_CALL_PATH) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    while (!site.requests.slice(seen).some((r) => r.path === DATA_CALL_PATH) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const browsers = childPids(process.pid).filter((pid) => !before.has(pid));
     expect(browsers.length).toBeGreaterThan(0);
     const t0 = Date.now();
@@ -245,7 +274,9 @@ describe('a browser that is missing, hangs or is stopped fails the refresh, neve
     const seen = site.requests.length;
     const { child, done } = spawnIngest(env(dataDir), FAST_CLI_ARGS, dataDir, true);
     const until = Date.now() + 20_000;
-    while (!site.requests.slice(seen).some((r) => r.path === DATA_CALL_PATH) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    while (!site.requests.slice(seen).some((r) => r.path === DATA_CALL_PATH) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const browserPids = childPids(child.pid!);
     expect(browserPids.length).toBeGreaterThan(0);
     child.kill('SIGTERM');

@@ -11,7 +11,12 @@ let site: MockSite;
 let running: ServerProcess | null = null;
 
 beforeAll(async () => {
-  site = await startMockSite({ declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv, files: { 'corr-2021.csv': CORRESPONDENCE_2021 } });
+  site = await startMockSite({
+    declarations: s.declarations,
+    pageSize: 3,
+    drfaCsv: s.drfaCsv,
+    files: { 'corr-2021.csv': CORRESPONDENCE_2021 },
+  });
 });
 afterAll(() => site.close());
 afterEach(async () => {
@@ -44,13 +49,24 @@ describe('the server keeps its data fresh', () => {
     const dataDir = await tempDir();
     const server = await startServer(dataDir);
     const health = await until(async () => {
-      const h = (await (await fetch(`${server.url}/healthz`)).json()) as { last_updated: string | null; data_status: string };
+      const h = (await (await fetch(`${server.url}/healthz`)).json()) as {
+        last_updated: string | null;
+        data_status: string;
+      };
       return h.last_updated ? h : null;
     });
     expect(health.data_status).toBe('available');
     // Log lines reach stdout in batches, within a fraction of a second of the event.
-    expect(await until(async () => server.logs.find((l) => l.msg === 'postcode correspondence loaded'))).toMatchObject({ layout: '2021+', lga_edition: '2023', from: 'source' });
-    expect(await until(async () => server.logs.find((l) => l.msg === 'declarations refreshed'))).toMatchObject({ trigger: 'startup', listed: 7, stored: 8 });
+    expect(await until(async () => server.logs.find((l) => l.msg === 'postcode correspondence loaded'))).toMatchObject({
+      layout: '2021+',
+      lga_edition: '2023',
+      from: 'source',
+    });
+    expect(await until(async () => server.logs.find((l) => l.msg === 'declarations refreshed'))).toMatchObject({
+      trigger: 'startup',
+      listed: 7,
+      stored: 8,
+    });
 
     const data = await openDataDir(dataDir);
     const { apiKey } = await seedAccount(data);
@@ -74,7 +90,9 @@ describe('the server keeps its data fresh', () => {
     const dataDir = await tempDir();
     site.faults.set(`${LIST_PATH}?page=1`, { status: 404 });
     const server = await startServer(dataDir);
-    const failed = await until(async () => server.logs.find((l) => l.msg === 'refresh failed; the last good data is kept'));
+    const failed = await until(async () =>
+      server.logs.find((l) => l.msg === 'refresh failed; the last good data is kept'),
+    );
     expect(failed).toMatchObject({ kind: 'network', trigger: 'startup' });
     expect(String(failed.reason)).toMatch(/page=1: HTTP 404/);
     await until(async () => server.logs.find((l) => l.msg === 'refresh will be retried'));
@@ -82,7 +100,10 @@ describe('the server keeps its data fresh', () => {
     const data = await openDataDir(dataDir);
     const { apiKey } = await seedAccount(data);
     await data.close();
-    const health = (await (await fetch(`${server.url}/healthz`)).json()) as { last_updated: string | null; data_status: string };
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+      last_updated: string | null;
+      data_status: string;
+    };
     expect(health).toMatchObject({ last_updated: null, data_status: 'unavailable' });
     const res = await until(async () => {
       const r = await checkPostcode(server, apiKey, { postcode: '4000' });

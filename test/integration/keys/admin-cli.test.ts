@@ -30,7 +30,9 @@ describe('admin CLI: create-key under the generate rules, audit trail', () => {
   });
 
   it('set-subscription, then create-key prints the key once; a second create-key is refused (key exists)', async () => {
-    expect((await admin('set-subscription', '--email', email, '--status', 'active', '--rate-limit', '300')).code).toBe(0);
+    expect((await admin('set-subscription', '--email', email, '--status', 'active', '--rate-limit', '300')).code).toBe(
+      0,
+    );
     const made = await admin('create-key', '--email', email);
     expect(made.code).toBe(0);
     cliKey = made.stdout.trim();
@@ -41,7 +43,9 @@ describe('admin CLI: create-key under the generate rules, audit trail', () => {
   });
 
   it('the running server honours the CLI’s key: it works, and HTTP generate answers 409', async () => {
-    await vi.waitFor(async () => expect((await checkPostcode(server, cliKey, { postcode: '4000' })).status).toBe(200), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await checkPostcode(server, cliKey, { postcode: '4000' })).status).toBe(200), {
+      timeout: 5_000,
+    });
     const client = new SessionClient(server.url);
     await client.login(email, 'not the password');
     expect((await client.login(email, password)).status).toBe(200);
@@ -57,7 +61,14 @@ describe('admin CLI: create-key under the generate rules, audit trail', () => {
     const lines = res.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^TIME \(UTC\)\s+EVENT\s+BY\s+IP\s+DETAILS$/);
     const events = lines.slice(1).map((l) => l.split(/\s{2,}/)[1]);
-    expect(events).toEqual(['account_created', 'subscription_changed', 'key_generated', 'login_failed', 'login', 'key_revoked']);
+    expect(events).toEqual([
+      'account_created',
+      'subscription_changed',
+      'key_generated',
+      'login_failed',
+      'login',
+      'key_revoked',
+    ]);
     expect(res.stdout).toMatch(/subscription_changed\s+admin\s+-\s+active, expires never, 300\/min/);
     expect(res.stdout).toContain(`key ${cliKey.slice(0, 12)}…`);
     expect(res.stdout).toMatch(/login_failed\s+web\s+127\.0\.0\.1\s+invalid_credentials/);

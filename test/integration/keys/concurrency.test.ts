@@ -36,12 +36,16 @@ describe('key endpoints under concurrency', () => {
     expect((await client.post('/api/v1/keys/generate')).status).toBe(201);
     const responses = await Promise.all(Array.from({ length: 9 }, () => client.post('/api/v1/keys/regenerate')));
     expect(responses.map((r) => r.status)).toEqual(Array(9).fill(201));
-    const keys = await Promise.all(responses.map(async (r) => (await json(r)).data as { api_key: string; key_prefix: string }));
+    const keys = await Promise.all(
+      responses.map(async (r) => (await json(r)).data as { api_key: string; key_prefix: string }),
+    );
     const stored = await readKeys(server, clinic.accountId);
     expect(stored).toHaveLength(10);
     const active = stored.filter((k) => k.status === 'active');
     expect(active).toHaveLength(1);
-    const results = await Promise.all(keys.map(async (k) => (await checkPostcode(server, k.api_key, { postcode: '4000' })).status));
+    const results = await Promise.all(
+      keys.map(async (k) => (await checkPostcode(server, k.api_key, { postcode: '4000' })).status),
+    );
     expect(results.filter((s) => s === 200)).toHaveLength(1);
     expect(results.filter((s) => s === 401)).toHaveLength(8);
   });
@@ -49,13 +53,25 @@ describe('key endpoints under concurrency', () => {
   it('simultaneous revoke calls: one 200, the rest 404', async () => {
     const { client } = await signedIn();
     expect((await client.post('/api/v1/keys/generate')).status).toBe(201);
-    const statuses = (await Promise.all(Array.from({ length: 6 }, () => client.post('/api/v1/keys/revoke')))).map((r) => r.status);
+    const statuses = (await Promise.all(Array.from({ length: 6 }, () => client.post('/api/v1/keys/revoke')))).map(
+      (r) => r.status,
+    );
     expect(statuses.sort()).toEqual([200, 404, 404, 404, 404, 404]);
   });
 
   it('generate racing regenerate and revoke never leaves two active keys', async () => {
     const { clinic, client } = await signedIn();
-    const calls = ['generate', 'regenerate', 'generate', 'revoke', 'generate', 'regenerate', 'generate', 'revoke', 'generate'];
+    const calls = [
+      'generate',
+      'regenerate',
+      'generate',
+      'revoke',
+      'generate',
+      'regenerate',
+      'generate',
+      'revoke',
+      'generate',
+    ];
     await Promise.all(calls.map((c) => client.post(`/api/v1/keys/${c}`)));
     const stored = await readKeys(server, clinic.accountId);
     expect(stored.filter((k) => k.status === 'active').length).toBeLessThanOrEqual(1);
@@ -64,6 +80,8 @@ describe('key endpoints under concurrency', () => {
 
 /** The key records of an account as written to keys.json (read from disk, not from the server's memory). */
 async function readKeys(server: TestServer, accountId: string): Promise<{ status: string }[]> {
-  const file = JSON.parse(await readFile(path.join(server.dataDir, 'keys.json'), 'utf8')) as { keys: { account_id: string; status: string }[] };
+  const file = JSON.parse(await readFile(path.join(server.dataDir, 'keys.json'), 'utf8')) as {
+    keys: { account_id: string; status: string }[];
+  };
   return file.keys.filter((k) => k.account_id === accountId);
 }

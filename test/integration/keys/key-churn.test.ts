@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonLinesAuditLog } from '../../../server/audit/audit-log';
 import { runAdmin } from '../../helpers/run-cli';
 import { tempDir } from '../../helpers/temp-dir';
-import { checkPostcode, openDataDir, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import {
+  checkPostcode,
+  openDataDir,
+  seedAccount,
+  startTestServer,
+  type SeededAccount,
+  type TestServer,
+} from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
 /** The limit of issue #13: ten key actions (generate, regenerate, revoke) per account per hour. */
@@ -28,7 +35,12 @@ interface StoredKey {
 
 function fakeClock(start: number) {
   let now = start;
-  return { clock: () => new Date(now), advance: (ms: number) => (now += ms), set: (ms: number) => (now = ms), now: () => now };
+  return {
+    clock: () => new Date(now),
+    advance: (ms: number) => (now += ms),
+    set: (ms: number) => (now = ms),
+    now: () => now,
+  };
 }
 
 async function keysOnDisk(dataDir: string): Promise<StoredKey[]> {
@@ -101,7 +113,10 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
   });
 
   it('refused calls (409, 404) do not count, and the limit is per account', async () => {
-    const [one, two] = [await seedAccount(server.runtime, { withKey: false }), await seedAccount(server.runtime, { withKey: false })];
+    const [one, two] = [
+      await seedAccount(server.runtime, { withKey: false }),
+      await seedAccount(server.runtime, { withKey: false }),
+    ];
     const a = await signIn(server, one);
     const b = await signIn(server, two);
     for (let i = 0; i < 2 * LIMIT; i++) expect((await a.post('/api/v1/keys/revoke')).status).toBe(404);
@@ -137,7 +152,9 @@ describe('key churn limit: 10 generate/regenerate/revoke per account per hour', 
     const clinic = await seedAccount(server.runtime, { withKey: false });
     const client = await signIn(server, clinic);
     expect((await client.post('/api/v1/keys/generate')).status).toBe(201);
-    for (let i = 1; i < LIMIT; i++) expect((await client.post(i % 2 ? '/api/v1/keys/revoke' : '/api/v1/keys/generate')).status).toBeLessThan(300);
+    for (let i = 1; i < LIMIT; i++) {
+      expect((await client.post(i % 2 ? '/api/v1/keys/revoke' : '/api/v1/keys/generate')).status).toBeLessThan(300);
+    }
     expect((await client.post('/api/v1/keys/generate')).status).toBe(429);
     const created = await runAdmin(dataDir, ['create-key', '--email', clinic.email]);
     expect(created.code, created.stderr).toBe(0);
@@ -182,7 +199,15 @@ describe('revoked key records do not grow keys.json without bound', () => {
     const sizeBefore = (await stat(path.join(dataDir, 'keys.json'))).size;
     const audit = JsonLinesAuditLog.inDataDir(dataDir);
     const lines = churn.map((k) =>
-      JSON.stringify({ at: k.revoked_at, event: 'key_regenerated', source: 'web', account_id: churned.accountId, email: churned.email, ip: '127.0.0.1', key_prefix: k.prefix }),
+      JSON.stringify({
+        at: k.revoked_at,
+        event: 'key_regenerated',
+        source: 'web',
+        account_id: churned.accountId,
+        email: churned.email,
+        ip: '127.0.0.1',
+        key_prefix: k.prefix,
+      }),
     );
     await writeFile(audit.file, lines.join('\n') + '\n', { flag: 'a' });
 
@@ -192,8 +217,12 @@ describe('revoked key records do not grow keys.json without bound', () => {
       // Only the most recent revoked records of the churned account stay; the quiet account is untouched.
       const keptChurned = kept.filter((k) => k.account_id === churned.accountId);
       expect(keptChurned.filter((k) => k.status === 'active').map((k) => k.id)).toEqual([active.id]);
-      expect(keptChurned.filter((k) => k.status === 'revoked').map((k) => k.id)).toEqual(churn.slice(-KEEP_REVOKED).map((k) => k.id));
-      expect(kept.filter((k) => k.account_id === quiet.accountId).map((k) => k.id)).toEqual(quietRevoked.map((k) => k.id));
+      expect(keptChurned.filter((k) => k.status === 'revoked').map((k) => k.id)).toEqual(
+        churn.slice(-KEEP_REVOKED).map((k) => k.id),
+      );
+      expect(kept.filter((k) => k.account_id === quiet.accountId).map((k) => k.id)).toEqual(
+        quietRevoked.map((k) => k.id),
+      );
       expect((await stat(path.join(dataDir, 'keys.json'))).size).toBeLessThan(sizeBefore / 100);
       // Nothing is lost: every pruned record is in the archive, whole.
       const archived = await archiveOnDisk(dataDir);
@@ -204,9 +233,14 @@ describe('revoked key records do not grow keys.json without bound', () => {
       // Key status and checks are unchanged.
       expect((await checkPostcode(server, churned.apiKey, { postcode: '4000' })).status).toBe(200);
       const client = await signIn(server, churned);
-      expect((await json(await client.get('/api/v1/keys/status'))).data.key).toMatchObject({ status: 'active', key_prefix: active.prefix });
+      expect((await json(await client.get('/api/v1/keys/status'))).data.key).toMatchObject({
+        status: 'active',
+        key_prefix: active.prefix,
+      });
       // The audit trail (what `npm run admin -- audit` reads) still lists every pruned key.
-      const trail = new Set((await audit.read({ email: churned.email, accountId: churned.accountId })).map((e) => e.key_prefix));
+      const trail = new Set(
+        (await audit.read({ email: churned.email, accountId: churned.accountId })).map((e) => e.key_prefix),
+      );
       for (const k of archived) expect(trail.has(k.prefix), k.prefix).toBe(true);
     } finally {
       await server.close();
@@ -236,7 +270,10 @@ describe('revoked key records do not grow keys.json without bound', () => {
       // Revoke, then the status still reports the most recent key as revoked.
       time.advance(HOUR_MS);
       expect((await client.post('/api/v1/keys/revoke')).status).toBe(200);
-      expect((await json(await client.get('/api/v1/keys/status'))).data.key).toMatchObject({ status: 'revoked', key_prefix: prefixes.at(-1) });
+      expect((await json(await client.get('/api/v1/keys/status'))).data.key).toMatchObject({
+        status: 'revoked',
+        key_prefix: prefixes.at(-1),
+      });
       const events = await server.runtime.audit.read({ accountId: clinic.accountId });
       for (const prefix of prefixes) expect(events.some((e) => e.key_prefix === prefix)).toBe(true);
     } finally {

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openAccountStore } from '../../../server/accounts/account-store';
 import { successEnvelope } from '../../../shared/api/envelope';
 import { KeyStatusData, NewKeyData, RevokedKeyData } from '../../../shared/api/keys';
-import { checkPostcode, seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import {
+  checkPostcode,
+  seedAccount,
+  startTestServer,
+  type SeededAccount,
+  type TestServer,
+} from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
 const NEW_KEY = successEnvelope(NewKeyData.strict());
@@ -46,7 +52,10 @@ describe('API key states: no key → active → rotated → revoked → generate
       key: { status: 'none', key_prefix: null, created_at: null, last_used_at: null },
       rate_limit: { limit: 250, window_seconds: 60 },
     });
-    expect((await json(await client.post('/api/v1/keys/revoke'))).error).toEqual({ code: 'no_active_key', message: 'No active API key' });
+    expect((await json(await client.post('/api/v1/keys/revoke'))).error).toEqual({
+      code: 'no_active_key',
+      message: 'No active API key',
+    });
     const regen = await client.post('/api/v1/keys/regenerate');
     expect(regen.status).toBe(404);
     expect((await json(regen)).error.code).toBe('no_active_key');
@@ -70,14 +79,22 @@ describe('API key states: no key → active → rotated → revoked → generate
     const text = await res.text();
     expect(text).not.toContain(first.api_key);
     const data = STATUS.parse(JSON.parse(text)).data;
-    expect(data.key).toEqual({ status: 'active', key_prefix: first.key_prefix, created_at: first.created_at, last_used_at: expect.any(String) });
+    expect(data.key).toEqual({
+      status: 'active',
+      key_prefix: first.key_prefix,
+      created_at: first.created_at,
+      last_used_at: expect.any(String),
+    });
     expect(Date.parse(data.key.last_used_at!)).toBe(Date.parse(first.created_at)); // the check made just after creation
   });
 
   it('generate again while a key is active: 409 key_exists, and the key keeps working', async () => {
     const res = await client.post('/api/v1/keys/generate');
     expect(res.status).toBe(409);
-    expect(await json(res)).toEqual({ success: false, error: { code: 'key_exists', message: 'An active API key already exists' } });
+    expect(await json(res)).toEqual({
+      success: false,
+      error: { code: 'key_exists', message: 'An active API key already exists' },
+    });
     expect(await check(first.api_key)).toBe(200);
   });
 
@@ -92,7 +109,11 @@ describe('API key states: no key → active → rotated → revoked → generate
     expect(old.status).toBe(401);
     expect(await json(old)).toEqual({ success: false, error: { code: 'invalid_api_key', message: 'Invalid API key' } });
     expect(await check(second.api_key)).toBe(200);
-    expect((await status()).key).toMatchObject({ status: 'active', key_prefix: second.key_prefix, created_at: second.created_at });
+    expect((await status()).key).toMatchObject({
+      status: 'active',
+      key_prefix: second.key_prefix,
+      created_at: second.created_at,
+    });
   });
 
   it('revoke: 200 with revoked_at; the key is refused at once and for good', async () => {
@@ -102,7 +123,11 @@ describe('API key states: no key → active → rotated → revoked → generate
     const revoked = REVOKED.parse(await res.json()).data;
     expect(revoked.revoked_at).toBe(time.clock().toISOString());
     expect(await check(second.api_key)).toBe(401);
-    expect((await status()).key).toMatchObject({ status: 'revoked', key_prefix: second.key_prefix, created_at: second.created_at });
+    expect((await status()).key).toMatchObject({
+      status: 'revoked',
+      key_prefix: second.key_prefix,
+      created_at: second.created_at,
+    });
     expect((await client.post('/api/v1/keys/revoke')).status).toBe(404);
     expect((await client.post('/api/v1/keys/regenerate')).status).toBe(404);
     expect(await check(second.api_key)).toBe(401);
@@ -146,9 +171,14 @@ describe('key endpoints without a session', () => {
       ['POST', '/api/v1/keys/revoke'],
       ['GET', '/api/v1/keys/status'],
     ] as const) {
-      const res = await new SessionClient(server.url).request(method, path, { headers: { 'x-api-key': seeded.apiKey! } });
+      const res = await new SessionClient(server.url).request(method, path, {
+        headers: { 'x-api-key': seeded.apiKey! },
+      });
       expect({ path, status: res.status }).toEqual({ path, status: 401 });
-      expect(await json(res)).toEqual({ success: false, error: { code: 'unauthenticated', message: 'Sign in required' } });
+      expect(await json(res)).toEqual({
+        success: false,
+        error: { code: 'unauthenticated', message: 'Sign in required' },
+      });
     }
     // The key was not touched by any of that.
     expect((await checkPostcode(server, seeded.apiKey, { postcode: '4000' })).status).toBe(200);
@@ -188,7 +218,10 @@ describe('subscription states', () => {
 
     const regen = await client.post('/api/v1/keys/regenerate');
     expect(regen.status).toBe(403);
-    expect(await json(regen)).toEqual({ success: false, error: { code: 'subscription_inactive', message: 'API subscription is inactive' } });
+    expect(await json(regen)).toEqual({
+      success: false,
+      error: { code: 'subscription_inactive', message: 'API subscription is inactive' },
+    });
     expect((await client.post('/api/v1/keys/revoke')).status).toBe(200);
     const gen = await client.post('/api/v1/keys/generate');
     expect(gen.status).toBe(403);
@@ -212,7 +245,9 @@ describe('subscription states', () => {
       d.subscriptions = d.subscriptions.filter((s) => s.account_id !== clinic.accountId);
     });
     await other.close();
-    await vi.waitFor(() => expect(server.runtime.accounts.subscriptionOf(clinic.accountId)).toBeUndefined(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(server.runtime.accounts.subscriptionOf(clinic.accountId)).toBeUndefined(), {
+      timeout: 5_000,
+    });
     const client = await signedIn(clinic);
     const data = STATUS.parse(await json(await client.get('/api/v1/keys/status'))).data;
     expect(data).toEqual({

@@ -49,11 +49,15 @@ describe('secrets at rest', () => {
 
       const files = await filesUnder(server.dataDir);
       const names = files.map((f) => path.basename(f)).sort();
-      expect(names).toEqual(expect.arrayContaining(['accounts.json', 'audit.jsonl', 'keys.json', 'session-secret', 'sessions.json']));
+      expect(names).toEqual(
+        expect.arrayContaining(['accounts.json', 'audit.jsonl', 'keys.json', 'session-secret', 'sessions.json']),
+      );
       const needles = [...secrets, ...rawKeys, ...rawKeys.map((k) => k.slice('sk_live_'.length)), ...sessionIds];
       for (const file of files) {
         const text = await readFile(file, 'utf8');
-        for (const needle of needles) expect(text.includes(needle), `${path.basename(file)} contains a secret`).toBe(false);
+        for (const needle of needles) {
+          expect(text.includes(needle), `${path.basename(file)} contains a secret`).toBe(false);
+        }
       }
       const logs = server.logs.join('\n');
       for (const needle of needles) expect(logs.includes(needle), 'the request log contains a secret').toBe(false);

@@ -49,7 +49,9 @@ describe('the real entry point (tsx server/index.ts), refusing to start', () => 
       spawnServer({ ...OFFLINE, PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production' }),
     ];
     try {
-      const [port, schedule, production] = await Promise.all(runs.map(async (r) => ({ ...(await r.exited), stderr: r.stderr(), stdout: r.stdout() })));
+      const [port, schedule, production] = await Promise.all(
+        runs.map(async (r) => ({ ...(await r.exited), stderr: r.stderr(), stdout: r.stdout() })),
+      );
       expect(port!.code).toBe(1);
       expect(expectOneLine(port!.stderr)).toMatch(/PORT.*"abc"/);
       expect(port!.stdout).toBe('');
@@ -131,7 +133,9 @@ describe('the real entry point (tsx server/index.ts), running', () => {
     let received = '';
     let socketClosedAt = 0;
     socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve(void (socketClosedAt = Date.now()))));
+    const closed = new Promise<void>((resolve) =>
+      socket.on('close', () => resolve(void (socketClosedAt = Date.now()))),
+    );
     socket.on('error', () => undefined);
     try {
       // "Expect: 100-continue" makes the server say when it has parsed the headers and handed the request to the app,
@@ -169,7 +173,10 @@ describe('the real entry point (tsx server/index.ts), running', () => {
       );
       // ...but the request in flight gets its body and a full answer.
       socket.write(body);
-      const { value: response } = await waitFor(() => finalResponse(received), { timeoutMs: 5_000, what: 'the in-flight response' });
+      const { value: response } = await waitFor(() => finalResponse(received), {
+        timeoutMs: 5_000,
+        what: 'the in-flight response',
+      });
       const answeredAt = Date.now();
       const { head, body: json } = response;
       expect(head).toMatch(/^HTTP\/1\.1 200 OK/);

@@ -89,12 +89,15 @@ describe('rate limit headers on check responses', () => {
     expectLimitHeaders(unknown, 100, 97);
     const notJson = await expectStatus(await checkPostcode(ctx.server, apiKey, '{"postcode":'), 400);
     expectLimitHeaders(notJson, 100, 96);
-    const notJsonType = await expectStatus(await checkPostcode(ctx.server, apiKey, 'postcode=4000', { 'content-type': 'text/plain' }), 415);
+    const notJsonType = await expectStatus(
+      await checkPostcode(ctx.server, apiKey, 'postcode=4000', { 'content-type': 'text/plain' }),
+      415,
+    );
     expectLimitHeaders(notJsonType, 100, 95);
     for (const res of [ok, bad, unknown, notJson, notJsonType]) expect(limitHeaders(res).retryAfter).toBeNull();
   });
 
-  it('carries them on a 503 before the first data refresh (whose Retry-After is the refresh\'s, not the limit\'s)', async () => {
+  it("carries them on a 503 before the first data refresh (whose Retry-After is the refresh's, not the limit's)", async () => {
     const fresh = await startTestServer({ clock: ctx.time.clock, declarations: false });
     try {
       const { apiKey } = await seedAccount(fresh.runtime);
@@ -125,9 +128,13 @@ describe('rate limit headers on check responses', () => {
     expect(await expectRateLimited(await checkPostcode(ctx.server, apiKey, { postcode: 'nope' }), 3)).toBe(40);
   });
 
-  it('reports the subscription\'s own limit', async () => {
+  it("reports the subscription's own limit", async () => {
     const { apiKey } = await seedAccount(ctx.server.runtime, { rateLimit: 250 });
-    expectLimitHeaders(await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200), 250, 249);
+    expectLimitHeaders(
+      await expectStatus(await checkPostcode(ctx.server, apiKey, { postcode: '4000' }), 200),
+      250,
+      249,
+    );
   });
 });
 
@@ -206,17 +213,28 @@ describe('per-IP limit for requests without a valid key', () => {
   it('ignores X-Forwarded-For when TRUST_PROXY is off: a forged address does not get a new budget', async () => {
     const server = await start(false);
     await exhaust(server, { 'x-forwarded-for': '203.0.113.7' });
-    await expectRateLimited(await checkPostcode(server, INVALID_KEY, { postcode: '4000' }, { 'x-forwarded-for': '198.51.100.9' }), 100);
+    await expectRateLimited(
+      await checkPostcode(server, INVALID_KEY, { postcode: '4000' }, { 'x-forwarded-for': '198.51.100.9' }),
+      100,
+    );
   });
 
   it('uses the forwarded client address when TRUST_PROXY trusts the proxy in front', async () => {
     const server = await start(1);
     await exhaust(server, { 'x-forwarded-for': '203.0.113.7' });
-    await expectRateLimited(await checkPostcode(server, INVALID_KEY, { postcode: '4000' }, { 'x-forwarded-for': '203.0.113.7' }), 100);
+    await expectRateLimited(
+      await checkPostcode(server, INVALID_KEY, { postcode: '4000' }, { 'x-forwarded-for': '203.0.113.7' }),
+      100,
+    );
     const other = await checkPostcode(server, INVALID_KEY, { postcode: '4000' }, { 'x-forwarded-for': '198.51.100.9' });
     expectLimitHeaders(await expectStatus(other, 401), 100, 99);
     // Only the hop the proxy appended is believed: a client cannot prepend its way to a new budget.
-    const prepended = await checkPostcode(server, INVALID_KEY, { postcode: '4000' }, { 'x-forwarded-for': '192.0.2.1, 203.0.113.7' });
+    const prepended = await checkPostcode(
+      server,
+      INVALID_KEY,
+      { postcode: '4000' },
+      { 'x-forwarded-for': '192.0.2.1, 203.0.113.7' },
+    );
     await expectRateLimited(prepended, 100);
   });
 });
@@ -229,7 +247,13 @@ describe('limits changed by the admin CLI', () => {
     const send = () => checkPostcode(ctx.server, apiKey, { postcode: '4000' });
     expectLimitHeaders(await expectStatus(await send(), 200), 100, 99);
 
-    const { code, stdout } = await runAdmin(ctx.server.dataDir, ['set-subscription', '--email', email, '--rate-limit', '5']);
+    const { code, stdout } = await runAdmin(ctx.server.dataDir, [
+      'set-subscription',
+      '--email',
+      email,
+      '--rate-limit',
+      '5',
+    ]);
     expect(code).toBe(0);
     expect(stdout).toContain('5 requests/minute');
 

@@ -39,7 +39,10 @@ async function startHolder(args: string[]): Promise<Holder> {
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   try {
-    const { value } = await waitFor(() => /holding (\d+) (\S+)/.exec(output), { timeoutMs: 15_000, what: `the lock holder\n${output}` });
+    const { value } = await waitFor(() => /holding (\d+) (\S+)/.exec(output), {
+      timeoutMs: 15_000,
+      what: `the lock holder\n${output}`,
+    });
     return { child, pid: Number(value[1]), temp: value[2]!, output: () => output, exited };
   } catch (err) {
     child.kill('SIGKILL');
@@ -52,31 +55,36 @@ async function killHard(holder: Holder): Promise<void> {
   expect((await holder.exited).signal).toBe('SIGKILL');
 }
 
-const openCounter = (file: string) => JsonStore.open({ file, schema: CounterFile, version: 1, defaults: () => ({ counter: 0 }) });
+const openCounter = (file: string) =>
+  JsonStore.open({ file, schema: CounterFile, version: 1, defaults: () => ({ counter: 0 }) });
 
 describe('recovery from a process killed while it held a data file’s lock', () => {
-  it('a store whose writer was killed with SIGKILL mid-write opens at once and removes the orphaned temp file', async () => {
-    const dir = await tempDir('dte-crash-');
-    const file = path.join(dir, 'counter.json');
-    const holder = await startHolder(['counter', file]);
-    expect(existsSync(holder.temp)).toBe(true);
-    await killHard(holder);
+  it(
+    'a store whose writer was killed with SIGKILL mid-write opens at once and removes the orphaned temp file',
+    async () => {
+      const dir = await tempDir('dte-crash-');
+      const file = path.join(dir, 'counter.json');
+      const holder = await startHolder(['counter', file]);
+      expect(existsSync(holder.temp)).toBe(true);
+      await killHard(holder);
 
-    const started = Date.now();
-    const store = await openCounter(file);
-    const elapsed = Date.now() - started;
-    try {
-      expect(elapsed, 'open after the crash (ms)').toBeLessThan(2_000);
-      // The killed write never happened; its temp file is gone and nothing else is left behind but the data file.
-      expect(store.current.counter).toBe(0);
-      expect(existsSync(holder.temp)).toBe(false);
-      await store.update((d) => void (d.counter += 1));
-      expect(JSON.parse(await readFile(file, 'utf8')).counter).toBe(1);
-      expect(await readdir(dir)).toEqual(['counter.json']);
-    } finally {
-      await store.close();
-    }
-  }, OLD_STALE_MS * 3);
+      const started = Date.now();
+      const store = await openCounter(file);
+      const elapsed = Date.now() - started;
+      try {
+        expect(elapsed, 'open after the crash (ms)').toBeLessThan(2_000);
+        // The killed write never happened; its temp file is gone and nothing else is left behind but the data file.
+        expect(store.current.counter).toBe(0);
+        expect(existsSync(holder.temp)).toBe(false);
+        await store.update((d) => void (d.counter += 1));
+        expect(JSON.parse(await readFile(file, 'utf8')).counter).toBe(1);
+        expect(await readdir(dir)).toEqual(['counter.json']);
+      } finally {
+        await store.close();
+      }
+    },
+    OLD_STALE_MS * 3,
+  );
 
   it('a live holder’s lock is still respected: the store waits for it, then sees its write', async () => {
     const dir = await tempDir('dte-crash-');
@@ -105,26 +113,30 @@ describe('recovery from a process killed while it held a data file’s lock', ()
     }
   });
 
-  it('the server starts listening promptly after the process holding keys.json’s lock was killed with SIGKILL', async () => {
-    const dataDir = await tempDir('dte-crash-');
-    const holder = await startHolder(['keys', dataDir]);
-    await killHard(holder);
-    expect(existsSync(path.join(dataDir, 'keys.json.lock'))).toBe(true);
+  it(
+    'the server starts listening promptly after the process holding keys.json’s lock was killed with SIGKILL',
+    async () => {
+      const dataDir = await tempDir('dte-crash-');
+      const holder = await startHolder(['keys', dataDir]);
+      await killHard(holder);
+      expect(existsSync(path.join(dataDir, 'keys.json.lock'))).toBe(true);
 
-    const started = Date.now();
-    const { server } = await startServerProcess({
-      DATA_DIR: dataDir,
-      DISASTERASSIST_BASE_URL: 'http://127.0.0.1:9',
-      DRFA_CSV_URL: 'http://127.0.0.1:9/drfa.csv',
-    });
-    const elapsed = Date.now() - started;
-    try {
-      // Process start (tsx compiling the server) takes a few seconds on a loaded machine; waiting out the dead
-      // holder's lock took OLD_STALE_MS on top of that.
-      expect(elapsed, 'spawn to listening (ms)').toBeLessThan(OLD_STALE_MS - 1_000);
-      expect(existsSync(holder.temp)).toBe(false);
-    } finally {
-      await server.kill();
-    }
-  }, OLD_STALE_MS * 4);
+      const started = Date.now();
+      const { server } = await startServerProcess({
+        DATA_DIR: dataDir,
+        DISASTERASSIST_BASE_URL: 'http://127.0.0.1:9',
+        DRFA_CSV_URL: 'http://127.0.0.1:9/drfa.csv',
+      });
+      const elapsed = Date.now() - started;
+      try {
+        // Process start (tsx compiling the server) takes a few seconds on a loaded machine; waiting out the dead
+        // holder's lock took OLD_STALE_MS on top of that.
+        expect(elapsed, 'spawn to listening (ms)').toBeLessThan(OLD_STALE_MS - 1_000);
+        expect(existsSync(holder.temp)).toBe(false);
+      } finally {
+        await server.kill();
+      }
+    },
+    OLD_STALE_MS * 4,
+  );
 });

@@ -40,7 +40,10 @@ describe('JsonStore across processes', () => {
     const workers = [startWorker(file, 30, go, 3), startWorker(file, 30, go, 3)];
     try {
       // Both have opened the store; release them together so that their writes interleave.
-      await waitFor(() => workers.every((w) => w.output().includes('ready')), { timeoutMs: 15_000, what: 'both workers to start' });
+      await waitFor(() => workers.every((w) => w.output().includes('ready')), {
+        timeoutMs: 15_000,
+        what: 'both workers to start',
+      });
       await writeFile(go, '');
 
       // Meanwhile read the file as often as possible: every read must be complete JSON and the counter never goes back.
@@ -58,7 +61,11 @@ describe('JsonStore across processes', () => {
       expect(await done, workers.map((w) => w.output()).join('\n')).toEqual([0, 0]);
       expect(reads).toBeGreaterThan(1);
 
-      const final = JSON.parse(await readFile(file, 'utf8')) as { schema_version: number; counter: number; writers: string[] };
+      const final = JSON.parse(await readFile(file, 'utf8')) as {
+        schema_version: number;
+        counter: number;
+        writers: string[];
+      };
       expect(final.schema_version).toBe(1);
       expect(final.counter).toBe(60);
       expect(final.writers).toHaveLength(60);
@@ -77,7 +84,12 @@ describe('JsonStore across processes', () => {
   it('a watching store picks up a write by another process within 2 s', async () => {
     const dir = await tempDir('dte-procs-');
     const file = path.join(dir, 'counter.json');
-    const store = await JsonStore.open({ file, schema: CounterFile, version: 1, defaults: () => ({ counter: 0, writers: [] }) });
+    const store = await JsonStore.open({
+      file,
+      schema: CounterFile,
+      version: 1,
+      defaults: () => ({ counter: 0, writers: [] }),
+    });
     store.watch(); // the default interval, as the server uses it
     try {
       const worker = startWorker(file, 1);

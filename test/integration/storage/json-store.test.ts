@@ -16,7 +16,13 @@ async function freshFile(): Promise<string> {
 }
 
 function openCounter(file: string, extra: { watchIntervalMs?: number; onReloadError?: (err: unknown) => void } = {}) {
-  return JsonStore.open({ file, schema: Counter, version: 1, defaults: (): Counter => ({ counter: 0, note: '' }), ...extra });
+  return JsonStore.open({
+    file,
+    schema: Counter,
+    version: 1,
+    defaults: (): Counter => ({ counter: 0, note: '' }),
+    ...extra,
+  });
 }
 
 async function onDisk(file: string): Promise<Record<string, unknown>> {
@@ -114,9 +120,7 @@ describe('JsonStore: files, atomic writes', () => {
     const file = await freshFile();
     const a = await openCounter(file);
     const b = await openCounter(file);
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).update((d) => void (d.counter += 1))),
-    );
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).update((d) => void (d.counter += 1))));
     expect((await onDisk(file)).counter).toBe(40);
     await a.reloadIfChanged();
     await b.reloadIfChanged();
@@ -150,9 +154,11 @@ describe('JsonStore: one copy in memory, lowdb holding it', () => {
     const store = await openCounter(file);
     await store.update((d) => void (d.counter = 1));
     let finish!: (err?: Error) => void;
-    const write = vi.spyOn(DurableJsonFile.prototype, 'write').mockImplementationOnce(
-      () => new Promise<void>((resolve, reject) => (finish = (err) => (err ? reject(err) : resolve()))),
-    );
+    const write = vi
+      .spyOn(DurableJsonFile.prototype, 'write')
+      .mockImplementationOnce(
+        () => new Promise<void>((resolve, reject) => (finish = (err) => (err ? reject(err) : resolve()))),
+      );
     const pending = store.update((d) => void (d.counter = 2));
     await vi.waitFor(() => expect(write).toHaveBeenCalled());
     expect(store.current.counter).toBe(1);
@@ -232,12 +238,21 @@ describe('JsonStore: schema versions and migrations', () => {
   const V2 = z.object({ items: z.array(z.object({ name: z.string() })) });
   const V3 = z.object({ items: z.array(z.object({ name: z.string(), done: z.boolean() })) });
   const v1to2: Migration = (d) => ({ ...d, items: (d.items as string[]).map((name) => ({ name })) });
-  const v2to3: Migration = (d) => ({ ...d, items: (d.items as { name: string }[]).map((i) => ({ ...i, done: false })) });
+  const v2to3: Migration = (d) => ({
+    ...d,
+    items: (d.items as { name: string }[]).map((i) => ({ ...i, done: false })),
+  });
 
   it('migrates a version-1 file to version 2, keeping the data and rewriting the version', async () => {
     const file = await freshFile();
     await writeFile(file, JSON.stringify({ schema_version: 1, items: ['alpha', 'beta'] }));
-    const store = await JsonStore.open({ file, schema: V2, version: 2, defaults: () => ({ items: [] }), migrations: { 1: v1to2 } });
+    const store = await JsonStore.open({
+      file,
+      schema: V2,
+      version: 2,
+      defaults: () => ({ items: [] }),
+      migrations: { 1: v1to2 },
+    });
     expect(store.current).toEqual({ items: [{ name: 'alpha' }, { name: 'beta' }] });
     expect(await onDisk(file)).toEqual({ schema_version: 2, items: [{ name: 'alpha' }, { name: 'beta' }] });
     await store.close();
@@ -262,9 +277,9 @@ describe('JsonStore: schema versions and migrations', () => {
     const file = await freshFile();
     await writeFile(file, JSON.stringify({ schema_version: 1, items: ['x'] }));
     const before = await snapshot(file);
-    await expect(JsonStore.open({ file, schema: V3, version: 3, defaults: () => ({ items: [] }), migrations: { 2: v2to3 } })).rejects.toThrow(
-      /no migration from schema 1 to 2/,
-    );
+    await expect(
+      JsonStore.open({ file, schema: V3, version: 3, defaults: () => ({ items: [] }), migrations: { 2: v2to3 } }),
+    ).rejects.toThrow(/no migration from schema 1 to 2/);
     expect(await snapshot(file)).toEqual(before);
   });
 
@@ -286,7 +301,12 @@ describe('JsonStore: schema versions and migrations', () => {
   });
 
   it('refuses JSON that is not an object, or does not match the schema, in one line, leaving it untouched', async () => {
-    for (const content of ['[1, 2, 3]', '"text"', '{"schema_version": 1, "counter": "three", "note": ""}', '{"schema_version": "1"}']) {
+    for (const content of [
+      '[1, 2, 3]',
+      '"text"',
+      '{"schema_version": 1, "counter": "three", "note": ""}',
+      '{"schema_version": "1"}',
+    ]) {
       const file = await freshFile();
       await writeFile(file, content);
       const before = await snapshot(file);

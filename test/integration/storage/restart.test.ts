@@ -42,8 +42,15 @@ describe('restart over the same DATA_DIR', () => {
       const account = second.runtime.accounts.findByEmail(kept.email);
       expect(account?.id).toBe(kept.accountId);
       expect(await verifyPassword(kept.password, account!.password_hash)).toBe(true);
-      expect(second.runtime.accounts.subscriptionOf(kept.accountId)).toMatchObject({ status: 'active', rate_limit: 321 });
-      expect(second.runtime.keys.currentKey(kept.accountId)).toMatchObject({ id: keyId, status: 'active', last_used_at: usedAt });
+      expect(second.runtime.accounts.subscriptionOf(kept.accountId)).toMatchObject({
+        status: 'active',
+        rate_limit: 321,
+      });
+      expect(second.runtime.keys.currentKey(kept.accountId)).toMatchObject({
+        id: keyId,
+        status: 'active',
+        last_used_at: usedAt,
+      });
 
       const again = await checkPostcode(second, kept.apiKey, { postcode: '4000' });
       expect(again.status).toBe(200);

@@ -10,7 +10,14 @@ describe('JsonLinesAuditLog', () => {
     const dir = await tempDir();
     const log = JsonLinesAuditLog.inDataDir(dir, () => new Date('2026-11-22T00:00:00.000Z'));
     await log.record({ event: 'login', source: 'web', account_id: 'acc-1', email: 'a@x.test', ip: '10.0.0.1' });
-    await log.record({ event: 'login_failed', source: 'web', account_id: null, email: 'b@x.test', ip: '10.0.0.2', reason: 'invalid_credentials' });
+    await log.record({
+      event: 'login_failed',
+      source: 'web',
+      account_id: null,
+      email: 'b@x.test',
+      ip: '10.0.0.2',
+      reason: 'invalid_credentials',
+    });
     await log.record({
       event: 'subscription_changed',
       source: 'admin',
@@ -23,11 +30,23 @@ describe('JsonLinesAuditLog', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[0]!)).toEqual({ at: '2026-11-22T00:00:00.000Z', event: 'login', source: 'web', account_id: 'acc-1', email: 'a@x.test', ip: '10.0.0.1' });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      at: '2026-11-22T00:00:00.000Z',
+      event: 'login',
+      source: 'web',
+      account_id: 'acc-1',
+      email: 'a@x.test',
+      ip: '10.0.0.1',
+    });
 
     expect((await log.read({ email: 'A@X.TEST' })).map((e) => e.event)).toEqual(['login', 'subscription_changed']);
-    expect((await log.read({ accountId: 'acc-1' })).map((e) => e.at)).toEqual(['2026-11-22T00:00:00.000Z', '2026-11-22T01:00:00.000Z']);
-    expect(await log.read({ email: 'b@x.test' })).toEqual([expect.objectContaining({ account_id: null, reason: 'invalid_credentials' })]);
+    expect((await log.read({ accountId: 'acc-1' })).map((e) => e.at)).toEqual([
+      '2026-11-22T00:00:00.000Z',
+      '2026-11-22T01:00:00.000Z',
+    ]);
+    expect(await log.read({ email: 'b@x.test' })).toEqual([
+      expect.objectContaining({ account_id: null, reason: 'invalid_credentials' }),
+    ]);
     expect(await log.read()).toHaveLength(3);
   });
 

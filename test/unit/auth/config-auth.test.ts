@@ -39,9 +39,13 @@ describe('sign-in configuration', () => {
   });
 
   it('stops on a bad value with one line naming it', () => {
-    expect(() => loadConfig({ EXTENSION_ORIGINS: 'https://evil.example' })).toThrow(/^Invalid configuration: EXTENSION_ORIGINS not an extension origin: https:\/\/evil\.example/);
+    expect(() => loadConfig({ EXTENSION_ORIGINS: 'https://evil.example' })).toThrow(
+      /^Invalid configuration: EXTENSION_ORIGINS not an extension origin: https:\/\/evil\.example/,
+    );
     expect(() => loadConfig({ SESSION_IDLE_MINUTES: '0' })).toThrow(/SESSION_IDLE_MINUTES/);
-    expect(() => loadConfig({ SESSION_ABSOLUTE_HOURS: 'soon' })).toThrow(/SESSION_ABSOLUTE_HOURS must be a number of hours/);
+    expect(() => loadConfig({ SESSION_ABSOLUTE_HOURS: 'soon' })).toThrow(
+      /SESSION_ABSOLUTE_HOURS must be a number of hours/,
+    );
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required/);
   });
 });

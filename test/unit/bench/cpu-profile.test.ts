@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { codeOwner, formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../../../bench/lib/cpu-profile';
+import {
+  codeOwner,
+  formatCpuProfileSummary,
+  summarizeCpuProfile,
+  type CpuProfile,
+} from '../../../bench/lib/cpu-profile';
 
 const frame = (functionName: string, url: string, lineNumber = 0) => ({ functionName, url, lineNumber });
 
@@ -20,7 +25,12 @@ describe('CPU profile summary (npm run bench with BENCH_CPU_PROF)', () => {
   it('ranks self time by package and by function, leaving idle time out', () => {
     const summary = summarizeCpuProfile(profile);
     expect(summary.busyMs).toBeCloseTo(1.0);
-    expect(summary.byPackage.map((p) => p.name)).toEqual(['/srv/.output/server/index.mjs', '(garbage collector)', 'router', 'node:_http_server']);
+    expect(summary.byPackage.map((p) => p.name)).toEqual([
+      '/srv/.output/server/index.mjs',
+      '(garbage collector)',
+      'router',
+      'node:_http_server',
+    ]);
     expect(summary.byPackage[0]!.share).toBeCloseTo(0.6);
     expect(summary.byFunction[0]).toMatchObject({ name: 'check /srv/.output/server/index.mjs:1278', ms: 0.6 });
     expect(summary.byFunction.map((f) => f.name)).toContain('(garbage collector)');
@@ -33,7 +43,9 @@ describe('CPU profile summary (npm run bench with BENCH_CPU_PROF)', () => {
   });
 
   it('names scoped packages, Node built-ins and V8 entries', () => {
-    expect(codeOwner(frame('x', 'file:///a/node_modules/@asteasolutions/zod-to-openapi/dist/index.mjs'))).toBe('@asteasolutions/zod-to-openapi');
+    expect(codeOwner(frame('x', 'file:///a/node_modules/@asteasolutions/zod-to-openapi/dist/index.mjs'))).toBe(
+      '@asteasolutions/zod-to-openapi',
+    );
     expect(codeOwner(frame('x', 'node:internal/streams/readable'))).toBe('node:internal');
     expect(codeOwner(frame('(program)', ''))).toBe('(program)');
   });

@@ -112,7 +112,14 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
     expect(message).toContain(name);
     expect(message).toContain(`"${value}"`);
     // Only that variable is blamed.
-    for (const other of ['PORT', 'INGEST_SCHEDULE', 'DISASTERASSIST_BASE_URL', 'DRFA_CSV_URL', 'LOG_LEVEL', 'NODE_ENV']) {
+    for (const other of [
+      'PORT',
+      'INGEST_SCHEDULE',
+      'DISASTERASSIST_BASE_URL',
+      'DRFA_CSV_URL',
+      'LOG_LEVEL',
+      'NODE_ENV',
+    ]) {
       if (other !== name) expect(message).not.toContain(other);
     }
   });
@@ -142,7 +149,10 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
 
   it('accepts production with a long enough SESSION_SECRET, and no secret outside production', () => {
     const secret = 'x'.repeat(32);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, PUBLIC_URL: 'https://dte.clinic.example' }).SESSION_SECRET).toBe(secret);
+    expect(
+      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, PUBLIC_URL: 'https://dte.clinic.example' })
+        .SESSION_SECRET,
+    ).toBe(secret);
     expect(loadConfig({ NODE_ENV: 'development' }).SESSION_SECRET).toBeUndefined();
   });
 
@@ -151,27 +161,32 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
     expect(loadConfig({ PUBLIC_URL: '' }).PUBLIC_URL).toBeUndefined();
     expect(loadConfig({ PUBLIC_URL: 'https://dte.clinic.example' }).PUBLIC_URL).toEqual(['https://dte.clinic.example']);
     // Normalised to origins: case, default ports and a trailing path or slash do not matter.
-    expect(loadConfig({ PUBLIC_URL: ' HTTPS://DTE.Clinic.Example:443/ , http://10.0.0.5:3000/dte ,' }).PUBLIC_URL).toEqual([
-      'https://dte.clinic.example',
-      'http://10.0.0.5:3000',
-    ]);
+    expect(
+      loadConfig({ PUBLIC_URL: ' HTTPS://DTE.Clinic.Example:443/ , http://10.0.0.5:3000/dte ,' }).PUBLIC_URL,
+    ).toEqual(['https://dte.clinic.example', 'http://10.0.0.5:3000']);
   });
 
-  it.each(['dte.clinic.example', 'ftp://dte.clinic.example', 'https://', 'https://dte.clinic.example,not a url', 'null'])(
-    'refuses PUBLIC_URL=%s in one line naming the variable',
-    (value) => {
-      const message = configError({ PUBLIC_URL: value });
-      expect(message).toContain('PUBLIC_URL');
-      expect(message).toContain(JSON.stringify(value));
-    },
-  );
+  it.each([
+    'dte.clinic.example',
+    'ftp://dte.clinic.example',
+    'https://',
+    'https://dte.clinic.example,not a url',
+    'null',
+  ])('refuses PUBLIC_URL=%s in one line naming the variable', (value) => {
+    const message = configError({ PUBLIC_URL: value });
+    expect(message).toContain('PUBLIC_URL');
+    expect(message).toContain(JSON.stringify(value));
+  });
 
   it('requires PUBLIC_URL when NODE_ENV=production', () => {
     const secret = 'x'.repeat(32);
-    expect(configError({ NODE_ENV: 'production', SESSION_SECRET: secret })).toContain('PUBLIC_URL is required when NODE_ENV=production');
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, PUBLIC_URL: 'https://dte.clinic.example' }).PUBLIC_URL).toEqual([
-      'https://dte.clinic.example',
-    ]);
+    expect(configError({ NODE_ENV: 'production', SESSION_SECRET: secret })).toContain(
+      'PUBLIC_URL is required when NODE_ENV=production',
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, PUBLIC_URL: 'https://dte.clinic.example' })
+        .PUBLIC_URL,
+    ).toEqual(['https://dte.clinic.example']);
   });
 
   it('reads TRUST_PROXY as a boolean, a hop count or an address list', () => {

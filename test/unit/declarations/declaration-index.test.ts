@@ -5,7 +5,17 @@ import { loadBundledCorrespondence } from '../../../server/postcodes/bundled-cor
 import { buildCorrespondencePostcodeIndex } from '../../../server/postcodes/correspondence-index';
 
 function declaration(agrn: string, state: StateCode | null, lgas: DeclarationLga[]): Declaration {
-  return { agrn, title: `Synthetic ${agrn}`, state, hazard_type: 'Flood', start_date: '2025-01-01', end_date: null, url: null, lgas, sources: ['fixture'] };
+  return {
+    agrn,
+    title: `Synthetic ${agrn}`,
+    state,
+    hazard_type: 'Flood',
+    start_date: '2025-01-01',
+    end_date: null,
+    url: null,
+    lgas,
+    sources: ['fixture'],
+  };
 }
 
 const related = (index: DeclarationIndex, lgas: { lga_name: string; lga_code: string }[]) =>
@@ -18,12 +28,16 @@ const INVERELL_DRFA = declaration('1002', 'NSW', [{ name: 'Inverell', code: '142
 describe('declarations related to a postcode’s LGAs', () => {
   it('matches an LGA coded in another ABS edition by its name within the state', () => {
     const index = new DeclarationIndex([ARMIDALE_DRFA, INVERELL_DRFA]);
-    expect(related(index, [{ lga_name: 'Armidale Regional', lga_code: '10130' }])).toEqual([{ agrn: '1001', lgas: ['10130'] }]);
+    expect(related(index, [{ lga_name: 'Armidale Regional', lga_code: '10130' }])).toEqual([
+      { agrn: '1001', lgas: ['10130'] },
+    ]);
     expect(related(index, [{ lga_name: 'Inverell', lga_code: '14200' }])).toEqual([{ agrn: '1002', lgas: ['14200'] }]);
   });
 
   it('matches by code when the names differ', () => {
-    const index = new DeclarationIndex([declaration('1003', 'NSW', [{ name: 'Eastern Beaches Council', code: '16550' }])]);
+    const index = new DeclarationIndex([
+      declaration('1003', 'NSW', [{ name: 'Eastern Beaches Council', code: '16550' }]),
+    ]);
     expect(related(index, [{ lga_name: 'Randwick', lga_code: '16550' }])).toEqual([{ agrn: '1003', lgas: ['16550'] }]);
     expect(related(index, [{ lga_name: 'Waverley', lga_code: '18050' }])).toEqual([]);
   });
@@ -36,11 +50,18 @@ describe('declarations related to a postcode’s LGAs', () => {
     ]);
     expect(related(index, [{ lga_name: 'Bayside', lga_code: '20910' }])).toEqual([]);
     expect(related(index, [{ lga_name: 'Campbelltown (C) (NSW)', lga_code: '11500' }])).toEqual([]);
-    expect(related(index, [{ lga_name: 'Campbelltown (C) (SA)', lga_code: '40910' }])).toEqual([{ agrn: '1005', lgas: ['40910'] }]);
+    expect(related(index, [{ lga_name: 'Campbelltown (C) (SA)', lga_code: '40910' }])).toEqual([
+      { agrn: '1005', lgas: ['40910'] },
+    ]);
   });
 
   it('lists a declaration once, with each of the postcode’s LGAs it names once, however it matched', () => {
-    const index = new DeclarationIndex([declaration('1006', 'QLD', [{ name: 'Moreton Bay', code: '35010' }, { name: 'Brisbane', code: null }])]);
+    const index = new DeclarationIndex([
+      declaration('1006', 'QLD', [
+        { name: 'Moreton Bay', code: '35010' },
+        { name: 'Brisbane', code: null },
+      ]),
+    ]);
     const lgas = [
       { lga_name: 'Moreton Bay', lga_code: '35010' },
       { lga_name: 'Brisbane', lga_code: '31000' },

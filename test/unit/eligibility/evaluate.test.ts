@@ -102,7 +102,9 @@ describe('evaluateEligibility — single LGA', () => {
   it('decision support for eligible: confirm the address first, record the exemption last', () => {
     const steps = run(brisbaneArea, [inBrisbane(recent)]).summary.clinical_decision_support;
     expect(steps[0]).toMatch(/^Confirm the patient's residential address is in Brisbane LGA/);
-    expect(steps.at(-1)).toMatch(/^Record in the notes that the disaster exemption .* was relied on and the clinical reason/);
+    expect(steps.at(-1)).toMatch(
+      /^Record in the notes that the disaster exemption .* was relied on and the clinical reason/,
+    );
     expect(steps.join(' ')).not.toMatch(/long-running/);
   });
 
@@ -112,9 +114,9 @@ describe('evaluateEligibility — single LGA', () => {
     expect(out.summary.status_color).toBe('amber');
     expect(out.summary.headline_text).toMatch(/^Eligible\b/);
     expect(out.summary.headline_text).toContain('began 2 or more years ago');
-    expect(out.summary.clinical_decision_support.some((s) => /^Verify the long-running declaration still applies/.test(s))).toBe(
-      true,
-    );
+    expect(
+      out.summary.clinical_decision_support.some((s) => /^Verify the long-running declaration still applies/.test(s)),
+    ).toBe(true);
   });
 
   it('a recent declaration alongside an old one keeps the summary green', () => {
@@ -131,9 +133,13 @@ describe('evaluateEligibility — single LGA', () => {
     expect(out.summary.headline_text).toMatch(/^Not eligible\b/);
     expect(out.summary.headline_text).toContain('no active disaster declaration');
     expect(out.summary.headline_text).toContain('Brisbane');
-    expect(out.summary.medicare_status_text).toMatch(/established clinical relationship requirement .*face-to-face service in the last 12 months.* applies unless another exemption does/);
+    expect(out.summary.medicare_status_text).toMatch(
+      /established clinical relationship requirement .*face-to-face service in the last 12 months.* applies unless another exemption does/,
+    );
     expect(out.summary.medicare_status_text).toMatch(/DRFA activations/);
-    expect(out.summary.clinical_decision_support.join(' ')).toMatch(/established clinical relationship .* or another exemption before billing telehealth/);
+    expect(out.summary.clinical_decision_support.join(' ')).toMatch(
+      /established clinical relationship .* or another exemption before billing telehealth/,
+    );
   });
 
   it('no related declarations at all: not eligible, red, empty list', () => {
@@ -155,9 +161,9 @@ describe('evaluateEligibility — single LGA', () => {
   });
 
   it('refuses a malformed day rather than colouring by text comparison', () => {
-    expect(() => evaluateEligibility({ area: brisbaneArea, related: [], day: '15/06/2025', lastUpdated: LAST_UPDATED })).toThrow(
-      RangeError,
-    );
+    expect(() =>
+      evaluateEligibility({ area: brisbaneArea, related: [], day: '15/06/2025', lastUpdated: LAST_UPDATED }),
+    ).toThrow(RangeError);
   });
 });
 
@@ -166,10 +172,20 @@ describe('evaluateEligibility — disasters list', () => {
     const out = run(brisbaneArea, [inBrisbane(ended), inBrisbane(old), inBrisbane(future), inBrisbane(recent)]);
     expect(out.disasters.map((d) => d.agrn)).toEqual(['1200', '1100', '1250', '1150']);
     const [first, second, third, fourth] = out.disasters;
-    expect(first).toMatchObject({ status_color: 'green', is_active: true, display_date: '01/05/2025', lgas: [BRISBANE] });
+    expect(first).toMatchObject({
+      status_color: 'green',
+      is_active: true,
+      display_date: '01/05/2025',
+      lgas: [BRISBANE],
+    });
     expect(second).toMatchObject({ status_color: 'amber', is_active: true, display_date: '22/02/2022' });
     expect(third).toMatchObject({ status_color: 'red', is_active: false, display_date: '01/07/2025' });
-    expect(fourth).toMatchObject({ status_color: 'red', is_active: false, end_date: '2025-06-14', hazard_type: 'Flood' });
+    expect(fourth).toMatchObject({
+      status_color: 'red',
+      is_active: false,
+      end_date: '2025-06-14',
+      hazard_type: 'Flood',
+    });
     expect(fourth!.url).toContain('1150');
   });
 
@@ -195,7 +211,9 @@ describe('evaluateEligibility — proforma', () => {
 
   it('lists each active declaration with title, AGRN and dates', () => {
     expect(lines).toContain('- Queensland Severe Storms and Flooding, May 2025 (AGRN 1200), declared from 01/05/2025');
-    expect(lines).toContain('- Queensland Monsoon Trough, January 2025 (AGRN 1210), declared from 10/01/2025 to 31/12/2025');
+    expect(lines).toContain(
+      '- Queensland Monsoon Trough, January 2025 (AGRN 1210), declared from 10/01/2025 to 31/12/2025',
+    );
   });
 
   it('does not list inactive declarations', () => {
@@ -219,7 +237,9 @@ describe('evaluateEligibility — proforma', () => {
   it('when not eligible, says the exemption is not available and lists no declaration', () => {
     const red = run(brisbaneArea, [inBrisbane(ended)]).clinical_documentation.proforma_text;
     expect(red).not.toContain('Patient resides in an LGA declared');
-    expect(red).toMatch(/No active disaster declaration covers the patient's LGA.*exemption \(MBS note AN\.1\.1\) is not available/);
+    expect(red).toMatch(
+      /No active disaster declaration covers the patient's LGA.*exemption \(MBS note AN\.1\.1\) is not available/,
+    );
     expect(red).not.toContain('AGRN');
     expect(red).toContain('Clinical reason for telehealth:');
   });
@@ -312,7 +332,10 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
     const steps = out.summary.clinical_decision_support;
     expect(steps[0]).toBe(LOCALITY_STEP);
     // The rest is the advice an ABS-weighted LGA gets.
-    expect(steps.slice(1)).toEqual(run({ ...localityArea, lga_source: 'abs_correspondence' }, [inBrisbane(recent)]).summary.clinical_decision_support);
+    expect(steps.slice(1)).toEqual(
+      run({ ...localityArea, lga_source: 'abs_correspondence' }, [inBrisbane(recent)]).summary
+        .clinical_decision_support,
+    );
   });
 
   it('not eligible: the same first step and headline sentence', () => {
@@ -332,7 +355,9 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
 
   it('the proforma names the source and leaves the confirmed LGA to fill in', () => {
     const lines = run(localityArea, [inBrisbane(recent)]).clinical_documentation.proforma_text.split('\n');
-    expect(lines).toContain('Local Government Area: Brisbane (31000) (from postcode locality data, not the ABS correspondence)');
+    expect(lines).toContain(
+      'Local Government Area: Brisbane (31000) (from postcode locality data, not the ABS correspondence)',
+    );
     expect(lines).toContain("Patient's LGA (confirmed from residential address): ");
   });
 
@@ -345,7 +370,13 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
 });
 
 describe('evaluateEligibility — unknown LGA', () => {
-  const unknownArea: PostcodeArea = { postcode: '0872', suburbs: ['Ghan', 'Kulgera'], state: 'NT', lgas: [], lga_source: 'postcode_locality_data' };
+  const unknownArea: PostcodeArea = {
+    postcode: '0872',
+    suburbs: ['Ghan', 'Kulgera'],
+    state: 'NT',
+    lgas: [],
+    lga_source: 'postcode_locality_data',
+  };
   const out = run(unknownArea, []);
 
   it('reports Unknown with an empty code and no LGAs', () => {
@@ -368,7 +399,9 @@ describe('evaluateEligibility — unknown LGA', () => {
   });
 
   it('decision support starts with confirming the LGA on the council or ABS site', () => {
-    expect(out.summary.clinical_decision_support[0]).toMatch(/^Confirm the patient's LGA .*council or ABS website before relying on a disaster exemption/);
+    expect(out.summary.clinical_decision_support[0]).toMatch(
+      /^Confirm the patient's LGA .*council or ABS website before relying on a disaster exemption/,
+    );
   });
 
   it('proforma marks the LGA unknown and the exemption unavailable', () => {

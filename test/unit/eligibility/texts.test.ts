@@ -92,7 +92,9 @@ describe('disclaimers', () => {
   });
 
   it('carry the DRFA-activation caveat', () => {
-    expect(all).toMatch(/DRFA activations, which usually but not always follow a State or Territory natural disaster declaration/);
+    expect(all).toMatch(
+      /DRFA activations, which usually but not always follow a State or Territory natural disaster declaration/,
+    );
   });
 
   it('are each one sentence', () => {

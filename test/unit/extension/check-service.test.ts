@@ -21,7 +21,10 @@ function errorResponse(code: ApiErrorCode, status: number, headers: Record<strin
   return json(status, errorBody(code), headers);
 }
 
-function service(fetchImpl: Fetch, options: { key?: string; url?: string; permitted?: boolean; now?: () => number } = {}) {
+function service(
+  fetchImpl: Fetch,
+  options: { key?: string; url?: string; permitted?: boolean; now?: () => number } = {},
+) {
   const fetch = vi.fn(fetchImpl);
   const config = { serverUrl: options.url ?? SERVER, apiKey: options.key ?? KEY };
   const svc = new CheckService({
@@ -112,7 +115,11 @@ describe('CheckService', () => {
     ['403 inactive subscription', async () => errorResponse('subscription_inactive', 403), 'subscription_inactive'],
     ['404 postcode not found', async () => errorResponse('postcode_not_found', 404), 'postcode_not_found'],
     ['500 internal error', async () => errorResponse('internal_error', 500), 'server_error'],
-    ['502 from a proxy, not JSON', async () => new Response('<html>Bad gateway</html>', { status: 502 }), 'unreachable'],
+    [
+      '502 from a proxy, not JSON',
+      async () => new Response('<html>Bad gateway</html>', { status: 502 }),
+      'unreachable',
+    ],
     ['200 with a body that is not the contract', async () => json(200, { hello: 'world' }), 'server_error'],
     ['network failure', async () => Promise.reject(new TypeError('Failed to fetch')), 'unreachable'],
     ['timeout', async () => Promise.reject(new DOMException('signal timed out', 'TimeoutError')), 'unreachable'],

@@ -6,20 +6,35 @@ import { dom } from './fixtures';
 /** Each markup has exactly one input marked `data-target`; the test says whether it is a postcode field. */
 const POSTCODE_FIELDS: [string, string][] = [
   ['label for=id', '<label for="pc">Postcode</label><input id="pc" data-target>'],
-  ['label for=id, "Post code:" with a required star', '<label for="f7">Post code: <span class="req">*</span></label><input type="text" id="f7" data-target>'],
+  [
+    'label for=id, "Post code:" with a required star',
+    '<label for="f7">Post code: <span class="req">*</span></label><input type="text" id="f7" data-target>',
+  ],
   ['wrapping label', '<label>Postcode <input type="text" name="field_12" data-target></label>'],
-  ['wrapping label around a nested span', '<label><span class="caption">Postal code</span><span><input data-target></span></label>'],
+  [
+    'wrapping label around a nested span',
+    '<label><span class="caption">Postal code</span><span><input data-target></span></label>',
+  ],
   ['name with brackets (Rails/PHP)', '<input type="text" name="patient[address][postcode]" data-target>'],
-  ['ASP.NET WebForms id', '<input name="ctl00$MainContent$txtPostCode" id="ctl00_MainContent_txtPostCode" type="text" data-target>'],
+  [
+    'ASP.NET WebForms id',
+    '<input name="ctl00$MainContent$txtPostCode" id="ctl00_MainContent_txtPostCode" type="text" data-target>',
+  ],
   ['snake_case name', '<input name="post_code" data-target>'],
   ['camelCase id', '<input id="patientPostcode" data-target>'],
   ['placeholder only', '<input type="text" placeholder="Postcode" data-target>'],
   ['placeholder with example', '<input placeholder="Post code, e.g. 4000" data-target>'],
   ['aria-label', '<input aria-label="Residential postcode" data-target>'],
   ['aria-labelledby', '<span id="lbl-pc">Postcode</span><input aria-labelledby="lbl-pc" data-target>'],
-  ['aria-labelledby with two ids', '<span id="sec">Residential address</span><span id="pcl">Post code</span><input aria-labelledby="sec pcl" data-target>'],
+  [
+    'aria-labelledby with two ids',
+    '<span id="sec">Residential address</span><span id="pcl">Post code</span><input aria-labelledby="sec pcl" data-target>',
+  ],
   ['autocomplete="postal-code"', '<input name="f1" autocomplete="postal-code" data-target>'],
-  ['autocomplete with section and hint', '<input name="f1" autocomplete="section-patient shipping postal-code" data-target>'],
+  [
+    'autocomplete with section and hint',
+    '<input name="f1" autocomplete="section-patient shipping postal-code" data-target>',
+  ],
   ['type=tel', '<input type="tel" name="postcode" data-target>'],
   ['type=number', '<input type="number" name="postcode" data-target>'],
   ['type=search', '<input type="search" placeholder="Search by postcode" data-target>'],
@@ -51,8 +66,14 @@ const NOT_POSTCODE_FIELDS: [string, string][] = [
     'neighbouring caption cell belongs to another field',
     '<table><tr><td>Postcode</td><td><input name="pc"></td><td>Phone</td><td><input name="ph" data-target></td></tr></table>',
   ],
-  ['labelled field ignores nearby caption', '<span>Postcode</span><label for="s">State</label><input id="s" data-target>'],
-  ['long paragraph before the input is not a caption', `<p>${'Please enter the patient postcode and other details in the fields below. '.repeat(2)}</p><input name="q" data-target>`],
+  [
+    'labelled field ignores nearby caption',
+    '<span>Postcode</span><label for="s">State</label><input id="s" data-target>',
+  ],
+  [
+    'long paragraph before the input is not a caption',
+    `<p>${'Please enter the patient postcode and other details in the fields below. '.repeat(2)}</p><input name="q" data-target>`,
+  ],
 ];
 
 function target(markup: string): Element {
@@ -73,9 +94,12 @@ describe('isPostcodeField', () => {
 });
 
 describe('mentionsPostcode', () => {
-  it.each(['Postcode', 'post code', 'Post-Code', 'postal_code', 'txtPostCode', 'ZIP', 'zip_code', 'Zip/Postal code'])('%s', (text) => {
-    expect(mentionsPostcode(text)).toBe(true);
-  });
+  it.each(['Postcode', 'post code', 'Post-Code', 'postal_code', 'txtPostCode', 'ZIP', 'zip_code', 'Zip/Postal code'])(
+    '%s',
+    (text) => {
+      expect(mentionsPostcode(text)).toBe(true);
+    },
+  );
   it.each(['', 'Post', 'Postal address', 'Zipper', 'unzip', 'postdate', 'pc', 'Code'])('not %s', (text) => {
     expect(mentionsPostcode(text)).toBe(false);
   });

@@ -14,7 +14,9 @@ export function dom(body: string): { document: Document; window: Window & typeof
   return { document: document as unknown as Document, window: window as unknown as Window & typeof globalThis };
 }
 
-export function declaration(overrides: Partial<Declaration> & Pick<Declaration, 'agrn' | 'title' | 'start_date'>): Declaration {
+export function declaration(
+  overrides: Partial<Declaration> & Pick<Declaration, 'agrn' | 'title' | 'start_date'>,
+): Declaration {
   return {
     state: 'QLD',
     hazard_type: 'Flood',
@@ -37,46 +39,98 @@ export const METADATA: DataMetadata = {
   checked_date: DAY,
 };
 
-function success(area: Omit<PostcodeArea, 'lga_source'>, related: { declaration: Declaration; lgas: typeof BRISBANE[] }[]): CheckSuccess {
+function success(
+  area: Omit<PostcodeArea, 'lga_source'>,
+  related: { declaration: Declaration; lgas: (typeof BRISBANE)[] }[],
+): CheckSuccess {
   return {
     ok: true,
     postcode: area.postcode,
-    data: evaluateEligibility({ area: { ...area, lga_source: 'abs_correspondence' }, related, day: DAY, lastUpdated: LAST_UPDATED }),
+    data: evaluateEligibility({
+      area: { ...area, lga_source: 'abs_correspondence' },
+      related,
+      day: DAY,
+      lastUpdated: LAST_UPDATED,
+    }),
     metadata: METADATA,
   };
 }
 
 /** 4000: one recent declaration → green, eligible. The title is given so tests can put markup in it. */
-export function brisbaneResult(title = 'Tropical Cyclone Test (synthetic)', url: string | null = undefined as never): CheckSuccess {
+export function brisbaneResult(
+  title = 'Tropical Cyclone Test (synthetic)',
+  url: string | null = undefined as never,
+): CheckSuccess {
   const decl = declaration({ agrn: '1195', title, start_date: '2026-01-01' });
   if (url !== undefined) decl.url = url;
-  return success({ postcode: '4000', suburbs: ['Brisbane City', 'Spring Hill'], state: 'QLD', lgas: [{ ...BRISBANE, share: 1 }] }, [
-    { declaration: decl, lgas: [BRISBANE] },
-  ]);
+  return success(
+    { postcode: '4000', suburbs: ['Brisbane City', 'Spring Hill'], state: 'QLD', lgas: [{ ...BRISBANE, share: 1 }] },
+    [{ declaration: decl, lgas: [BRISBANE] }],
+  );
 }
 
 /** 4055: Moreton Bay covered by a 3-year-old declaration (amber), Brisbane not covered → partial. */
 export function partialAmberResult(): CheckSuccess {
   return success(
-    { postcode: '4055', suburbs: ['Bunya', 'Ferny Grove'], state: 'QLD', lgas: [{ ...MORETON, share: 0.6 }, { ...BRISBANE, share: 0.4 }] },
-    [{ declaration: declaration({ agrn: '1001', title: 'Long-running Flood (synthetic)', start_date: '2023-02-10', url: null }), lgas: [MORETON] }],
+    {
+      postcode: '4055',
+      suburbs: ['Bunya', 'Ferny Grove'],
+      state: 'QLD',
+      lgas: [
+        { ...MORETON, share: 0.6 },
+        { ...BRISBANE, share: 0.4 },
+      ],
+    },
+    [
+      {
+        declaration: declaration({
+          agrn: '1001',
+          title: 'Long-running Flood (synthetic)',
+          start_date: '2023-02-10',
+          url: null,
+        }),
+        lgas: [MORETON],
+      },
+    ],
   );
 }
 
 /** 4055 with both LGAs covered by old declarations → amber, fully eligible. */
 export function amberResult(): CheckSuccess {
   return success(
-    { postcode: '4055', suburbs: ['Bunya', 'Ferny Grove'], state: 'QLD', lgas: [{ ...MORETON, share: 0.6 }, { ...BRISBANE, share: 0.4 }] },
-    [{ declaration: declaration({ agrn: '1001', title: 'Long-running Flood (synthetic)', start_date: '2023-02-10' }), lgas: [MORETON, BRISBANE] }],
+    {
+      postcode: '4055',
+      suburbs: ['Bunya', 'Ferny Grove'],
+      state: 'QLD',
+      lgas: [
+        { ...MORETON, share: 0.6 },
+        { ...BRISBANE, share: 0.4 },
+      ],
+    },
+    [
+      {
+        declaration: declaration({ agrn: '1001', title: 'Long-running Flood (synthetic)', start_date: '2023-02-10' }),
+        lgas: [MORETON, BRISBANE],
+      },
+    ],
   );
 }
 
 /** 2480: only an ended declaration → red, not eligible. */
 export function lismoreResult(): CheckSuccess {
-  return success({ postcode: '2480', suburbs: ['Lismore', 'Goonellabah'], state: 'NSW', lgas: [{ ...LISMORE, share: 1 }] }, [
-    {
-      declaration: declaration({ agrn: '900', title: 'Ended Storm (synthetic)', state: 'NSW', start_date: '2024-05-01', end_date: '2024-06-30' }),
-      lgas: [LISMORE],
-    },
-  ]);
+  return success(
+    { postcode: '2480', suburbs: ['Lismore', 'Goonellabah'], state: 'NSW', lgas: [{ ...LISMORE, share: 1 }] },
+    [
+      {
+        declaration: declaration({
+          agrn: '900',
+          title: 'Ended Storm (synthetic)',
+          state: 'NSW',
+          start_date: '2024-05-01',
+          end_date: '2024-06-30',
+        }),
+        lgas: [LISMORE],
+      },
+    ],
+  );
 }

@@ -15,7 +15,10 @@ describe('badgeView: results', () => {
   });
 
   it('amber says in words that the declaration is long-running, and counts the other LGAs', () => {
-    expect(badgeView(amberResult())).toMatchObject({ tone: 'amber', label: 'Eligible (long-running) · Moreton Bay + 1 more LGA' });
+    expect(badgeView(amberResult())).toMatchObject({
+      tone: 'amber',
+      label: 'Eligible (long-running) · Moreton Bay + 1 more LGA',
+    });
   });
 
   it('a postcode only partly covered says which LGA and asks to confirm', () => {

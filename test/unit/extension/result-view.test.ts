@@ -5,7 +5,10 @@ import { brisbaneResult, dom, lismoreResult } from './fixtures';
 
 const MARKUP_TITLE = 'Flood <img src=x onerror="alert(1)"><script>alert(2)</script> & <b>storm</b>';
 
-function render(outcome: Parameters<typeof renderResultView>[1], options: Partial<Parameters<typeof renderResultView>[2]> = {}) {
+function render(
+  outcome: Parameters<typeof renderResultView>[1],
+  options: Partial<Parameters<typeof renderResultView>[2]> = {},
+) {
   const { document } = dom('<div id="root"></div>');
   const copy = vi.fn(async (_text: string) => true);
   const view = renderResultView(document, outcome, { copy, ...options });
@@ -48,7 +51,7 @@ describe('renderResultView: an eligible result', () => {
     const outcome = brisbaneResult();
     const { view, copy } = render(outcome);
     const button = [...view.querySelectorAll('button')].find((b) => b.textContent === 'Copy proforma')!;
-    button.dispatchEvent(new (view.ownerDocument.defaultView!.Event)('click'));
+    button.dispatchEvent(new view.ownerDocument.defaultView!.Event('click'));
     await vi.waitFor(() => expect(view.querySelector('[role=status]')!.textContent).toBe('Copied to clipboard'));
     expect(copy).toHaveBeenCalledWith(outcome.data.clinical_documentation.proforma_text);
   });

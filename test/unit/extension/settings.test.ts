@@ -1,7 +1,13 @@
 import { fakeBrowser } from './use-fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { normaliseServerUrl, originPattern } from '../../../extension/common/server-url';
-import { apiKeyItem, disabledSitesItem, isDisabledFor, serverUrlItem, toggleSite } from '../../../extension/common/settings';
+import {
+  apiKeyItem,
+  disabledSitesItem,
+  isDisabledFor,
+  serverUrlItem,
+  toggleSite,
+} from '../../../extension/common/settings';
 import { currentSite, siteOfUrl } from '../../../extension/common/site';
 
 describe('settings', () => {

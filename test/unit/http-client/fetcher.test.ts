@@ -60,7 +60,9 @@ describe('polite fetching', () => {
     const high = new PoliteFetcher({ retryBaseMs: 1000, retryMaxMs: 60_000, random: () => 0.999 });
     expect([0, 1, 2, 3].map((a) => low.backoffMs(a))).toEqual([500, 1000, 2000, 4000]);
     expect(high.backoffMs(3)).toBeGreaterThan(7990);
-    expect(new PoliteFetcher({ retryBaseMs: 1000, retryMaxMs: 5000, random: () => 0.999 }).backoffMs(10)).toBeLessThanOrEqual(5000);
+    expect(
+      new PoliteFetcher({ retryBaseMs: 1000, retryMaxMs: 5000, random: () => 0.999 }).backoffMs(10),
+    ).toBeLessThanOrEqual(5000);
   });
 
   it('waits at least as long as Retry-After asks (within the cap)', async () => {

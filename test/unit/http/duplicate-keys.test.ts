@@ -69,7 +69,9 @@ describe('hasDuplicateKey', () => {
   /** A random JSON text and whether some object in it repeats a key (known by construction). */
   function document(rnd: (n: number) => number, depth: number): { text: string; duplicate: boolean } {
     const kind = depth === 0 ? 3 : depth > 3 ? rnd(2) : rnd(4);
-    if (kind === 0) return { text: [JSON.stringify(KEYS[rnd(KEYS.length)]), '1', 'null', '"x\\"y"'][rnd(4)]!, duplicate: false };
+    if (kind === 0) {
+      return { text: [JSON.stringify(KEYS[rnd(KEYS.length)]), '1', 'null', '"x\\"y"'][rnd(4)]!, duplicate: false };
+    }
     if (kind === 1) return { text: String(rnd(100)), duplicate: false };
     // Now and then an object large enough for the scan to keep its keys in a Set.
     const size = depth <= 1 && rnd(4) === 0 ? 17 + rnd(20) : rnd(5);
@@ -77,7 +79,9 @@ describe('hasDuplicateKey', () => {
     const duplicate = children.some((c) => c.duplicate);
     if (kind === 2) return { text: `[${children.map((c) => space(rnd) + c.text).join(',')}]`, duplicate };
     const keys = children.map(() => (rnd(2) ? KEYS[rnd(KEYS.length)]! : `k${rnd(200)}`));
-    const entries = children.map((c, i) => `${space(rnd)}${writeKey(keys[i]!, rnd)}${space(rnd)}:${space(rnd)}${c.text}`);
+    const entries = children.map(
+      (c, i) => `${space(rnd)}${writeKey(keys[i]!, rnd)}${space(rnd)}:${space(rnd)}${c.text}`,
+    );
     return { text: `{${entries.join(',')}}`, duplicate: duplicate || new Set(keys).size < keys.length };
   }
 

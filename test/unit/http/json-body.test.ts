@@ -3,7 +3,8 @@ import { AppError } from '../../../server/http/app-error';
 import { bodyParserError } from '../../../server/http/json-body';
 
 /** An error the way body-parser (http-errors) builds it: a status, and for most a `type`. */
-const bodyParserFailure = (status: number, type?: string) => Object.assign(new Error('from body-parser'), { status, expose: status < 500, ...(type ? { type } : {}) });
+const bodyParserFailure = (status: number, type?: string) =>
+  Object.assign(new Error('from body-parser'), { status, expose: status < 500, ...(type ? { type } : {}) });
 
 describe('bodyParserError', () => {
   // Every type body-parser 2 and raw-body 3 report, including those no client can provoke through Node's HTTP parser
@@ -26,16 +27,19 @@ describe('bodyParserError', () => {
     expect((bodyParserError(zlibError) as AppError).code).toBe('invalid_body');
   });
 
-  it("keeps the AppError the verify step threw (entity.verify.failed): its own code and message", () => {
+  it('keeps the AppError the verify step threw (entity.verify.failed): its own code and message', () => {
     const thrown = new AppError('invalid_json', 'Request body is not valid JSON: duplicate key');
     Object.assign(thrown, { type: 'entity.verify.failed', status: 400 });
     expect(bodyParserError(thrown)).toBe(thrown);
   });
 
-  it.each(['stream.encoding.set', 'stream.not.readable'])('%s (a bug of this server) stays an internal error', (type) => {
-    const err = bodyParserFailure(500, type);
-    expect(bodyParserError(err)).toBe(err);
-  });
+  it.each(['stream.encoding.set', 'stream.not.readable'])(
+    '%s (a bug of this server) stays an internal error',
+    (type) => {
+      const err = bodyParserFailure(500, type);
+      expect(bodyParserError(err)).toBe(err);
+    },
+  );
 
   it('anything else is passed on untouched', () => {
     const err = new TypeError('boom');

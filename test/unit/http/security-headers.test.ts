@@ -1,7 +1,11 @@
 import type { Request, Response } from 'express';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS, securityHeaders } from '../../../server/http/security-headers';
+import {
+  API_SECURITY_HEADERS,
+  DOCUMENT_SECURITY_HEADERS,
+  securityHeaders,
+} from '../../../server/http/security-headers';
 
 function headersSetBy(middleware: (req: Request, res: Response, next: () => void) => void): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -61,11 +61,17 @@ describe('list pages', () => {
 
   it('finds the declarations table among layout tables, and reads rows headed by a th cell', () => {
     const html = listPageHtml([cyclone])
-      .replace('<table class="table disaster-table">', '<table class="layout"><tr><td>Menu</td><td>Search</td></tr></table><table class="table disaster-table">')
+      .replace(
+        '<table class="table disaster-table">',
+        '<table class="layout"><tr><td>Menu</td><td>Search</td></tr></table><table class="table disaster-table">',
+      )
       .replace(/<td>(Mar|Feb|Jan|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([0-9]{4})<\/td>/, '<th scope="row">$1 $2</th>');
     const rows = parseListPage(html, BASE, 1);
     expect(rows.map((r) => [r.agrn, r.startMonth])).toEqual([['1195', cyclone.start.slice(0, 7)]]);
-    const noHeader = listPageHtml([cyclone], { noHeader: true }).replace('<table class="table disaster-table">', '<table><tr><td>Menu</td></tr></table><table>');
+    const noHeader = listPageHtml([cyclone], { noHeader: true }).replace(
+      '<table class="table disaster-table">',
+      '<table><tr><td>Menu</td></tr></table><table>',
+    );
     expect(parseListPage(noHeader, BASE, 1).map((r) => r.agrn)).toEqual(['1195']);
   });
 
@@ -75,11 +81,20 @@ describe('list pages', () => {
 
   it('refuses a page without the table, a truncated page, changed columns or a row without its AGRN or link', () => {
     const good = listPageHtml(declarations.slice(0, 2));
-    expect(structureError(() => parseListPage('<!DOCTYPE html><html><body><p>Maintenance</p></body></html>', BASE, 1)).message).toMatch(/no table/);
+    expect(
+      structureError(() => parseListPage('<!DOCTYPE html><html><body><p>Maintenance</p></body></html>', BASE, 1))
+        .message,
+    ).toMatch(/no table/);
     expect(structureError(() => parseListPage(good.slice(0, good.length / 2), BASE, 1)).message).toMatch(/incomplete/);
-    expect(structureError(() => parseListPage(good.replace(/>AGRN</, '>Reference<'), BASE, 1)).message).toMatch(/no agrn column/);
-    expect(structureError(() => parseListPage(good.replace('<td>1216</td>', '<td></td>'), BASE, 1)).message).toMatch(/no AGRN/);
-    expect(structureError(() => parseListPage(good.replace(/<a href="\/Pages[^"]*">/, '<a>'), BASE, 1)).message).toMatch(/no link/);
+    expect(structureError(() => parseListPage(good.replace(/>AGRN</, '>Reference<'), BASE, 1)).message).toMatch(
+      /no agrn column/,
+    );
+    expect(structureError(() => parseListPage(good.replace('<td>1216</td>', '<td></td>'), BASE, 1)).message).toMatch(
+      /no AGRN/,
+    );
+    expect(
+      structureError(() => parseListPage(good.replace(/<a href="\/Pages[^"]*">/, '<a>'), BASE, 1)).message,
+    ).toMatch(/no link/);
     expect(structureError(() => parseListPage(good.replace(/<td>- -<\/td>/, ''), BASE, 1)).message).toMatch(/5 cells/);
   });
 });
@@ -109,7 +124,10 @@ describe('event pages', () => {
   });
 
   it('normalises odd white space, zero-width spaces and &nbsp;, splits names joined by ";" and drops repeats', () => {
-    const html = readFileSync(new URL('../../fixtures/ingest/pages/event-odd-whitespace.html', import.meta.url), 'utf8');
+    const html = readFileSync(
+      new URL('../../fixtures/ingest/pages/event-odd-whitespace.html', import.meta.url),
+      'utf8',
+    );
     const page = parseEventPage(html, 'http://127.0.0.1:9/z.aspx');
     expect(page).toMatchObject({
       title: 'Synthetic Coastal Storm Surge (3 - 9 February 2026)',
@@ -137,11 +155,19 @@ describe('event pages', () => {
 
   it('refuses a truncated page or one without title, quick info, AGRN or start date', () => {
     const html = eventPageHtml(cyclone);
-    expect(structureError(() => parseEventPage(html.slice(0, html.indexOf('id="LGA"')), BASE)).message).toMatch(/incomplete/);
-    expect(structureError(() => parseEventPage(html.replace('class="Disaster"', 'class="Event"'), BASE)).message).toMatch(/quick-info/);
-    expect(structureError(() => parseEventPage(html.replace('hero-block-content-inner', 'hero-inner'), BASE)).message).toMatch(/title/);
+    expect(structureError(() => parseEventPage(html.slice(0, html.indexOf('id="LGA"')), BASE)).message).toMatch(
+      /incomplete/,
+    );
+    expect(
+      structureError(() => parseEventPage(html.replace('class="Disaster"', 'class="Event"'), BASE)).message,
+    ).toMatch(/quick-info/);
+    expect(
+      structureError(() => parseEventPage(html.replace('hero-block-content-inner', 'hero-inner'), BASE)).message,
+    ).toMatch(/title/);
     expect(structureError(() => parseEventPage(html.replace('id="AGRN"', 'id="Ref"'), BASE)).message).toMatch(/AGRN/);
-    expect(structureError(() => parseEventPage(html.replace(/Start Date/, 'Began'), BASE)).message).toMatch(/Start Date/);
+    expect(structureError(() => parseEventPage(html.replace(/Start Date/, 'Began'), BASE)).message).toMatch(
+      /Start Date/,
+    );
   });
 
   it('notes a page without an #LGA block', () => {

@@ -29,14 +29,45 @@ describe('DRFA activation CSV', () => {
         { name: 'Murray', code: '56230', codeState: 'WA' },
       ],
     });
-    expect(csv.activations.get('417')).toMatchObject({ title: 'New South Wales flooding (synthetic, 2010)', state: 'NSW', startDate: '2010-10-01' });
+    expect(csv.activations.get('417')).toMatchObject({
+      title: 'New South Wales flooding (synthetic, 2010)',
+      state: 'NSW',
+      startDate: '2010-10-01',
+    });
   });
 
   it('takes the state most rows give, and reads a file without a byte-order mark', () => {
     const rows = [
-      { name: 'Albury', type: 'LGA' as const, code: '10050', state: 'NSW' as const, event: 'e', agrn: '1,300', hazard: '', start: '2026-01-02' },
-      { name: 'Wodonga', type: 'LGA' as const, code: '27170', state: 'VIC' as const, event: 'e', agrn: '1300', hazard: '', start: '2026-01-02' },
-      { name: 'Greater Hume', type: 'LGA' as const, code: '13010', state: 'NSW' as const, event: 'e', agrn: '1300', hazard: 'Storm', start: '2026-01-01' },
+      {
+        name: 'Albury',
+        type: 'LGA' as const,
+        code: '10050',
+        state: 'NSW' as const,
+        event: 'e',
+        agrn: '1,300',
+        hazard: '',
+        start: '2026-01-02',
+      },
+      {
+        name: 'Wodonga',
+        type: 'LGA' as const,
+        code: '27170',
+        state: 'VIC' as const,
+        event: 'e',
+        agrn: '1300',
+        hazard: '',
+        start: '2026-01-02',
+      },
+      {
+        name: 'Greater Hume',
+        type: 'LGA' as const,
+        code: '13010',
+        state: 'NSW' as const,
+        event: 'e',
+        agrn: '1300',
+        hazard: 'Storm',
+        start: '2026-01-01',
+      },
     ];
     const a = parseDrfaCsv(drfaCsv(rows)).activations.get('1300')!;
     expect(a.state).toBe('NSW');

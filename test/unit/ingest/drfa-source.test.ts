@@ -11,16 +11,28 @@ const pkg = (resources: unknown[], success = true) => JSON.stringify({ success, 
 
 describe('the DRFA CSV named by a CKAN package', () => {
   it('takes the newest CSV resource, not an older CSV or another format', () => {
-    expect(csvUrlFromCkanPackage(ckanPackageJson('https://data.example/drfa-2026-01-30.csv'), PACKAGE)).toBe('https://data.example/drfa-2026-01-30.csv');
-    const byFormatOnly = pkg([{ format: 'csv', url: 'https://data.example/download?id=7', last_modified: '2026-01-01' }]);
+    expect(csvUrlFromCkanPackage(ckanPackageJson('https://data.example/drfa-2026-01-30.csv'), PACKAGE)).toBe(
+      'https://data.example/drfa-2026-01-30.csv',
+    );
+    const byFormatOnly = pkg([
+      { format: 'csv', url: 'https://data.example/download?id=7', last_modified: '2026-01-01' },
+    ]);
     expect(csvUrlFromCkanPackage(byFormatOnly, PACKAGE)).toBe('https://data.example/download?id=7');
   });
 
   it.each([
     ['not JSON', '<html>maintenance</html>', /is not JSON/],
     ['an unsuccessful answer', pkg([], false), /says success: false/],
-    ['no CSV resource', pkg([{ format: 'XLSX', url: 'https://data.example/x.xlsx' }]), /lists no CSV resource \(1 resources\)/],
-    ['a CSV resource that is not http(s)', pkg([{ format: 'CSV', url: 'ftp://data.example/x.csv' }]), /is not an http\(s\) URL/],
+    [
+      'no CSV resource',
+      pkg([{ format: 'XLSX', url: 'https://data.example/x.xlsx' }]),
+      /lists no CSV resource \(1 resources\)/,
+    ],
+    [
+      'a CSV resource that is not http(s)',
+      pkg([{ format: 'CSV', url: 'ftp://data.example/x.csv' }]),
+      /is not an http\(s\) URL/,
+    ],
   ])('refuses %s as a changed source', (_name, body, message) => {
     let caught: unknown;
     try {
@@ -54,11 +66,21 @@ describe('downloadDrfaCsv', () => {
 
   it('follows a package URL to its CSV, and reads a CSV URL as it is', async () => {
     const text = csv.slice(1); // the byte-order mark is gone once decoded
-    expect(await downloadDrfaCsv(`${base}/pkg`, fetcher())).toEqual({ csvUrl: `${base}/files/drfa.csv`, packageUrl: `${base}/pkg`, text });
-    expect(await downloadDrfaCsv(`${base}/files/drfa.csv`, fetcher())).toEqual({ csvUrl: `${base}/files/drfa.csv`, packageUrl: null, text });
+    expect(await downloadDrfaCsv(`${base}/pkg`, fetcher())).toEqual({
+      csvUrl: `${base}/files/drfa.csv`,
+      packageUrl: `${base}/pkg`,
+      text,
+    });
+    expect(await downloadDrfaCsv(`${base}/files/drfa.csv`, fetcher())).toEqual({
+      csvUrl: `${base}/files/drfa.csv`,
+      packageUrl: null,
+      text,
+    });
   });
 
   it('refuses a "CSV" resource that answers JSON instead of following packages forever', async () => {
-    await expect(downloadDrfaCsv(`${base}/pkg-json-resource`, fetcher())).rejects.toThrow(/CSV resource \(.*\/pkg\) is JSON, not a CSV/);
+    await expect(downloadDrfaCsv(`${base}/pkg-json-resource`, fetcher())).rejects.toThrow(
+      /CSV resource \(.*\/pkg\) is JSON, not a CSV/,
+    );
   });
 });

@@ -55,7 +55,10 @@ function build(rows: ListedDeclaration[], pages: EventPage[], drfa = parseDrfaCs
 
 describe('building declarations from DisasterAssist and the DRFA CSV', () => {
   it('takes title, dates, URL and hazard from DisasterAssist, codes from the CSV, and records both sources', () => {
-    const out = build([listed('1195', { hazards: [] })], [page('1195', { lgaNames: ['Brisbane', 'Gold Coast', 'Lockyer Valley'], heroHazard: 'Cyclone' })]);
+    const out = build(
+      [listed('1195', { hazards: [] })],
+      [page('1195', { lgaNames: ['Brisbane', 'Gold Coast', 'Lockyer Valley'], heroHazard: 'Cyclone' })],
+    );
     const d = out.declarations.find((x) => x.agrn === '1195')!;
     expect(d).toEqual({
       agrn: '1195',
@@ -83,7 +86,11 @@ describe('building declarations from DisasterAssist and the DRFA CSV', () => {
 
   it('hazard: the list types as given, else the hero image, else the CSV, else null', () => {
     const out = build(
-      [listed('1195', { hazards: ['Flood', 'Storm'] }), listed('1001', { hazards: [] }), listed('2001', { hazards: [] })],
+      [
+        listed('1195', { hazards: ['Flood', 'Storm'] }),
+        listed('1001', { hazards: [] }),
+        listed('2001', { hazards: [] }),
+      ],
       [page('1195', { heroHazard: 'Cyclone' }), page('1001'), page('2001')],
     );
     const hazard = (agrn: string) => out.declarations.find((d) => d.agrn === agrn)!.hazard_type;
@@ -95,7 +102,10 @@ describe('building declarations from DisasterAssist and the DRFA CSV', () => {
   it('matches names the CSV lacks by normalised name within the state, and reports the rest', () => {
     const out = build(
       [listed('2002', { state: 'QLD' }), listed('2003', { state: 'NSW' })],
-      [page('2002', { lgaNames: ['Lockyer Valley Regional Council', 'Nowhere Shire'] }), page('2003', { state: 'NSW', lgaNames: ['Brisbane'] })],
+      [
+        page('2002', { lgaNames: ['Lockyer Valley Regional Council', 'Nowhere Shire'] }),
+        page('2003', { state: 'NSW', lgaNames: ['Brisbane'] }),
+      ],
     );
     expect(out.declarations.find((d) => d.agrn === '2002')!.lgas).toEqual([
       { name: 'Lockyer Valley Regional Council', code: '34590' },
@@ -162,13 +172,15 @@ describe('building declarations from DisasterAssist and the DRFA CSV', () => {
     // Everything else only the CSV knows is older: left out rather than shown as ongoing forever.
     expect(out.declarations.map((d) => d.agrn).sort()).toEqual(['1100', '1195', '1230']);
     expect(out.csvOnlySkipped).toBe(6); // 432, 1001, 1214, 980, 975, 417
-
   });
 
   it('works without a CSV', () => {
     const out = build([listed('1195')], [page('1195', { lgaNames: ['Brisbane'] })], null as never);
     expect(out.declarations).toHaveLength(1);
-    expect(out.declarations[0]).toMatchObject({ lgas: [{ name: 'Brisbane', code: '31000' }], sources: ['disasterassist'] });
+    expect(out.declarations[0]).toMatchObject({
+      lgas: [{ name: 'Brisbane', code: '31000' }],
+      sources: ['disasterassist'],
+    });
   });
 });
 
@@ -206,7 +218,11 @@ describe('merging a refresh into the stored declarations', () => {
 
   it('counts added, changed and ended, and never deletes a declaration missing from the refresh', () => {
     const stored = [base, { ...base, agrn: '2' }, { ...base, agrn: '3', title: 'Three' }];
-    const fresh = [{ ...base, end_date: '2026-02-01' }, { ...base, agrn: '3', title: 'Three' }, { ...base, agrn: '4' }];
+    const fresh = [
+      { ...base, end_date: '2026-02-01' },
+      { ...base, agrn: '3', title: 'Three' },
+      { ...base, agrn: '4' },
+    ];
     const out = mergeIntoStore(stored, fresh);
     expect(out.added).toEqual(['4']);
     expect(out.changed).toEqual(['1']);
@@ -218,13 +234,37 @@ describe('merging a refresh into the stored declarations', () => {
   });
 
   it('sees no change when only the order of LGAs or sources differs', () => {
-    const stored = [{ ...base, lgas: [{ name: 'Logan', code: '34580' }, { name: 'Brisbane', code: '31000' }], sources: ['drfa', 'disasterassist'] }];
-    const fresh = [{ ...base, lgas: [{ name: 'Brisbane', code: '31000' }, { name: 'Logan', code: '34580' }], sources: ['disasterassist', 'drfa'] }];
+    const stored = [
+      {
+        ...base,
+        lgas: [
+          { name: 'Logan', code: '34580' },
+          { name: 'Brisbane', code: '31000' },
+        ],
+        sources: ['drfa', 'disasterassist'],
+      },
+    ];
+    const fresh = [
+      {
+        ...base,
+        lgas: [
+          { name: 'Brisbane', code: '31000' },
+          { name: 'Logan', code: '34580' },
+        ],
+        sources: ['disasterassist', 'drfa'],
+      },
+    ];
     expect(mergeIntoStore(stored, fresh)).toMatchObject({ changed: [], unchanged: 1 });
   });
 
   it('orders newest first', () => {
-    const out = mergeIntoStore([base], [{ ...base, agrn: '9', start_date: '2026-02-01' }, { ...base, agrn: '10', start_date: '2025-01-01' }]);
+    const out = mergeIntoStore(
+      [base],
+      [
+        { ...base, agrn: '9', start_date: '2026-02-01' },
+        { ...base, agrn: '10', start_date: '2025-01-01' },
+      ],
+    );
     expect(out.declarations.map((d) => d.agrn)).toEqual(['9', '1', '10']);
   });
 });

@@ -23,7 +23,13 @@ const steps: RefreshProgress[] = [
   { phase: 'fetching', listPages: 0, listed: 0, eventPagesParsed: 0, listPath: 'browser' },
   { phase: 'fetching', listPages: 1, listed: 25, eventPagesParsed: 0, listPath: 'browser' },
   { phase: 'fetching', listPages: 2, listed: 50, eventPagesParsed: 10, listPath: 'browser' },
-  ...Array.from({ length: 200 }, (_, i): RefreshProgress => ({ phase: 'fetching', listPages: 9, listed: 225, eventPagesParsed: 11 + i, listPath: 'browser' })),
+  ...Array.from({ length: 200 }, (_, i): RefreshProgress => ({
+    phase: 'fetching',
+    listPages: 9,
+    listed: 225,
+    eventPagesParsed: 11 + i,
+    listPath: 'browser',
+  })),
   { phase: 'merging', listPages: 9, listed: 225, eventPagesParsed: 225, listPath: 'browser' },
   { phase: 'writing', listPages: 9, listed: 225, eventPagesParsed: 225, listPath: 'browser' },
 ];
@@ -100,18 +106,24 @@ describe('summary and failure messages', () => {
   it('says what changed', () => {
     const text = formatSummary(summary);
     expect(text).toContain('Refresh succeeded in 9.1 s (941 requests); last_updated is now 2026-03-01T00:00:09.000Z.');
-    expect(text).toContain('DisasterAssist: 38 list pages read as rendered by Chromium (the served HTML has no rows), 900 declarations listed, 900 event pages parsed.');
+    expect(text).toContain(
+      'DisasterAssist: 38 list pages read as rendered by Chromium (the served HTML has no rows), 900 declarations listed, 900 event pages parsed.',
+    );
     expect(text).toContain(
       'DRFA CSV: 819 AGRNs from 5859 LGA rows (134 suburb rows ignored); 1 not on DisasterAssist yet included, 40 older ones left out.\n' +
         '    read from https://data.example/drfa-2026-01-30.csv (the CSV resource of https://data.example/api/3/action/package_show?id=drfa)',
     );
     expect(text).toContain('Added 2: 1301, 1302\n');
-    expect(text).toContain('Changed 25: 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016, 1017, 1018, 1019, … (5 more)');
+    expect(text).toContain(
+      'Changed 25: 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016, 1017, 1018, 1019, … (5 more)',
+    );
     expect(text).toContain('Ended 1: 1001');
     expect(text).toContain('Unmatched LGA names 1: Clarence Vale (NSW, AGRN 1216)');
     expect(text).toContain('Warnings 1:\n    AGRN 1195: DRFA CSV row Murray (56230) is not in QLD; ignored');
     expect(formatSummary({ ...summary, drfa: null })).toContain('DRFA CSV: not used (DRFA_CSV_URL=none)');
-    expect(formatSummary({ ...summary, list_path: 'html' })).toContain('DisasterAssist: 38 list pages read from the HTML as served, 900');
+    expect(formatSummary({ ...summary, list_path: 'html' })).toContain(
+      'DisasterAssist: 38 list pages read from the HTML as served, 900',
+    );
   });
 
   it('says what a dry run would change, and that nothing was stored', () => {
@@ -131,6 +143,8 @@ describe('summary and failure messages', () => {
     expect(formatFailure({ ok: false, error, lastUpdated: '2026-03-01T00:00:09.000Z', durationMs: 5 })).toBe(
       'Refresh failed (invalid_records): 2 declarations could not be read\n  AGRN 1: a\n  AGRN 2: b\nThe last good data (last_updated 2026-03-01T00:00:09.000Z) is kept unchanged.',
     );
-    expect(formatFailure({ ok: false, error, lastUpdated: null, durationMs: 5 })).toMatch(/No data has been stored yet: checks keep answering 503 data_unavailable\.$/);
+    expect(formatFailure({ ok: false, error, lastUpdated: null, durationMs: 5 })).toMatch(
+      /No data has been stored yet: checks keep answering 503 data_unavailable\.$/,
+    );
   });
 });

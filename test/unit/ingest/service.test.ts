@@ -8,7 +8,12 @@ import type { DeclarationStore } from '../../../server/declarations/declaration-
 const logger = createLogger('silent');
 const store = {} as DeclarationStore;
 const ok = { ok: true, summary: {} } as RefreshResult;
-const failed: RefreshResult = { ok: false, error: new IngestError('network', 'down'), lastUpdated: null, durationMs: 1 };
+const failed: RefreshResult = {
+  ok: false,
+  error: new IngestError('network', 'down'),
+  lastUpdated: null,
+  durationMs: 1,
+};
 
 let service: IngestService | null = null;
 afterEach(async () => {
@@ -16,7 +21,11 @@ afterEach(async () => {
   service = null;
 });
 
-function start(results: RefreshResult[], schedule = '0 3 * * *', extra: { beforeScheduledRun?: () => Promise<void> } = {}) {
+function start(
+  results: RefreshResult[],
+  schedule = '0 3 * * *',
+  extra: { beforeScheduledRun?: () => Promise<void> } = {},
+) {
   const calls: RefreshOptions[] = [];
   service = startIngestService({
     schedule,
@@ -49,7 +58,12 @@ describe('ingest scheduling in the server', () => {
     const [a, b] = await Promise.all([service.runNow('startup'), service.runNow('startup')]);
     expect(a).toBe(b);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ dataDir: '/nonexistent', baseUrl: 'http://127.0.0.1:9', declarations: store, trigger: 'startup' });
+    expect(calls[0]).toMatchObject({
+      dataDir: '/nonexistent',
+      baseUrl: 'http://127.0.0.1:9',
+      declarations: store,
+      trigger: 'startup',
+    });
     expect(calls[0]!.fetcher!.userAgent).toMatch(/^Mozilla/);
   });
 
@@ -80,7 +94,12 @@ describe('ingest scheduling in the server', () => {
   });
 
   it('does not retry when another process holds the refresh lock', async () => {
-    const busy: RefreshResult = { ok: false, error: new IngestError('busy', 'another refresh'), lastUpdated: null, durationMs: 0 };
+    const busy: RefreshResult = {
+      ok: false,
+      error: new IngestError('busy', 'another refresh'),
+      lastUpdated: null,
+      durationMs: 0,
+    };
     const { service, calls } = start([busy]);
     await service.runNow('startup');
     await new Promise((r) => setTimeout(r, 120));

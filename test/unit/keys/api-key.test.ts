@@ -22,7 +22,9 @@ describe('API key format (sk_live_ + at least 32 base62 characters from a CSPRNG
   it('uses every base62 character, none markedly more often than the others', () => {
     const counts = new Map<string, number>();
     for (let i = 0; i < 2_000; i++) {
-      for (const c of generateApiKey().slice('sk_live_'.length, 'sk_live_'.length + 32)) counts.set(c, (counts.get(c) ?? 0) + 1);
+      for (const c of generateApiKey().slice('sk_live_'.length, 'sk_live_'.length + 32)) {
+        counts.set(c, (counts.get(c) ?? 0) + 1);
+      }
     }
     expect([...counts.keys()].sort().join('')).toBe([...BASE62].sort().join(''));
     const expected = (2_000 * 32) / 62; // ≈ 1032 per character
@@ -54,7 +56,9 @@ describe('API key checksum', () => {
   });
 
   it('rejects truncated and extended keys', () => {
-    for (let len = 0; len < key.length; len++) expect(isWellFormedApiKey(key.slice(0, len)), `length ${len}`).toBe(false);
+    for (let len = 0; len < key.length; len++) {
+      expect(isWellFormedApiKey(key.slice(0, len)), `length ${len}`).toBe(false);
+    }
     expect(isWellFormedApiKey(key + 'a')).toBe(false);
   });
 

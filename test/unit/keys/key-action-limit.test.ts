@@ -47,7 +47,16 @@ describe('revokedBeyond', () => {
     ({ id: `${account}${n}`, account_id: account, status }) as ApiKeyRecord;
 
   it('picks each account’s revoked records beyond its most recent `keep`, in file order, never an active one', () => {
-    const keys = [key('a', 1), key('b', 1), key('a', 2), key('a', 3), key('b', 2), key('a', 4, 'active'), key('a', 5), key('b', 3, 'active')];
+    const keys = [
+      key('a', 1),
+      key('b', 1),
+      key('a', 2),
+      key('a', 3),
+      key('b', 2),
+      key('a', 4, 'active'),
+      key('a', 5),
+      key('b', 3, 'active'),
+    ];
     expect(revokedBeyond(keys, 2).map((k) => k.id)).toEqual(['a1', 'a2']);
     expect(revokedBeyond(keys, 1).map((k) => k.id)).toEqual(['a1', 'b1', 'a2', 'a3']);
     expect(revokedBeyond(keys, 10)).toEqual([]);

@@ -152,7 +152,11 @@ describe('KeyService key action limit', () => {
     expect(await readFile(file, 'utf8')).toBe(before);
     // A refused key action (no active key to revoke) is not counted either.
     const other = await activeAccount(data, 'other@example.test');
-    for (let i = 0; i < 15; i++) await expect(data.keys.revoke(other, new Date(t0), { limited: true })).rejects.toMatchObject({ code: 'no_active_key' });
+    for (let i = 0; i < 15; i++) {
+      await expect(data.keys.revoke(other, new Date(t0), { limited: true })).rejects.toMatchObject({
+        code: 'no_active_key',
+      });
+    }
     await data.keys.generate(other, new Date(t0), { limited: true });
   });
 });

@@ -76,7 +76,10 @@ describe('the stdout logger', () => {
       `process.exit(0);`,
     ].join('\n');
     const stdout = execFileSync(TSX, ['--eval', script], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 15_000 });
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { i: number; msg: string });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { i: number; msg: string });
     expect(lines.map((l) => [l.i, l.msg])).toEqual([
       [0, 'queued'],
       [1, 'queued'],

@@ -16,9 +16,14 @@ interface Run {
 /** `npm run data:postcodes -- …args` as npm runs it. Every test passes --out: the bundled file is never touched. */
 function dataPostcodes(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(TSX, [path.join(REPO_ROOT, 'server/cli/build-postcode-index.ts'), ...args], { cwd: REPO_ROOT, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      TSX,
+      [path.join(REPO_ROOT, 'server/cli/build-postcode-index.ts'), ...args],
+      { cwd: REPO_ROOT, timeout: 20_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -28,7 +33,11 @@ async function csv(dir: string, name: string, text: string): Promise<string> {
   return file;
 }
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 // Concurrent: each test spawns tsx (about a second) in its own temp directory.
 describe.concurrent('npm run data:postcodes', { timeout: 30_000 }, () => {
@@ -39,7 +48,9 @@ describe.concurrent('npm run data:postcodes', { timeout: 30_000 }, () => {
     const run = await dataPostcodes([input, '--out', out, '--min-postcodes', '3']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Wrote .*index\.json \([0-9.]+ kB\): 3 postcodes, 6 rows, 6 LGAs, Postcode 2018 → LGA 2018 \(2018 layout\)\.\n/);
+    expect(run.stdout).toMatch(
+      /^Wrote .*index\.json \([0-9.]+ kB\): 3 postcodes, 6 rows, 6 LGAs, Postcode 2018 → LGA 2018 \(2018 layout\)\.\n/,
+    );
     expect(run.stdout).toContain(`\n${ATTRIBUTION_2018}\n`);
     const first = await readFile(out, 'utf8');
     const bundle = decodeBundledCorrespondence(JSON.parse(first));
@@ -55,17 +66,41 @@ describe.concurrent('npm run data:postcodes', { timeout: 30_000 }, () => {
   it('builds the index from the 2021+ layout (POA 2021 → LGA 2023)', async () => {
     const dir = await tempDir();
     const out = path.join(dir, 'index.json');
-    const run = await dataPostcodes([await csv(dir, 'poa-2021-lga-2023.csv', SMALL_2021), '--out', out, '--min-postcodes=2']);
+    const run = await dataPostcodes([
+      await csv(dir, 'poa-2021-lga-2023.csv', SMALL_2021),
+      '--out',
+      out,
+      '--min-postcodes=2',
+    ]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('2 postcodes, 4 rows, 4 LGAs, POA 2021 → LGA 2023 (2021+ layout), 1 unreadable rows skipped.');
-    expect(run.stdout).toContain('Postal Area 2021 to Local Government Area 2023 correspondence (population weighted), © Commonwealth of Australia, CC BY 4.0');
+    expect(run.stdout).toContain(
+      '2 postcodes, 4 rows, 4 LGAs, POA 2021 → LGA 2023 (2021+ layout), 1 unreadable rows skipped.',
+    );
+    expect(run.stdout).toContain(
+      'Postal Area 2021 to Local Government Area 2023 correspondence (population weighted), © Commonwealth of Australia, CC BY 4.0',
+    );
     const bundle = decodeBundledCorrespondence(JSON.parse(await readFile(out, 'utf8')));
-    expect(bundle.rows.find((r) => r.postcode === '2350')).toEqual({ postcode: '2350', lga_code: '10180', lga_name: 'Armidale', ratio: 0.95 });
+    expect(bundle.rows.find((r) => r.postcode === '2350')).toEqual({
+      postcode: '2350',
+      lga_code: '10180',
+      lga_name: 'Armidale',
+      ratio: 0.95,
+    });
   });
 
   it.each([
-    ['a file that is not a correspondence', 'postcode,suburb\n2350,Armidale\n', [], /^Refused: .*bad\.csv is not an ABS postcode → LGA correspondence: no LGA_CODE_…, LGA_NAME_…, RATIO or RATIO_FROM_TO column/],
-    ['a slice of a correspondence', SMALL_2018, [], /^Refused: .*bad\.csv: only 3 postcodes \(at least 2000 expected of a national correspondence; --min-postcodes lowers that\)\n$/],
+    [
+      'a file that is not a correspondence',
+      'postcode,suburb\n2350,Armidale\n',
+      [],
+      /^Refused: .*bad\.csv is not an ABS postcode → LGA correspondence: no LGA_CODE_…, LGA_NAME_…, RATIO or RATIO_FROM_TO column/,
+    ],
+    [
+      'a slice of a correspondence',
+      SMALL_2018,
+      [],
+      /^Refused: .*bad\.csv: only 3 postcodes \(at least 2000 expected of a national correspondence; --min-postcodes lowers that\)\n$/,
+    ],
     [
       'the LGA → postcode direction',
       'LGA_CODE_2023,LGA_NAME_2023,POA_CODE_2021,RATIO_FROM_TO\n10180,Armidale,2350,0.9\n10180,Armidale,2351,0.1\n17650,Uralla,2350,0.4\n17650,Uralla,2358,0.6\n',
@@ -90,6 +125,8 @@ describe.concurrent('npm run data:postcodes', { timeout: 30_000 }, () => {
     expect(missing.stderr).toMatch(/^Refused: .*nope\.csv could not be read: ENOENT/);
     const usage = await dataPostcodes(['--out', path.join(dir, 'index.json')]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/^give exactly one correspondence CSV\n\nUsage: npm run data:postcodes -- <correspondence\.csv>/);
+    expect(usage.stderr).toMatch(
+      /^give exactly one correspondence CSV\n\nUsage: npm run data:postcodes -- <correspondence\.csv>/,
+    );
   });
 });

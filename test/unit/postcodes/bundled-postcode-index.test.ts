@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPostcodeIndex, loadBundledLocalityRows, type PostcodeIndex } from '../../../server/postcodes/postcode-index';
+import {
+  buildPostcodeIndex,
+  loadBundledLocalityRows,
+  type PostcodeIndex,
+} from '../../../server/postcodes/postcode-index';
 import { titleCaseLocality } from '../../../server/postcodes/title-case';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 

@@ -30,13 +30,27 @@ describe('the bundled correspondence format', () => {
       ['71000', 'Darwin (C)'],
       ['79399', 'Unincorporated NT'],
     ]);
-    expect(json).toMatchObject({ postcode_count: 3, row_count: 6, layout: '2018', postcode_edition: '2018', lga_edition: '2018', built_from: 'small.csv' });
+    expect(json).toMatchObject({
+      postcode_count: 3,
+      row_count: 6,
+      layout: '2018',
+      postcode_edition: '2018',
+      lga_edition: '2018',
+      built_from: 'small.csv',
+    });
   });
 
   it('names the source, the editions and the CC BY attribution of either layout', () => {
-    expect(JSON.parse(encodeBundledCorrespondence(parseCorrespondenceCsv(SMALL_2018), 'a.csv')).attribution).toBe(ATTRIBUTION_2018);
+    expect(JSON.parse(encodeBundledCorrespondence(parseCorrespondenceCsv(SMALL_2018), 'a.csv')).attribution).toBe(
+      ATTRIBUTION_2018,
+    );
     const newer = JSON.parse(encodeBundledCorrespondence(parseCorrespondenceCsv(SMALL_2021), 'b.csv'));
-    expect(newer).toMatchObject({ layout: '2021+', postcode_edition: '2021', lga_edition: '2023', licence: 'CC BY 4.0' });
+    expect(newer).toMatchObject({
+      layout: '2021+',
+      postcode_edition: '2021',
+      lga_edition: '2023',
+      licence: 'CC BY 4.0',
+    });
     expect(newer.attribution).toBe(
       'Source: Australian Bureau of Statistics, Postal Area 2021 to Local Government Area 2023 correspondence (population weighted), © Commonwealth of Australia, CC BY 4.0',
     );
@@ -49,7 +63,14 @@ describe('the bundled correspondence format', () => {
     const decoded = decodeBundledCorrespondence(JSON.parse(text));
     expect(decoded.rows).toEqual(expect.arrayContaining(parsed.rows));
     expect(decoded.rows).toHaveLength(parsed.rows.length);
-    expect(decoded.metadata).toMatchObject({ layout: '2021+', postcodeEdition: '2021', lgaEdition: '2023', postcodeCount: 2, rowCount: 4, builtFrom: 'b.csv' });
+    expect(decoded.metadata).toMatchObject({
+      layout: '2021+',
+      postcodeEdition: '2021',
+      lgaEdition: '2023',
+      postcodeCount: 2,
+      rowCount: 4,
+      builtFrom: 'b.csv',
+    });
   });
 
   it('refuses a bundle that is damaged or does not hold what it says', () => {
@@ -57,7 +78,9 @@ describe('the bundled correspondence format', () => {
     expect(() => decodeBundledCorrespondence({ ...good, format: 2 })).toThrow(BundleFormatError);
     expect(() => decodeBundledCorrespondence({ ...good, postcodes: ['2350 10180:1.5'] })).toThrow(/postcodes\.0/);
     expect(() => decodeBundledCorrespondence({ ...good, lgas: good.lgas.slice(1) })).toThrow(/LGA 10180 has no name/);
-    expect(() => decodeBundledCorrespondence({ ...good, postcodes: good.postcodes.slice(1) })).toThrow(/says 2 postcodes and 4 rows but holds 1 and 2/);
+    expect(() => decodeBundledCorrespondence({ ...good, postcodes: good.postcodes.slice(1) })).toThrow(
+      /says 2 postcodes and 4 rows but holds 1 and 2/,
+    );
   });
 });
 
@@ -73,7 +96,9 @@ describe('what may become the bundle', () => {
     const reversed = parseCorrespondenceCsv(
       'LGA_CODE_2023,LGA_NAME_2023,POA_CODE_2021,RATIO_FROM_TO\n10180,Armidale,2350,0.9\n10180,Armidale,2351,0.1\n17650,Uralla,2350,0.4\n17650,Uralla,2358,0.6\n',
     );
-    expect(bundleProblem(reversed, { minPostcodes: 1 })).toMatch(/the ratios of 3 of 3 postcodes do not add up to 1 \(2350: 1\.3\)/);
+    expect(bundleProblem(reversed, { minPostcodes: 1 })).toMatch(
+      /the ratios of 3 of 3 postcodes do not add up to 1 \(2350: 1\.3\)/,
+    );
   });
 });
 
@@ -82,7 +107,8 @@ describe('the bundled ABS correspondence', () => {
 
   it('is the ABS 2018 edition, with its attribution', () => {
     expect(bundled.metadata).toEqual({
-      source: 'Australian Bureau of Statistics, Postcode 2018 to Local Government Area 2018 correspondence (population weighted)',
+      source:
+        'Australian Bureau of Statistics, Postcode 2018 to Local Government Area 2018 correspondence (population weighted)',
       attribution: ATTRIBUTION_2018,
       layout: '2018',
       postcodeEdition: '2018',
@@ -98,18 +124,30 @@ describe('the bundled ABS correspondence', () => {
     for (const r of bundled.rows) totals.set(r.postcode, (totals.get(r.postcode) ?? 0) + r.ratio);
     expect(totals.size).toBe(2672);
     expect(Math.max(...[...totals.values()].map((t) => Math.abs(t - 1)))).toBeLessThan(1e-3);
-    expect(bundleProblem({ layout: '2018', lgaEdition: '2018', postcodeEdition: '2018', rows: bundled.rows, skipped: 0 })).toBeNull();
+    expect(
+      bundleProblem({ layout: '2018', lgaEdition: '2018', postcodeEdition: '2018', rows: bundled.rows, skipped: 0 }),
+    ).toBeNull();
   });
 
   it('is exactly what `npm run data:postcodes` writes from its rows: small, and not edited by hand', async () => {
     const { metadata, rows } = bundled;
-    const again = encodeBundledCorrespondence({ layout: metadata.layout, lgaEdition: metadata.lgaEdition, postcodeEdition: metadata.postcodeEdition, rows, skipped: 0 }, metadata.builtFrom);
+    const again = encodeBundledCorrespondence(
+      {
+        layout: metadata.layout,
+        lgaEdition: metadata.lgaEdition,
+        postcodeEdition: metadata.postcodeEdition,
+        rows,
+        skipped: 0,
+      },
+      metadata.builtFrom,
+    );
     expect(again).toBe(await readFile(BUNDLED_FILE, 'utf8'));
     expect((await stat(BUNDLED_FILE)).size).toBeLessThan(120_000);
   });
 
   it('holds the shares ABS gives', () => {
-    const of = (postcode: string) => bundled.rows.filter((r) => r.postcode === postcode).map((r) => [r.lga_code, r.lga_name, r.ratio]);
+    const of = (postcode: string) =>
+      bundled.rows.filter((r) => r.postcode === postcode).map((r) => [r.lga_code, r.lga_name, r.ratio]);
     expect(of('2033')).toEqual([
       ['16550', 'Randwick (C)', 0.9978377],
       ['17200', 'Sydney (C)', 0.0021623],

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PoliteFetcher } from '../../../server/http-client/fetcher';
-import { CACHE_FILE, CorrespondenceUnavailableError, loadCorrespondence, readCachedCorrespondence } from '../../../server/postcodes/correspondence-source';
+import {
+  CACHE_FILE,
+  CorrespondenceUnavailableError,
+  loadCorrespondence,
+  readCachedCorrespondence,
+} from '../../../server/postcodes/correspondence-source';
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
 import { createLogger } from '../../../server/logger';
 import { CORRESPONDENCE_2018, CORRESPONDENCE_2021 } from '../../fixtures/ingest/scenario';
@@ -16,7 +21,10 @@ const fetcher = () => new PoliteFetcher({ retries: 0, timeoutMs: 2_000 });
 const url = (name: string) => `${site.url}/data/${name}`;
 
 beforeAll(async () => {
-  site = await startMockSite({ declarations: [], files: { 'corr-2018.csv': CORRESPONDENCE_2018, 'corr-2021.csv': CORRESPONDENCE_2021 } });
+  site = await startMockSite({
+    declarations: [],
+    files: { 'corr-2018.csv': CORRESPONDENCE_2018, 'corr-2021.csv': CORRESPONDENCE_2021 },
+  });
 });
 afterAll(() => site.close());
 beforeEach(() => {
@@ -28,7 +36,12 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
   it('fetches a URL once, caches it, and uses the cache until it is a week old', async () => {
     const dataDir = await tempDir();
     let now = new Date('2026-03-01T00:00:00Z');
-    const first = await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher(), now: () => now });
+    const first = await loadCorrespondence({
+      source: url('corr-2018.csv'),
+      dataDir,
+      fetcher: fetcher(),
+      now: () => now,
+    });
     expect(first).toMatchObject({ from: 'source', layout: '2018', warning: null });
     expect(first.rows.length).toBe(15);
     const cached = JSON.parse(await readFile(path.join(dataDir, CACHE_FILE), 'utf8'));
@@ -36,12 +49,22 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
     expect(cached.rows).toHaveLength(15);
 
     now = new Date('2026-03-05T00:00:00Z');
-    const second = await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher(), now: () => now });
+    const second = await loadCorrespondence({
+      source: url('corr-2018.csv'),
+      dataDir,
+      fetcher: fetcher(),
+      now: () => now,
+    });
     expect(second.from).toBe('cache');
     expect(site.requests).toHaveLength(1);
 
     now = new Date('2026-03-09T00:00:00Z');
-    const third = await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher(), now: () => now });
+    const third = await loadCorrespondence({
+      source: url('corr-2018.csv'),
+      dataDir,
+      fetcher: fetcher(),
+      now: () => now,
+    });
     expect(third.from).toBe('source');
     expect(site.requests).toHaveLength(2);
     expect(site.requests[0]!.userAgent).toMatch(/^Mozilla/);
@@ -60,8 +83,12 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
   it('does not use a cached copy of another source', async () => {
     const dataDir = await tempDir();
     await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher() });
-    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(CorrespondenceUnavailableError);
-    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(/^POSTCODE_LGA_URL: .*HTTP 404/);
+    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(
+      CorrespondenceUnavailableError,
+    );
+    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(
+      /^POSTCODE_LGA_URL: .*HTTP 404/,
+    );
   });
 
   it('reads a path or a file: URL every time and caches what it read', async () => {
@@ -95,18 +122,32 @@ describe('the server’s postcode service', () => {
     const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS });
     expect(service).toMatchObject({ precision: 'correspondence', loadedFrom: 'bundled' });
     // The bundled 2018 correspondence: Lismore 95.4 %, Byron 2.7 %, three LGAs under 1 % left out.
-    expect(service.get('2480')).toMatchObject({ suburbs: ['Goonellabah', 'Lismore', 'McKees Hill'], lga_source: 'abs_correspondence' });
+    expect(service.get('2480')).toMatchObject({
+      suburbs: ['Goonellabah', 'Lismore', 'McKees Hill'],
+      lga_source: 'abs_correspondence',
+    });
     expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850', '11350']);
   });
 
   it('answers from the locality data alone when told to, saying so in every area', async () => {
-    const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, correspondence: null });
+    const service = await PostcodeService.open({
+      dataDir: await tempDir(),
+      logger,
+      localityRows: LOCALITY_ROWS,
+      correspondence: null,
+    });
     expect(service).toMatchObject({ precision: 'locality', loadedFrom: null });
     expect(service.get('2480')).toMatchObject({ lgas: [{ lga_code: '14850' }], lga_source: 'postcode_locality_data' });
   });
 
   it('answers from the correspondence when it loads', async () => {
-    const service = await PostcodeService.open({ source: url('corr-2018.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
+    const service = await PostcodeService.open({
+      source: url('corr-2018.csv'),
+      dataDir: await tempDir(),
+      logger,
+      localityRows: LOCALITY_ROWS,
+      fetcher: fetcher(),
+    });
     expect(service.precision).toBe('correspondence');
     expect(service.loadedFrom).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+\/data\/corr-2018\.csv@/);
     expect(service.get('2480')!.lgas.map((l) => l.lga_code)).toEqual(['14850', '11350']);
@@ -115,7 +156,13 @@ describe('the server’s postcode service', () => {
 
   it('starts on the bundled correspondence when the URL is unreachable, and switches once a refresh loads it', async () => {
     site.faults.set('/data/corr-2021.csv', [{ status: 503 }]);
-    const service = await PostcodeService.open({ source: url('corr-2021.csv'), dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, fetcher: fetcher() });
+    const service = await PostcodeService.open({
+      source: url('corr-2021.csv'),
+      dataDir: await tempDir(),
+      logger,
+      localityRows: LOCALITY_ROWS,
+      fetcher: fetcher(),
+    });
     expect(service.loadedFrom).toBe('bundled');
     // Moreton Bay has its 2018 code in the bundled edition, its 2023 code in the configured one.
     expect(service.get('4055')!.lgas.map((l) => l.lga_code)).toEqual(['35010', '31000']);
@@ -129,16 +176,32 @@ describe('the server’s postcode service', () => {
 
   it('starts from given correspondence rows instead of the bundled ones', async () => {
     const rows = [{ postcode: '2480', lga_code: '11350', lga_name: 'Byron (A)', ratio: 1 }];
-    const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS, correspondence: rows });
+    const service = await PostcodeService.open({
+      dataDir: await tempDir(),
+      logger,
+      localityRows: LOCALITY_ROWS,
+      correspondence: rows,
+    });
     expect(service.loadedFrom).toBe('rows');
-    expect(service.get('2480')).toMatchObject({ lgas: [{ lga_name: 'Byron', lga_code: '11350', share: 1 }], lga_source: 'abs_correspondence' });
+    expect(service.get('2480')).toMatchObject({
+      lgas: [{ lga_name: 'Byron', lga_code: '11350', share: 1 }],
+      lga_source: 'abs_correspondence',
+    });
     // Not in those rows: the locality data's LGA, said to be from there.
-    expect(service.get('4055')).toMatchObject({ lgas: [{ lga_code: '35010' }, { lga_code: '31000' }], lga_source: 'postcode_locality_data' });
+    expect(service.get('4055')).toMatchObject({
+      lgas: [{ lga_code: '35010' }, { lga_code: '31000' }],
+      lga_source: 'postcode_locality_data',
+    });
   });
 
   it('stops start-up when POSTCODE_LGA_URL is a file that cannot be read', async () => {
-    await expect(PostcodeService.open({ source: '/nonexistent/corr.csv', dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS })).rejects.toThrow(
-      /^POSTCODE_LGA_URL: \/nonexistent\/corr\.csv could not be loaded: ENOENT/,
-    );
+    await expect(
+      PostcodeService.open({
+        source: '/nonexistent/corr.csv',
+        dataDir: await tempDir(),
+        logger,
+        localityRows: LOCALITY_ROWS,
+      }),
+    ).rejects.toThrow(/^POSTCODE_LGA_URL: \/nonexistent\/corr\.csv could not be loaded: ENOENT/);
   });
 });

@@ -17,7 +17,8 @@ describe('ABS postcode → LGA correspondence files', () => {
   });
 
   it('reads the published lower-case 2018 file with its BOM and scientific-notation ratios', () => {
-    const text = '\uFEFFpostcode,lga_code_2018,lga_name_2018,ratio,percentage\n0800,71000,Darwin (C),0.9585573,95.85573\n0800,79399,Unincorporated NT,4.14427E-2,4.14427\n';
+    const text =
+      '\uFEFFpostcode,lga_code_2018,lga_name_2018,ratio,percentage\n0800,71000,Darwin (C),0.9585573,95.85573\n0800,79399,Unincorporated NT,4.14427E-2,4.14427\n';
     const parsed = parseCorrespondenceCsv(text);
     expect(parsed.layout).toBe('2018');
     // A bare `postcode` column: ABS's 2018 correspondence maps Postcode 2018 to LGA 2018.
@@ -36,7 +37,12 @@ describe('ABS postcode → LGA correspondence files', () => {
       ['31000', 0.475],
       ['36630', 0.005],
     ]);
-    expect(parsed.rows.find((r) => r.postcode === '0872')).toEqual({ postcode: '0872', lga_code: '70420', lga_name: 'Central Desert', ratio: 1 });
+    expect(parsed.rows.find((r) => r.postcode === '0872')).toEqual({
+      postcode: '0872',
+      lga_code: '70420',
+      lga_name: 'Central Desert',
+      ratio: 1,
+    });
   });
 
   it('takes PERCENTAGE when there is no ratio column, and restores a leading zero a spreadsheet dropped', () => {
@@ -47,10 +53,15 @@ describe('ABS postcode → LGA correspondence files', () => {
 
   it('refuses a file that is not a correspondence', () => {
     expect(() => parseCorrespondenceCsv('postcode,suburb\n4000,Brisbane\n')).toThrow(CorrespondenceFormatError);
-    expect(() => parseCorrespondenceCsv('postcode,suburb\n4000,Brisbane\n')).toThrow(/no LGA_CODE_…, LGA_NAME_…, RATIO or RATIO_FROM_TO column/);
+    expect(() => parseCorrespondenceCsv('postcode,suburb\n4000,Brisbane\n')).toThrow(
+      /no LGA_CODE_…, LGA_NAME_…, RATIO or RATIO_FROM_TO column/,
+    );
     expect(() => parseCorrespondenceCsv('<html><body>Moved</body></html>')).toThrow(CorrespondenceFormatError);
     expect(() => parseCorrespondenceCsv('POSTCODE_2018,LGA_CODE_2018,LGA_NAME_2018,RATIO\n')).toThrow(/no usable rows/);
-    const junk = 'POSTCODE_2018,LGA_CODE_2018,LGA_NAME_2018,RATIO\n' + Array.from({ length: 30 }, (_, i) => `40${i},x,y,z`).join('\n') + '\n4000,31000,Brisbane,1\n';
+    const junk =
+      'POSTCODE_2018,LGA_CODE_2018,LGA_NAME_2018,RATIO\n' +
+      Array.from({ length: 30 }, (_, i) => `40${i},x,y,z`).join('\n') +
+      '\n4000,31000,Brisbane,1\n';
     expect(() => parseCorrespondenceCsv(junk)).toThrow(/30 of 31 rows are unreadable/);
   });
 });

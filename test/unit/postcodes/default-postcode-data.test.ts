@@ -4,7 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/logger';
 import { loadBundledCorrespondence } from '../../../server/postcodes/bundled-correspondence';
 import { correspondenceRowsForCodeMatching, loadCorrespondence } from '../../../server/postcodes/correspondence-source';
-import { buildPostcodeIndex, loadBundledLocalityRows, type LocalityRow } from '../../../server/postcodes/postcode-index';
+import {
+  buildPostcodeIndex,
+  loadBundledLocalityRows,
+  type LocalityRow,
+} from '../../../server/postcodes/postcode-index';
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
 import { CORRESPONDENCE_2021 } from '../../fixtures/ingest/scenario';
 import { tempDir } from '../../helpers/temp-dir';
@@ -23,16 +27,50 @@ describe('the default postcode data (bundled ABS correspondence, no POSTCODE_LGA
 
   it.each([
     ['2033', 'Kensington', [['Randwick', '16550']]],
-    ['2350', 'Armidale', [['Armidale Regional', '10130'], ['Uralla', '17650']]],
+    [
+      '2350',
+      'Armidale',
+      [
+        ['Armidale Regional', '10130'],
+        ['Uralla', '17650'],
+      ],
+    ],
     ['2038', 'Annandale', [['Inner West', '14170']]],
-    ['2480', 'Lismore', [['Lismore', '14850'], ['Byron', '11350']]],
+    [
+      '2480',
+      'Lismore',
+      [
+        ['Lismore', '14850'],
+        ['Byron', '11350'],
+      ],
+    ],
     // ABS 2018 puts 55 % of 6000's residents in Vincent and 45 % in Perth: both listed, Vincent first.
-    ['6000', 'Perth', [['Vincent', '58570'], ['Perth', '57080']]],
-    ['4055', 'Ferny Grove', [['Moreton Bay', '35010'], ['Brisbane', '31000']]],
-  ])('%s (%s) gets the LGAs of the ABS correspondence, principal first, every one of at least 1 %%', (postcode, suburb, expected) => {
-    expect(lgas(postcode)).toEqual(expected);
-    expect(service.get(postcode)).toMatchObject({ lga_source: 'abs_correspondence', suburbs: expect.arrayContaining([suburb]) });
-  });
+    [
+      '6000',
+      'Perth',
+      [
+        ['Vincent', '58570'],
+        ['Perth', '57080'],
+      ],
+    ],
+    [
+      '4055',
+      'Ferny Grove',
+      [
+        ['Moreton Bay', '35010'],
+        ['Brisbane', '31000'],
+      ],
+    ],
+  ])(
+    '%s (%s) gets the LGAs of the ABS correspondence, principal first, every one of at least 1 %%',
+    (postcode, suburb, expected) => {
+      expect(lgas(postcode)).toEqual(expected);
+      expect(service.get(postcode)).toMatchObject({
+        lga_source: 'abs_correspondence',
+        suburbs: expect.arrayContaining([suburb]),
+      });
+    },
+  );
 
   it('differs from the package’s single LGA where the package is wrong', () => {
     const packageIndex = buildPostcodeIndex(localityRows);
@@ -65,7 +103,12 @@ describe('LGA names and codes for the ingest to match declarations with', () => 
   it('are the bundled ABS correspondence’s without a POSTCODE_LGA_URL copy in DATA_DIR', async () => {
     const rows = await correspondenceRowsForCodeMatching(await tempDir());
     expect(rows).toHaveLength(loadBundledCorrespondence().metadata.rowCount);
-    expect(rows).toContainEqual({ postcode: '2350', lga_code: '10130', lga_name: 'Armidale Regional (A)', ratio: 0.9465969 });
+    expect(rows).toContainEqual({
+      postcode: '2350',
+      lga_code: '10130',
+      lga_name: 'Armidale Regional (A)',
+      ratio: 0.9465969,
+    });
   });
 
   it('are the POSTCODE_LGA_URL correspondence’s once it is cached', async () => {

@@ -110,7 +110,11 @@ describe('SlidingWindowStore', () => {
   it('keeps purging when a shared counter fails a purge', async () => {
     vi.useFakeTimers();
     const purge = vi.fn().mockRejectedValueOnce(new Error('store unreachable')).mockResolvedValue(undefined);
-    const store = new SlidingWindowStore({ consume: vi.fn(), undo: vi.fn(), reset: vi.fn(), purge }, fakeClock().now, 1000);
+    const store = new SlidingWindowStore(
+      { consume: vi.fn(), undo: vi.fn(), reset: vi.fn(), purge },
+      fakeClock().now,
+      1000,
+    );
     store.init({ windowMs: WINDOW } as Options);
     await vi.advanceTimersByTimeAsync(2000);
     expect(purge).toHaveBeenCalledTimes(2);

@@ -14,7 +14,9 @@ function consumeMany(counter: InMemorySlidingWindow, key: string, limit: number,
 describe('InMemorySlidingWindow', () => {
   it('accepts up to the limit and refuses the next, reporting the count', () => {
     const counter = new InMemorySlidingWindow(WINDOW);
-    for (let i = 1; i <= 3; i++) expect(counter.consume('k', 3, T0)).toEqual({ allowed: true, count: i, resetAt: T0 + WINDOW });
+    for (let i = 1; i <= 3; i++) {
+      expect(counter.consume('k', 3, T0)).toEqual({ allowed: true, count: i, resetAt: T0 + WINDOW });
+    }
     expect(counter.consume('k', 3, T0)).toEqual({ allowed: false, count: 3, resetAt: T0 + WINDOW });
   });
 
@@ -48,8 +50,16 @@ describe('InMemorySlidingWindow', () => {
     expect(counter.consume('k', 3, T0 + 30_000)).toEqual({ allowed: false, count: 3, resetAt: T0 + WINDOW });
     // T0 has left; T0+10s and T0+20s remain, so there is room for exactly one.
     expect(counter.consume('k', 3, T0 + WINDOW)).toEqual({ allowed: true, count: 3, resetAt: T0 + 10_000 + WINDOW });
-    expect(counter.consume('k', 3, T0 + WINDOW + 1)).toEqual({ allowed: false, count: 3, resetAt: T0 + 10_000 + WINDOW });
-    expect(counter.consume('k', 3, T0 + 10_000 + WINDOW)).toEqual({ allowed: true, count: 3, resetAt: T0 + 20_000 + WINDOW });
+    expect(counter.consume('k', 3, T0 + WINDOW + 1)).toEqual({
+      allowed: false,
+      count: 3,
+      resetAt: T0 + 10_000 + WINDOW,
+    });
+    expect(counter.consume('k', 3, T0 + 10_000 + WINDOW)).toEqual({
+      allowed: true,
+      count: 3,
+      resetAt: T0 + 20_000 + WINDOW,
+    });
   });
 
   it('never accepts more than the limit in any window-long interval (seeded random traffic)', () => {
@@ -161,7 +171,9 @@ describe('InMemorySlidingWindow', () => {
 
     it('brings 100,000 one-off keys back to none', () => {
       const counter = new InMemorySlidingWindow(WINDOW);
-      for (let i = 0; i < 100_000; i++) counter.consume(`ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, 100, T0 + (i % 1000));
+      for (let i = 0; i < 100_000; i++) {
+        counter.consume(`ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, 100, T0 + (i % 1000));
+      }
       expect(counter.size).toBe(100_000);
       counter.purge(T0 + 1000 + WINDOW);
       expect(counter.size).toBe(0);

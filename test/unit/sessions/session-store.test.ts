@@ -10,15 +10,22 @@ async function setup(dir?: string) {
   const dataDir = dir ?? (await tempDir());
   let now = Date.parse('2026-11-22T00:00:00.000Z');
   const clock = () => new Date(now);
-  const store = await FileSessionStore.open(dataDir, { idleTimeoutMs: 30 * MINUTE, absoluteTimeoutMs: 12 * 60 * MINUTE, clock });
+  const store = await FileSessionStore.open(dataDir, {
+    idleTimeoutMs: 30 * MINUTE,
+    absoluteTimeoutMs: 12 * 60 * MINUTE,
+    clock,
+  });
   const call = <T>(fn: (cb: (err?: unknown, value?: T) => void) => void) =>
     new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
   const get = (sid: string) => call<SessionData | null>((cb) => store.get(sid, cb));
   const set = (sid: string, data: Partial<SessionData> & Record<string, unknown>) =>
-    call<void>((cb) => store.set(sid, { cookie: { originalMaxAge: 1000, path: '/api/v1', httpOnly: true }, ...data } as SessionData, cb));
+    call<void>((cb) =>
+      store.set(sid, { cookie: { originalMaxAge: 1000, path: '/api/v1', httpOnly: true }, ...data } as SessionData, cb),
+    );
   const touch = (sid: string) => call<void>((cb) => store.touch(sid, {} as SessionData, () => cb()));
   const destroy = (sid: string) => call<void>((cb) => store.destroy(sid, cb));
-  const file = async () => JSON.parse(await readFile(store.file, 'utf8')) as { sessions: Record<string, { last_seen_at: string }> };
+  const file = async () =>
+    JSON.parse(await readFile(store.file, 'utf8')) as { sessions: Record<string, { last_seen_at: string }> };
   return { dataDir, store, get, set, touch, destroy, file, advance: (ms: number) => (now += ms), clock };
 }
 
@@ -26,7 +33,10 @@ describe('FileSessionStore', () => {
   it('stores a session under the SHA-256 of its id, with the account id and nothing else', async () => {
     const s = await setup();
     await s.set('sid-1', { accountId: 'acc-1', email: 'leak@x.test', roles: ['admin'] });
-    expect(await s.get('sid-1')).toEqual({ cookie: { originalMaxAge: 1000, path: '/api/v1', httpOnly: true }, accountId: 'acc-1' });
+    expect(await s.get('sid-1')).toEqual({
+      cookie: { originalMaxAge: 1000, path: '/api/v1', httpOnly: true },
+      accountId: 'acc-1',
+    });
     expect(await s.get('sid-2')).toBeNull();
     const text = await readFile(s.store.file, 'utf8');
     expect(text).not.toContain('sid-1');

@@ -58,7 +58,9 @@ describe('DurableJsonFile', () => {
     const probe = await open(path.join(dir, 'probe'), 'w');
     const FileHandle = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
     await probe.close();
-    vi.spyOn(FileHandle, 'sync').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    vi.spyOn(FileHandle, 'sync').mockRejectedValueOnce(
+      Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }),
+    );
     const file = path.join(dir, 'data.json');
     await expect(new DurableJsonFile(file).write({ x: 1 })).rejects.toThrow(/ENOSPC/);
     expect((await readdir(dir)).sort()).toEqual(['probe']);
@@ -88,6 +90,8 @@ describe('removeOrphanedTempFiles', () => {
 
     const removed = await removeOrphanedTempFiles(file);
     expect(removed.sort()).toEqual([names.deadWriter, names.oldLiveWriter, names.deadAside].sort());
-    expect((await readdir(dir)).sort()).toEqual([names.liveWriter, names.otherFile, names.data, names.lookalike].sort());
+    expect((await readdir(dir)).sort()).toEqual(
+      [names.liveWriter, names.otherFile, names.data, names.lookalike].sort(),
+    );
   });
 });

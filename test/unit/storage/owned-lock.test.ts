@@ -20,7 +20,13 @@ async function planted(dir: string, owner: Partial<LockOwner> | null, ageMs = 0)
   const lock = path.join(dir, 'data.json.lock');
   await mkdir(lock);
   if (owner) {
-    const full = { pid: process.pid, host: hostname(), token: 'planted', acquired_at: new Date().toISOString(), ...owner };
+    const full = {
+      pid: process.pid,
+      host: hostname(),
+      token: 'planted',
+      acquired_at: new Date().toISOString(),
+      ...owner,
+    };
     await writeFile(path.join(lock, 'owner.json'), JSON.stringify(full));
   }
   if (ageMs > 0) {
@@ -41,7 +47,9 @@ describe('acquireOwnedLock', () => {
     const owner = await ownerOf(lock);
     expect(owner).toMatchObject({ pid: process.pid, host: hostname(), token: held.owner.token });
     expect(owner.token).toMatch(/^[0-9a-f]{32}$/);
-    if (LINUX) expect(owner).toMatchObject({ boot_id: expect.any(String), proc_start: expect.stringMatching(/^[0-9]+$/) });
+    if (LINUX) {
+      expect(owner).toMatchObject({ boot_id: expect.any(String), proc_start: expect.stringMatching(/^[0-9]+$/) });
+    }
     await held.release();
     await held.release();
     expect(existsSync(lock)).toBe(false);
@@ -105,7 +113,11 @@ describe('acquireOwnedLock', () => {
   it('a holder whose lock was taken over is told so, and its release leaves the new holder’s lock alone', async () => {
     const lock = path.join(await tempDir(), 'data.json.lock');
     let told: Error | undefined;
-    const stalled = await acquireOwnedLock(lock, { staleMs: 200, updateMs: 5_000, onCompromised: (err) => (told = err) });
+    const stalled = await acquireOwnedLock(lock, {
+      staleMs: 200,
+      updateMs: 5_000,
+      onCompromised: (err) => (told = err),
+    });
     const then = new Date(Date.now() - 1_000);
     await utimes(lock, then, then); // as if its heartbeats had stopped
     const taker = await acquireOwnedLock(lock, { staleMs: 200, updateMs: 50 });
