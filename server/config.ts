@@ -110,6 +110,13 @@ export const ConfigSchema = z.object({
   /** An email or URL added to the ingest's User-Agent so the sites' operators can reach whoever runs it. */
   INGEST_CONTACT: optional(z.string().max(200).optional()),
   TRUST_PROXY: optional(z.string().transform(parseTrustProxy).default(false)),
+  /**
+   * Where the check endpoint's rate limit is counted when several instances serve (redis:// or rediss://); unset =
+   * in this process. When Redis cannot be reached, checks answer 503 rate_limit_unavailable until it is back.
+   */
+  REDIS_URL: optional(
+    z.url({ protocol: /^rediss?$/, hostname: /./, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -136,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const name = String(issue.path[0] ?? 'environment');
     const got = env[name];
     // JSON-quoted so that a value with a line break still gives one line.
-    return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' ? '' : ` (got ${JSON.stringify(got)})`}`;
+    return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' || name === 'REDIS_URL' ? '' : ` (got ${JSON.stringify(got)})`}`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }

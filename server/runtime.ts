@@ -57,7 +57,7 @@ export interface RuntimeOverrides {
   logger?: Logger;
   /** The postcode index to answer from. Default: the bundled ABS correspondence, or POSTCODE_LGA_URL's. */
   postcodes?: PostcodeIndex;
-  /** Where check requests are counted; in-process by default, a shared store when running several instances. */
+  /** Where check requests are counted. Default: Redis when REDIS_URL is set, else in this process. */
   rateLimitCounter?: SlidingWindowCounter;
   /** Sign-in settings over the configuration's (a test's short session timeouts or login limits). */
   auth?: AuthSettings;
@@ -215,6 +215,27 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
   const absoluteTimeoutMs = auth.absoluteTimeoutMs ?? DEFAULT_ABSOLUTE_TIMEOUT_MS;
   if (!(idleTimeoutMs > 0 && absoluteTimeoutMs > 0)) throw new Error('session timeouts must be positive');
 
+  let rateLimitCounter = overrides.rateLimitCounter;
+  let closeCounter: () => Promise<void> = async () => undefined;
+  if (!rateLimitCounter && config.REDIS_URL) {
+    // Opened first, so that an unreachable Redis stops the start before anything else is open. Loaded only when
+    // used: the CLIs and single-instance servers never need the Redis client.
+    const { RedisSlidingWindow } = await import('./rate-limit/redis-sliding-window');
+    let lastLogged = 0;
+    const redis = await RedisSlidingWindow.open({
+      url: config.REDIS_URL,
+      windowMs: WINDOW_MS,
+      // Reported on every reconnection attempt: logged at most every 30 s.
+      onError: (err) => {
+        if (Date.now() - lastLogged < 30_000) return;
+        lastLogged = Date.now();
+        logger.error({ err }, 'rate-limit Redis unreachable: checks answer 503 until it is back');
+      },
+    });
+    rateLimitCounter = redis;
+    closeCounter = () => redis.close();
+  }
+
   // Population-weighted LGAs: the bundled ABS correspondence, or POSTCODE_LGA_URL's (cached in DATA_DIR) when set.
   const postcodeService = overrides.postcodes
     ? null
@@ -248,7 +269,7 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
   return {
     ...data,
     postcodes,
-    rateLimitCounter: overrides.rateLimitCounter ?? new InMemorySlidingWindow(WINDOW_MS),
+    rateLimitCounter: rateLimitCounter ?? new InMemorySlidingWindow(WINDOW_MS),
     sessions,
     sessionSecret: secret.secret,
     idleTimeoutMs,
@@ -286,6 +307,7 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
       clearInterval(purge);
       await data.close();
       await sessions.close();
+      await closeCounter();
     },
   };
 }

@@ -49,7 +49,9 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       413: error('Request body over 10 kB'),
       415: error('Content-Type is not application/json'),
       429: error('Rate limit exceeded; wait Retry-After seconds'),
-      503: error('Disaster data is not available yet (before the first refresh)'),
+      503: error(
+        'Disaster data is not available yet (before the first refresh), or rate limiting is unavailable (the shared counter cannot be reached); wait Retry-After seconds',
+      ),
     },
   });
 

@@ -4,10 +4,12 @@ import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../shared/api/
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import type { ApiKeyOutcome } from '../keys/require-api-key';
-import type { SlidingWindowCounter } from './sliding-window';
+import { RateLimitUnavailableError, type SlidingWindowCounter } from './sliding-window';
 import { SlidingWindowStore, storeKey } from './sliding-window-store';
 
 export const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
+/** Retry-After of a 503 `rate_limit_unavailable`: a shared counter reconnects within about a second. */
+export const RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS = 2;
 
 type LimitedRequest = Request & { rateLimit?: RateLimitInfo };
 
@@ -94,11 +96,24 @@ export function checkRateLimit(counter: SlidingWindowCounter, now: () => number 
     },
   });
 
+  // A shared counter that cannot be reached fails closed with a 503 the client can retry: never unlimited, never a
+  // crash (express-rate-limit hands the store's error to `next`, as passOnStoreError is off).
+  const limited: RequestHandler = (req, res, next) =>
+    limiter(req, res, (err?: unknown) => {
+      if (err instanceof RateLimitUnavailableError) {
+        next(
+          new AppError('rate_limit_unavailable', undefined, {
+            'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
+          }),
+        );
+      } else next(err);
+    });
+
   const headers: RequestHandler = (req, res, next) => {
     const info = (req as LimitedRequest).rateLimit;
     if (info) setRateLimitHeaders(res, info, now());
     next();
   };
 
-  return [limiter, headers];
+  return [limited, headers];
 }

@@ -21,6 +21,17 @@ export interface SlidingWindowCounter {
   purge(now: number): void | Promise<void>;
 }
 
+/**
+ * Thrown by a shared counter that cannot be reached (Redis down, a command timing out): the check answers 503
+ * `rate_limit_unavailable` with Retry-After instead of serving unlimited or crashing (check-rate-limit.ts).
+ */
+export class RateLimitUnavailableError extends Error {
+  override readonly name = 'RateLimitUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 export interface WindowState {
   allowed: boolean;
   /** Requests of this key counted in the window, this one included if it was accepted. */

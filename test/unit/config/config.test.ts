@@ -178,6 +178,21 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
     expect(message).toContain(JSON.stringify(value));
   });
 
+  it('reads REDIS_URL as an optional redis:// or rediss:// URL', () => {
+    expect(loadConfig({}).REDIS_URL).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.example:6380/2' }).REDIS_URL).toBe(
+      'rediss://:secret@cache.example:6380/2',
+    );
+    for (const value of ['http://cache.example', 'cache.example:6379', 'redis:']) {
+      const message = configError({ REDIS_URL: value });
+      expect(message).toContain('REDIS_URL must be a redis:// or rediss:// URL');
+    }
+    // It may hold a password: never echoed.
+    expect(configError({ REDIS_URL: 'http://:hunter2@cache.example' })).not.toContain('hunter2');
+  });
+
   it('requires PUBLIC_URL when NODE_ENV=production', () => {
     const secret = 'x'.repeat(32);
     expect(configError({ NODE_ENV: 'production', SESSION_SECRET: secret })).toContain(

@@ -1,0 +1,338 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  loadMigrations,
+  migrateDatabase,
+  SchemaTooNewError,
+  type Migration,
+} from '../../../server/storage/postgres/migrate';
+import { startPostgres, type PostgresServer } from '../../helpers/postgres-server';
+
+// A real PostgreSQL on loopback, one for the file; each test gets its own database.
+let server: PostgresServer;
+const pools: pg.Pool[] = [];
+let dbCount = 0;
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.end()));
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function freshDatabase(): Promise<string> {
+  return server.createDatabase(`migrate_${++dbCount}`);
+}
+
+function poolFor(url: string, max = 4): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection the server drops (the fast shutdown after the last test) is no test failure.
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return pool;
+}
+
+function quietLogger() {
+  const lines: { level: string; msg: string; fields?: unknown }[] = [];
+  const log =
+    (level: string) =>
+    (fieldsOrMsg: unknown, msg?: string): void => {
+      lines.push(
+        typeof fieldsOrMsg === 'string' ? { level, msg: fieldsOrMsg } : { level, msg: msg!, fields: fieldsOrMsg },
+      );
+    };
+  return { lines, logger: { info: log('info'), warn: log('warn') } as any };
+}
+
+async function tables(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+  );
+  return rows.map((r) => r.table_name);
+}
+
+async function migrated(): Promise<pg.Pool> {
+  const pool = poolFor(await freshDatabase());
+  await migrateDatabase(pool, quietLogger());
+  return pool;
+}
+
+async function insertAccount(pool: pg.Pool, id: string): Promise<void> {
+  await pool.query(
+    `INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, 'scrypt$x', now());
+     `.trim(),
+    [id, `${id}@clinic.example`],
+  );
+  await pool.query(
+    `INSERT INTO subscriptions (id, account_id, plan, status, expires_at, rate_limit, updated_at)
+     VALUES ($1, $2, 'Clinic-Wide Access', 'active', NULL, 100, now())`,
+    [`sub-${id}`, id],
+  );
+}
+
+let keyCount = 0;
+function keyRow(accountId: string, status: 'active' | 'revoked') {
+  const n = ++keyCount;
+  return [
+    `key-${n}`,
+    accountId,
+    `sub-${accountId}`,
+    n.toString(16).padStart(64, '0'),
+    'sk_live_abcd',
+    status,
+    status === 'revoked' ? new Date() : null,
+  ];
+}
+const INSERT_KEY = `INSERT INTO api_keys (id, account_id, subscription_id, key_hash, key_prefix, status, created_at, revoked_at)
+  VALUES ($1, $2, $3, $4, $5, $6, now(), $7)`;
+
+describe('migrateDatabase', () => {
+  it('applies the migrations to an empty database and records them', async () => {
+    const pool = poolFor(await freshDatabase());
+    const { lines, logger } = quietLogger();
+    const known = await loadMigrations();
+    expect(known.map((m) => m.version)).toEqual(known.map((_, i) => i + 1));
+
+    const result = await migrateDatabase(pool, { logger });
+
+    expect(result).toEqual({ applied: known.map((m) => m.version), version: known.length });
+    expect(await tables(pool)).toEqual(
+      expect.arrayContaining([
+        'accounts',
+        'subscriptions',
+        'api_keys',
+        'key_actions',
+        'audit_events',
+        'declarations',
+        'declaration_lgas',
+        'declarations_meta',
+        'ingest_state',
+        'sessions',
+        'data_version',
+        'schema_migrations',
+      ]),
+    );
+    const { rows } = await pool.query('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
+    expect(rows).toEqual(known.map((m) => ({ version: m.version, name: m.name, checksum: m.checksum })));
+    expect(lines.filter((l) => l.msg === 'applied database migration')).toHaveLength(known.length);
+    // The singletons and counters exist from the start.
+    expect((await pool.query('SELECT count(*)::int AS n FROM ingest_state')).rows[0].n).toBe(1);
+    expect((await pool.query('SELECT name FROM data_version ORDER BY name')).rows.map((r) => r.name)).toEqual([
+      'accounts',
+      'declarations',
+      'ingest_state',
+      'keys',
+    ]);
+  });
+
+  it('applies nothing the second time', async () => {
+    const pool = poolFor(await freshDatabase());
+    await migrateDatabase(pool, quietLogger());
+    const before = (await pool.query('SELECT version, applied_at FROM schema_migrations ORDER BY version')).rows;
+
+    const { lines, logger } = quietLogger();
+    const again = await migrateDatabase(pool, { logger });
+
+    expect(again.applied).toEqual([]);
+    expect(again.version).toBe(before.length);
+    expect((await pool.query('SELECT version, applied_at FROM schema_migrations ORDER BY version')).rows).toEqual(
+      before,
+    );
+    expect(lines).toEqual([]);
+  });
+
+  it('warns about, and does not re-apply, an applied migration whose file has changed', async () => {
+    const pool = await migrated();
+    const known = await loadMigrations();
+    const edited: Migration[] = [{ ...known[0]!, checksum: 'f'.repeat(64) }, ...known.slice(1)];
+    const { lines, logger } = quietLogger();
+
+    expect((await migrateDatabase(pool, { logger, migrations: edited })).applied).toEqual([]);
+
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', fields: { version: 1, name: 'initial' } })]);
+  });
+
+  it('applies each migration once when two instances start at the same time (advisory lock)', async () => {
+    const url = await freshDatabase();
+    const [a, b] = [poolFor(url), poolFor(url)];
+    // A slow first migration widens the window in which an unlocked second instance would apply it too.
+    const known = await loadMigrations();
+    const slow: Migration[] = [{ ...known[0]!, sql: `SELECT pg_sleep(0.3);\n${known[0]!.sql}` }, ...known.slice(1)];
+
+    const [logA, logB] = [quietLogger(), quietLogger()];
+    const results = await Promise.all([
+      migrateDatabase(a, { logger: logA.logger, migrations: slow }),
+      migrateDatabase(b, { logger: logB.logger, migrations: slow }),
+    ]);
+
+    // One of them found the lock taken and waited for it.
+    const waited = [...logA.lines, ...logB.lines].filter((l) => l.msg.startsWith('another instance is migrating'));
+    expect(waited).toHaveLength(1);
+    const applied = results.map((r) => r.applied).sort((x, y) => y.length - x.length);
+    expect(applied).toEqual([known.map((m) => m.version), []]);
+    expect(results.map((r) => r.version)).toEqual([known.length, known.length]);
+    expect((await a.query('SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n).toBe(known.length);
+    // The lock was released: a third run takes it straight away.
+    expect((await migrateDatabase(a, quietLogger())).applied).toEqual([]);
+  });
+
+  it('refuses a database whose schema is newer than this release knows, with one clear line', async () => {
+    const pool = await migrated();
+    const known = (await loadMigrations()).length;
+    await pool.query(
+      "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, 'future', 'x'), ($2, 'x', 'y')",
+      [known + 1, known + 2],
+    );
+
+    const failure = migrateDatabase(pool, quietLogger());
+
+    await expect(failure).rejects.toBeInstanceOf(SchemaTooNewError);
+    const err = (await failure.catch((e: unknown) => e)) as Error;
+    expect(err.message).toBe(
+      `database schema is at version ${known + 2}, this release knows up to ${known}: upgrade the service`,
+    );
+    expect(err.message).not.toContain('\n');
+    // Nothing was touched, and the lock is not left held.
+    expect((await pool.query('SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n).toBe(known + 2);
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('leaves nothing behind when a migration fails, and applies it on the next run', async () => {
+    const pool = poolFor(await freshDatabase());
+    const known = await loadMigrations();
+    const broken: Migration[] = [{ ...known[0]!, sql: `${known[0]!.sql}\nSELECT no_such_function();` }];
+
+    await expect(migrateDatabase(pool, { ...quietLogger(), migrations: broken })).rejects.toThrow(
+      /database migration 1 \(initial\) failed: function no_such_function\(\) does not exist/,
+    );
+    expect(await tables(pool)).toEqual(['schema_migrations']);
+
+    expect((await migrateDatabase(pool, quietLogger())).applied).toEqual(known.map((m) => m.version));
+  });
+});
+
+describe('the initial schema', () => {
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: await server.createDatabase('schema'), max: 4 });
+    pool.on('error', () => undefined);
+    await migrateDatabase(pool, quietLogger());
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  it('allows one active key per account and any number of revoked ones', async () => {
+    await insertAccount(pool, 'acct-1');
+    await insertAccount(pool, 'acct-2');
+    await pool.query(INSERT_KEY, keyRow('acct-1', 'active'));
+
+    await expect(pool.query(INSERT_KEY, keyRow('acct-1', 'active'))).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'api_keys_one_active_per_account',
+    });
+    for (let i = 0; i < 5; i++) await pool.query(INSERT_KEY, keyRow('acct-1', 'revoked'));
+    // Another account's active key is its own business.
+    await pool.query(INSERT_KEY, keyRow('acct-2', 'active'));
+
+    const { rows } = await pool.query(
+      "SELECT status, count(*)::int AS n FROM api_keys WHERE account_id = 'acct-1' GROUP BY status ORDER BY status",
+    );
+    expect(rows).toEqual([
+      { status: 'active', n: 1 },
+      { status: 'revoked', n: 5 },
+    ]);
+    // Revoking the active key makes room for a new one (what regenerate does in one transaction).
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        "UPDATE api_keys SET status = 'revoked', revoked_at = now() WHERE account_id = 'acct-1' AND status = 'active'",
+      );
+      await client.query(INSERT_KEY, keyRow('acct-1', 'active'));
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('lets exactly one of two concurrent transactions create an active key for an account', async () => {
+    await insertAccount(pool, 'acct-race');
+    const [c1, c2] = [await pool.connect(), await pool.connect()];
+    try {
+      await c1.query('BEGIN');
+      await c2.query('BEGIN');
+      // Both see no active key, as two requests racing through "generate" would.
+      for (const c of [c1, c2]) {
+        const { rows } = await c.query("SELECT 1 FROM api_keys WHERE account_id = 'acct-race' AND status = 'active'");
+        expect(rows).toEqual([]);
+      }
+      await c1.query(INSERT_KEY, keyRow('acct-race', 'active'));
+      // The second insert waits on the first transaction's uncommitted index entry, then fails when it commits.
+      const second = c2.query(INSERT_KEY, keyRow('acct-race', 'active')).then(
+        () => 'inserted',
+        (err: { code?: string }) => err.code,
+      );
+      await c1.query('COMMIT');
+      expect(await second).toBe('23505');
+      await c2.query('ROLLBACK');
+    } finally {
+      c1.release();
+      c2.release();
+    }
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n FROM api_keys WHERE account_id = 'acct-race' AND status = 'active'",
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('refuses a second account whose email differs only in case', async () => {
+    await insertAccount(pool, 'Case');
+    await expect(
+      pool.query(
+        "INSERT INTO accounts (id, email, password_hash, created_at) VALUES ('x', 'CASE@clinic.example', 'h', now())",
+      ),
+    ).rejects.toMatchObject({ code: '23505', constraint: 'accounts_email_unique' });
+  });
+
+  it('keeps the audit trail append-only', async () => {
+    await pool.query(
+      "INSERT INTO audit_events (at, event, source, account_id, email) VALUES (now(), 'login', 'web', 'a', 'a@b.c')",
+    );
+    await expect(pool.query("UPDATE audit_events SET email = 'x@y.z'")).rejects.toThrow(/append-only: UPDATE refused/);
+    await expect(pool.query('DELETE FROM audit_events')).rejects.toThrow(/append-only: DELETE refused/);
+    await expect(pool.query('TRUNCATE audit_events')).rejects.toThrow(/append-only: TRUNCATE refused/);
+    expect((await pool.query('SELECT count(*)::int AS n FROM audit_events')).rows[0].n).toBe(1);
+  });
+
+  it('announces a data_version bump on commit only', async () => {
+    const listener = await pool.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    try {
+      await listener.query('LISTEN data_version');
+      const writer = await pool.connect();
+      try {
+        await writer.query('BEGIN');
+        const { rows } = await writer.query(
+          "UPDATE data_version SET version = version + 1, changed_at = now() WHERE name = 'declarations' RETURNING version",
+        );
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(heard).toEqual([]);
+        await writer.query('COMMIT');
+        await expect.poll(() => heard, { timeout: 2000 }).toEqual([`declarations:${rows[0].version}`]);
+      } finally {
+        writer.release();
+      }
+    } finally {
+      await listener.query('UNLISTEN *');
+      listener.release();
+    }
+  });
+});
