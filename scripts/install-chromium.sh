@@ -13,15 +13,6 @@ for candidate in /usr/lib/chromium/chromium /usr/bin/chromium /usr/bin/chromium-
   if [ -x "$candidate" ]; then echo "Chromium: $candidate"; exit 0; fi
 done
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "No Chromium found and no apt-get: install Chromium with this system's package manager, or set CHROMIUM_PATH" >&2
-  exit 1
-fi
-if [ "$(id -u)" = 0 ]; then as_root=(); elif command -v sudo >/dev/null 2>&1; then as_root=(sudo); else
-  echo "No Chromium found: run as root 'apt-get install -y chromium fonts-liberation', or set CHROMIUM_PATH" >&2
-  exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq chromium fonts-liberation >/dev/null
+source "$(dirname "$0")/apt-install.sh"
+apt_install Chromium chromium fonts-liberation
 echo "Chromium: installed Debian's chromium ($(command -v chromium))"

@@ -9,15 +9,6 @@ if command -v redis-server >/dev/null 2>&1 && have_postgres; then
   echo "redis-server and postgresql: installed"
   exit 0
 fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "redis-server or postgresql missing and no apt-get: install them with this system's package manager" >&2
-  exit 1
-fi
-if [ "$(id -u)" = 0 ]; then as_root=(); elif command -v sudo >/dev/null 2>&1; then as_root=(sudo); else
-  echo "redis-server or postgresql missing: run as root 'apt-get install -y redis-server postgresql'" >&2
-  exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq redis-server postgresql >/dev/null
+source "$(dirname "$0")/apt-install.sh"
+apt_install "redis-server or postgresql" redis-server postgresql
 echo "redis-server and postgresql: installed Debian's packages"

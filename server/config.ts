@@ -29,6 +29,17 @@ function parseTrustProxy(value: string): boolean | number | string {
   return value;
 }
 
+/** A string read by a parser that throws with a message a person can act on (the message becomes the issue). */
+const parsedBy = <T>(parse: (value: string) => T) =>
+  z.string().transform((value, ctx) => {
+    try {
+      return parse(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 export const ConfigSchema = z.object({
@@ -55,36 +66,12 @@ export const ConfigSchema = z.object({
       .default(12),
   ),
   /** Extension origins allowed to use the cookie session (comma-separated); unset = any chrome-extension:// origin. */
-  EXTENSION_ORIGINS: optional(
-    z
-      .string()
-      .transform((value, ctx) => {
-        try {
-          return parseExtensionOrigins(value);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      })
-      .optional(),
-  ),
+  EXTENSION_ORIGINS: optional(parsedBy(parseExtensionOrigins).optional()),
   /**
    * Where browsers reach this service (comma-separated http(s) origins): the only web origins the cookie session's
    * Origin check accepts. Required in production; unset elsewhere = where it listens (127.0.0.1, localhost, HOST).
    */
-  PUBLIC_URL: optional(
-    z
-      .string()
-      .transform((value, ctx) => {
-        try {
-          return parsePublicUrls(value);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      })
-      .optional(),
-  ),
+  PUBLIC_URL: optional(parsedBy(parsePublicUrls).optional()),
   INGEST_SCHEDULE: optional(
     z.string().refine(isCron, 'must be a cron expression such as "0 3 * * *"').default('0 3 * * *'),
   ),

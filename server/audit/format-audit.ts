@@ -1,3 +1,4 @@
+import { alignedTable } from '../text-table';
 import type { AuditEvent } from './audit-log';
 
 function details(e: AuditEvent): string {
@@ -18,14 +19,5 @@ export function formatAuditEvents(events: readonly AuditEvent[], email: string):
   if (events.length === 0) return `No audit events for ${email}`;
   const header = ['TIME (UTC)', 'EVENT', 'BY', 'IP', 'DETAILS'];
   const rows = events.map((e) => [e.at, e.event, e.source, e.ip ?? '-', details(e) || '-']);
-  const table = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  return table
-    .map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return alignedTable(header, rows);
 }

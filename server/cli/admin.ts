@@ -1,3 +1,4 @@
+import { alignedTable } from '../text-table';
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../shared/domain/dates';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
@@ -102,16 +103,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
       return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
     }
     const header = ['EMAIL', 'ID', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
-    const table = [header, ...rows];
-    const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    return table
-      .map((r) =>
-        r
-          .map((cell, i) => cell.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n');
+    return alignedTable(header, rows);
   },
 };
 
