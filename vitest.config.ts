@@ -1,5 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The contract tests that run on both backends: the check, keys, sessions and sign-in, the rate limit and the admin
+ * CLI. They start servers and CLIs only through test/helpers, which give each data directory its own database and
+ * Redis prefix on the shared backend. (Tests of the JSON files themselves run on the JSON backend only.)
+ */
+const SHARED_BACKEND_CONTRACT = [
+  'test/integration/check/check-postcode.test.ts',
+  'test/integration/keys/key-lifecycle.test.ts',
+  'test/integration/keys/concurrency.test.ts',
+  'test/integration/keys/admin-cli.test.ts',
+  'test/integration/auth/login.test.ts',
+  'test/integration/auth/login-throttle.test.ts',
+  'test/integration/auth/session-lifetime.test.ts',
+  'test/integration/auth/origin.test.ts',
+  'test/integration/rate-limit/check-rate-limit.test.ts',
+  'test/integration/admin-cli/admin-cli.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -15,6 +33,20 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The contract tests again, with DATABASE_URL and REDIS_URL set: one PostgreSQL and one Redis on loopback
+          // for the run (test/helpers/shared-backends*.ts), a database and a key prefix per data directory.
+          name: 'integration-shared',
+          include: SHARED_BACKEND_CONTRACT,
+          environment: 'node',
+          env: { DTE_TEST_BACKEND: 'shared' },
+          globalSetup: ['test/helpers/shared-backends-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

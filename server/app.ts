@@ -4,6 +4,7 @@ import { checkHandlers } from './check/check-endpoint';
 import { apiDocs } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
+import { freshData } from './http/fresh-data';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
@@ -31,13 +32,16 @@ export function createApp(runtime: ServerRuntime): Express {
 
   // The hot path comes first, and straight on the app, so a check never walks a router level or other routers' stacks.
   const rateLimit = checkRateLimit(runtime.rateLimitCounter, () => clock().getTime());
+  // Several instances on PostgreSQL: what another instance committed counts before a key or session is looked at.
+  const fresh = runtime.syncData ? [freshData(runtime.syncData, logger)] : [];
   app.post(
     '/api/v1/check-postcode',
+    ...fresh,
     checkHandlers({ keys, declarations, postcodes: runtime.postcodes, rateLimit, clock }),
   );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
-  app.use('/healthz', healthRouter(declarations, clock));
+  app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
   const docs = apiDocs();
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
@@ -50,8 +54,8 @@ export function createApp(runtime: ServerRuntime): Express {
     origins: runtime.origins,
   });
   const { signIn, sessions, idleTimeoutMs } = runtime;
-  app.use('/api/v1/auth', session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
-  app.use('/api/v1/keys', session, keysRouter({ keys, accounts, clock }));
+  app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
+  app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -104,12 +104,34 @@ export const ConfigSchema = z.object({
   REDIS_URL: optional(
     z.url({ protocol: /^rediss?$/, hostname: /./, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  /**
+   * Put in front of every Redis key this service writes (rate-limit buckets, sessions, login counts), so that one
+   * Redis can serve several deployments. Default `dte:`.
+   */
+  REDIS_KEY_PREFIX: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -')
+      .default('dte:'),
+  ),
+  /**
+   * PostgreSQL (postgres:// or postgresql://) for accounts, subscriptions, keys, the audit trail, declarations and
+   * the ingest state, shared by every instance; unset = the JSON files in DATA_DIR.
+   */
+  DATABASE_URL: optional(
+    z
+      .url({ protocol: /^postgres(ql)?$/, hostname: /./, error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+  ),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {}
+
+/** Variables whose values may hold a password: never echoed in a configuration error. */
+const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'REDIS_URL', 'DATABASE_URL']);
 
 /** Reads the configuration; a bad value throws a ConfigError whose message is one line naming every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
@@ -130,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const name = String(issue.path[0] ?? 'environment');
     const got = env[name];
     // JSON-quoted so that a value with a line break still gives one line.
-    return `${name} ${issue.message}${got === undefined || name === 'SESSION_SECRET' || name === 'REDIS_URL' ? '' : ` (got ${JSON.stringify(got)})`}`;
+    return `${name} ${issue.message}${got === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(got)})`}`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }

@@ -9,7 +9,12 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { importDataDir } from '../../server/cli/migrate-json-to-postgres';
+import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
+import { startPostgres } from '../../test/helpers/postgres-server';
+import { startRedisServer } from '../../test/helpers/redis-server';
 import { startChildServer, type ChildServer } from '../lib/child-server';
 import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../lib/cpu-profile';
 import { loadCheck, type LoadResult } from '../lib/load-check';
@@ -32,6 +37,8 @@ function startCommand(): { entry: string; nodeArgs: string[] } {
 }
 const SERVER = startCommand();
 const CONNECTIONS = [1, 10, 100];
+/** The check on the shared backends (DATABASE_URL and REDIS_URL), beside the JSON default. */
+const SHARED = 'check, PostgreSQL+Redis';
 const KEYS = 5_000;
 /** How long the check endpoint stays under load before its memory is read again. */
 const SUSTAINED_MS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60) * 1000;
@@ -142,8 +149,23 @@ async function main(): Promise<void> {
     logFile: path.join(work, 'check10.log'),
     ready: checkReady(apiKey10),
   });
+  // The same service as several instances run it: the same data copied into a throwaway PostgreSQL (by
+  // `migrate-json-to-postgres`'s importer), the rate limit counted in a throwaway Redis, both on loopback.
+  const [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+  const databaseUrl = await postgres.createDatabase('bench');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const imported = await importDataDir(pool, dataDir1, { logger: createLogger('silent') });
+  await pool.end();
+  console.log(`PostgreSQL: ${imported.inserted} rows imported from the JSON data directory`);
+  const shared = await startChildServer({
+    ...SERVER,
+    env: { ...serverEnv(path.join(work, 'data-shared')), DATABASE_URL: databaseUrl, REDIS_URL: redis.url },
+    logFile: path.join(work, 'check-shared.log'),
+    ready: checkReady(apiKey),
+  });
   const targets: [string, ChildServer, string][] = [
     ['check-postcode', check, apiKey],
+    [SHARED, shared, apiKey],
     ['check-postcode 10× data', check10, apiKey10],
     ['bare Express', express, apiKey],
     ['bare node:http', bare, apiKey],
@@ -162,7 +184,9 @@ async function main(): Promise<void> {
       if (server === check) rssSamples.push(check.rssMb());
     }
   }
-  await Promise.all([express.stop(), bare.stop(), check10.stop()]);
+  const sharedRss = shared.rssMb();
+  await Promise.all([express.stop(), bare.stop(), check10.stop(), shared.stop()]);
+  await Promise.all([redis.close(), postgres.stop()]);
   // Keep the check under load until it has had SUSTAINED_MS of it, sampling memory, to see whether it grows.
   let loaded = CONNECTIONS.length * SECONDS * 1000;
   while (loaded < SUSTAINED_MS) {
@@ -183,6 +207,12 @@ async function main(): Promise<void> {
       `  c=${String(c).padStart(3)}  check ÷ bare Express ${(ours.rps / at('bare Express', c).rps).toFixed(2)}   check ÷ node:http ${(ours.rps / at('bare node:http', c).rps).toFixed(2)}`,
     );
   }
+  for (const c of CONNECTIONS) {
+    console.log(
+      `  c=${String(c).padStart(3)}  PostgreSQL+Redis ÷ JSON files ${(at(SHARED, c).rps / at('check-postcode', c).rps).toFixed(2)}   PostgreSQL+Redis ÷ bare Express ${(at(SHARED, c).rps / at('bare Express', c).rps).toFixed(2)}`,
+    );
+  }
+  console.log(`  PostgreSQL+Redis instance RSS after its load: ${sharedRss.toFixed(0)} MB`);
   console.log(
     `  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`,
   );

@@ -55,9 +55,51 @@ export interface AuditLog extends AuditRecorder {
   close(): Promise<void>;
 }
 
-// Anything that looks like a whole key is cut to its prefix (keyPrefix) before it reaches the disk, whatever a caller
-// passes: `sk_live_` and at least 12 more characters, so that an already-cut prefix is left alone.
+// What looks like a whole key: `sk_live_` and at least 12 more characters, so that an already-cut prefix is left alone.
 const RAW_KEY = /sk_live_[0-9A-Za-z]{12,}/g;
+
+/**
+ * `text` with anything that looks like a whole key cut to its prefix (keyPrefix) and `…`: what every audit trail does
+ * to what it stores (JsonLinesAuditLog to each line, PostgresAuditLog to each text field, the JSON import to what it
+ * copies), whatever a caller passes. null and undefined are given back as they are.
+ */
+export function redactKeys<V extends string | null | undefined>(text: V): V {
+  return (typeof text === 'string' ? text.replace(RAW_KEY, (key) => `${keyPrefix(key)}…`) : text) as V;
+}
+
+/**
+ * An event as the audit trails give it back: the fields in this order, the optional ones only when set (neither
+ * undefined nor null), the subscription with its three fields only.
+ */
+export function auditEvent(fields: {
+  at: string;
+  event: AuditEventType;
+  source: AuditSource;
+  account_id: string | null;
+  email: string | null;
+  ip?: string | null;
+  key_prefix?: string | null;
+  reason?: string | null;
+  subscription?: AuditEvent['subscription'] | null;
+}): AuditEvent {
+  return {
+    at: fields.at,
+    event: fields.event,
+    source: fields.source,
+    account_id: fields.account_id,
+    email: fields.email,
+    ...(fields.ip != null && { ip: fields.ip }),
+    ...(fields.key_prefix != null && { key_prefix: fields.key_prefix }),
+    ...(fields.reason != null && { reason: fields.reason }),
+    ...(fields.subscription != null && {
+      subscription: {
+        status: fields.subscription.status,
+        expires_at: fields.subscription.expires_at,
+        rate_limit: fields.subscription.rate_limit,
+      },
+    }),
+  };
+}
 
 /**
  * The audit trail as a file: one JSON object per line in `DATA_DIR/audit.jsonl`, append-only.
@@ -82,24 +124,8 @@ export class JsonLinesAuditLog implements AuditLog {
   }
 
   record(input: AuditInput): Promise<void> {
-    const event: AuditEvent = {
-      at: (input.at ?? this.clock()).toISOString(),
-      event: input.event,
-      source: input.source,
-      account_id: input.account_id,
-      email: input.email,
-      ...(input.ip !== undefined && { ip: input.ip }),
-      ...(input.key_prefix !== undefined && { key_prefix: input.key_prefix }),
-      ...(input.reason !== undefined && { reason: input.reason }),
-      ...(input.subscription !== undefined && {
-        subscription: {
-          status: input.subscription.status,
-          expires_at: input.subscription.expires_at,
-          rate_limit: input.subscription.rate_limit,
-        },
-      }),
-    };
-    const line = JSON.stringify(event).replace(RAW_KEY, (key) => `${keyPrefix(key)}…`) + '\n';
+    const event = auditEvent({ ...input, at: (input.at ?? this.clock()).toISOString() });
+    const line = redactKeys(JSON.stringify(event)) + '\n';
     const run = this.queue.then(() => this.append(line));
     this.queue = run.catch(() => undefined);
     return run;

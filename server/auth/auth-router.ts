@@ -6,6 +6,8 @@ import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import { withValidBody } from '../http/validate-request';
+import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
+import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
 import { sessionAccount } from '../sessions/require-session';
 import { clearSessionCookie } from '../sessions/session-cookie';
 import type { SessionStore } from '../sessions/session-store';
@@ -34,8 +36,8 @@ function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> 
 export function authRouter(deps: AuthRouterDeps): Router {
   const { signIn, accounts, sessions, clock, idleTimeoutMs } = deps;
 
-  const sessionView = (req: Request, account: Account): SessionData => {
-    const expires = sessions.expiresAt(req.sessionID);
+  const sessionView = async (req: Request, account: Account): Promise<SessionData> => {
+    const expires = await sessions.expiresAt(req.sessionID);
     return {
       authenticated: true,
       account: { id: account.id, email: account.email },
@@ -56,12 +58,18 @@ export function authRouter(deps: AuthRouterDeps): Router {
           await promisify((done) => req.session.save(done));
         })
         .catch((err: unknown) => {
+          // A shared login throttle that cannot be reached: refused, never let through uncounted.
+          if (err instanceof RateLimitUnavailableError) {
+            throw new AppError('rate_limit_unavailable', undefined, {
+              'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
+            });
+          }
           if (!(err instanceof SignInError)) throw err;
           throw err.code === 'rate_limited'
             ? new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) })
             : new AppError('invalid_credentials');
         });
-      res.json({ success: true, data: sessionView(req, account) });
+      res.json({ success: true, data: await sessionView(req, account) });
     },
   );
 
@@ -73,9 +81,9 @@ export function authRouter(deps: AuthRouterDeps): Router {
     res.json({ success: true, data: SIGNED_OUT });
   };
 
-  const current: RequestHandler = (req, res) => {
+  const current: RequestHandler = async (req, res) => {
     const account = sessionAccount(req, accounts);
-    res.json({ success: true, data: account ? sessionView(req, account) : SIGNED_OUT });
+    res.json({ success: true, data: account ? await sessionView(req, account) : SIGNED_OUT });
   };
 
   const router = Router();

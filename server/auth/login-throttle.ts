@@ -1,4 +1,5 @@
-import { InMemorySlidingWindow } from '../rate-limit/sliding-window';
+import { hash } from 'node:crypto';
+import { InMemorySlidingWindow, type SlidingWindowCounter, type WindowState } from '../rate-limit/sliding-window';
 
 export interface LoginThrottleLimits {
   /** Failed attempts allowed per email address in `windowMs` (whether or not the account exists). */
@@ -11,13 +12,42 @@ export interface LoginThrottleLimits {
 export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 };
 
 export interface LoginAttempt {
-  /** The password was right: the email's failures are forgotten, and this attempt stops counting for the address. */
-  succeeded(): void;
+  /**
+   * The password was right: the email's failures are forgotten, and this attempt stops counting for the address.
+   * Rejects (RateLimitUnavailableError) when a shared counter cannot be reached.
+   */
+  succeeded(): Promise<void>;
   /** The attempt failed: it keeps counting (it already does; this only ends the attempt). */
   failed(): void;
 }
 
 export type LoginGate = { ok: true; attempt: LoginAttempt } | { ok: false; retryAfterSeconds: number };
+
+/** One bucket an attempt is counted in, and its limit. */
+export interface LoginBucket {
+  key: string;
+  limit: number;
+}
+
+/**
+ * Where login attempts are counted: a SlidingWindowCounter (the window is the counter's), optionally able to count
+ * one attempt in several buckets at once, all or nothing. A shared counter must offer `consumeAll` (RedisLoginCounter
+ * does it in one Lua script): with consume-then-undo, two instances could each see the other's provisional entry
+ * and both refuse, or one's undo could take back the other's entry.
+ */
+export interface LoginCounter extends SlidingWindowCounter {
+  /**
+   * Records the attempt in every bucket if each has room, else in none; one state per bucket, in order (`allowed`:
+   * whether that bucket alone had room). Rejects with RateLimitUnavailableError when a shared counter is unreachable.
+   */
+  consumeAll?(buckets: readonly LoginBucket[], now: number): Promise<WindowState[]>;
+  close?(): Promise<void>;
+}
+
+/** A bucket name that does not carry the email or address itself (the keys of a shared counter are visible). */
+function bucket(kind: 'email' | 'ip', value: string): string {
+  return `${kind}:${hash('sha256', value, 'hex')}`;
+}
 
 /**
  * Slows password guessing: at most `perAccount` failures per email and `perIp` per client address in a sliding
@@ -26,37 +56,45 @@ export type LoginGate = { ok: true; attempt: LoginAttempt } | { ok: false; retry
  * While throttled, even the right password is refused — otherwise the throttle would itself be a password oracle.
  *
  * The per-email count applies to unknown emails too, so the throttle does not reveal which accounts exist.
- * The counting is the check endpoint's exact sliding window (InMemorySlidingWindow), one bucket per email and per
- * address. In-memory: a restart forgets counts (acceptable for a window of minutes); several instances each count alone.
+ * The counting is the check endpoint's exact sliding window, one bucket per email and per address (named by their
+ * SHA-256). By default in this process (InMemorySlidingWindow: a restart forgets counts, several instances each count
+ * alone); with REDIS_URL in Redis (openLoginThrottle), shared by every instance.
  */
 export class LoginThrottle {
-  private readonly window: InMemorySlidingWindow;
+  private readonly counter: LoginCounter;
   private callsSinceSweep = 0;
 
   constructor(
     readonly limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS,
     private readonly now: () => number = Date.now,
+    counter?: LoginCounter,
   ) {
-    this.window = new InMemorySlidingWindow(limits.windowMs);
+    this.counter = counter ?? new InMemorySlidingWindow(limits.windowMs);
   }
 
+  /** Buckets held by an in-process counter (idle ones included until the next purge); 0 for a shared one. */
   get size(): number {
-    return this.window.size;
+    return this.counter instanceof InMemorySlidingWindow ? this.counter.size : 0;
   }
 
-  begin(email: string, ip: string): LoginGate {
+  /**
+   * Counts the attempt of `email` from `ip`, or refuses it. Rejects with RateLimitUnavailableError when a shared
+   * counter cannot be reached: the caller refuses the sign-in (503), never lets it through uncounted.
+   */
+  async begin(email: string, ip: string): Promise<LoginGate> {
     if (++this.callsSinceSweep >= 1000) this.purge();
     const now = this.now();
-    const accountKey = `email:${email}`;
-    const ipKey = `ip:${ip}`;
-    // Both buckets are decided before either keeps the attempt: a refusal by one takes back what the other recorded
-    // (synchronously, so the newest entry is this attempt's), and a refused attempt never counts.
-    const account = this.window.consume(accountKey, this.limits.perAccount, now);
-    const address = this.window.consume(ipKey, this.limits.perIp, now);
-    if (!account.allowed || !address.allowed) {
-      if (account.allowed) this.window.undo(accountKey);
-      if (address.allowed) this.window.undo(ipKey);
-      const waits = [account, address].filter((s) => !s.allowed).map((s) => Math.ceil((s.resetAt - now) / 1000));
+    const accountKey = bucket('email', email);
+    const ipKey = bucket('ip', ip);
+    const buckets: LoginBucket[] = [
+      { key: accountKey, limit: this.limits.perAccount },
+      { key: ipKey, limit: this.limits.perIp },
+    ];
+    const states = this.counter.consumeAll
+      ? await this.counter.consumeAll(buckets, now)
+      : await this.consumeEach(buckets, now);
+    if (states.some((s) => !s.allowed)) {
+      const waits = states.filter((s) => !s.allowed).map((s) => Math.ceil((s.resetAt - now) / 1000));
       return { ok: false, retryAfterSeconds: Math.max(1, ...waits) };
     }
 
@@ -64,12 +102,12 @@ export class LoginThrottle {
     return {
       ok: true,
       attempt: {
-        succeeded: () => {
+        succeeded: async () => {
           if (settled) return;
           settled = true;
-          this.window.reset(accountKey);
+          await this.counter.reset(accountKey);
           // Takes back one entry: the newest, this attempt's or a later parallel one's; the count is the same.
-          this.window.undo(ipKey);
+          await this.counter.undo(ipKey);
         },
         failed: () => {
           settled = true;
@@ -78,9 +116,28 @@ export class LoginThrottle {
     };
   }
 
-  /** Forgets counts that have left the window. */
+  /** Forgets counts that have left the window (a shared counter's expire by themselves). */
   purge(): void {
     this.callsSinceSweep = 0;
-    this.window.purge(this.now());
+    Promise.resolve(this.counter.purge(this.now())).catch(() => undefined);
+  }
+
+  /** Closes a shared counter's connection. */
+  async close(): Promise<void> {
+    await this.counter.close?.();
+  }
+
+  /**
+   * Every bucket decided before any keeps the attempt: a refusal by one takes back what the others recorded. With
+   * the in-process counter all of it runs synchronously, so the newest entry taken back is this attempt's and no
+   * parallel attempt sees it; a refused attempt never counts.
+   */
+  private async consumeEach(buckets: readonly LoginBucket[], now: number): Promise<WindowState[]> {
+    const pending = buckets.map((b) => this.counter.consume(b.key, b.limit, now));
+    const states = pending.some((p) => p instanceof Promise) ? await Promise.all(pending) : (pending as WindowState[]);
+    if (states.some((s) => !s.allowed)) {
+      await Promise.all(buckets.map((b, i) => (states[i]!.allowed ? this.counter.undo(b.key) : undefined)));
+    }
+    return states;
   }
 }

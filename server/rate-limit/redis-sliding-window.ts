@@ -1,6 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createClient, type RedisClientType } from 'redis';
+import { randomBytes } from 'node:crypto';
+import type { RedisClientType } from 'redis';
+import { closeRedisClient, evalScript, luaScript, openRedisClient } from '../storage/redis-client';
+import { withTimeout } from '../storage/with-timeout';
 import { RateLimitUnavailableError, type SlidingWindowCounter, type WindowState } from './sliding-window';
+
+/**
+ * The start of every sliding-window script: `now` in ms from ARGV[1], or from Redis TIME when ARGV[1] is '' (the one
+ * clock all instances share). CONSUME_SCRIPT and the login throttle's script (redis-login-counter.ts) begin with it.
+ */
+export const SCRIPT_NOW = `local now
+if ARGV[1] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[1])
+end`;
 
 /**
  * Decide and record in one atomic step (InMemorySlidingWindow's semantics exactly, across every instance):
@@ -9,13 +23,7 @@ import { RateLimitUnavailableError, type SlidingWindowCounter, type WindowState 
  * Returns {allowed 0/1, count, resetAt, now}, resetAt and now on the script's clock.
  */
 export const CONSUME_SCRIPT = `
-local now
-if ARGV[1] == '' then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = tonumber(ARGV[1])
-end
+${SCRIPT_NOW}
 local window, limit = tonumber(ARGV[2]), tonumber(ARGV[3])
 -- A request at t counts for [t, t + window): at now - window it has left (inclusive bound).
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
@@ -37,7 +45,7 @@ local freeing = redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')[2]
 return {0, count, tonumber(freeing) + window, now}
 `;
 
-const CONSUME_SHA = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
+const CONSUME = luaScript(CONSUME_SCRIPT);
 
 export interface RedisSlidingWindowOptions {
   /** redis:// or rediss:// URL. */
@@ -59,11 +67,14 @@ export interface RedisSlidingWindowOptions {
   onError?: (err: Error) => void;
 }
 
-/** Reconnection backoff: 50 ms doubling to 1 s, with up to 20% jitter, forever. */
-function reconnectDelay(retries: number): number {
-  const base = Math.min(50 * 2 ** retries, 1000);
-  return Math.round(base * (1 + Math.random() * 0.2));
-}
+/** How a RedisSlidingWindow, or a counter built on it (RedisLoginCounter), counts on its client. */
+export type RedisWindowSettings = Pick<RedisSlidingWindowOptions, 'windowMs' | 'clock' | 'commandTimeoutMs'> & {
+  keyPrefix: string;
+  /** What the commands are for, in RateLimitUnavailableError: "rate-limit", "login-throttle". */
+  commands: string;
+  /** Whether close() closes the client. */
+  ownsClient: boolean;
+};
 
 /**
  * SlidingWindowCounter over Redis, shared by every instance: one sorted set per bucket and one Lua script
@@ -72,24 +83,29 @@ function reconnectDelay(retries: number): number {
  *
  * When Redis cannot be reached every call fails at once with RateLimitUnavailableError: commands are not queued
  * while disconnected (`disableOfflineQueue`), each has a timeout, and the client reconnects by itself with backoff,
- * so the counter recovers without a restart.
+ * so the counter recovers without a restart (openRedisClient, storage/redis-client.ts).
  */
 export class RedisSlidingWindow implements SlidingWindowCounter {
-  private readonly prefix: string;
+  readonly windowMs: number;
+  protected readonly prefix: string;
   private readonly useCallerClock: boolean;
   private readonly commandTimeoutMs: number;
+  private readonly commands: string;
+  private readonly ownsClient: boolean;
   /** Unique to this process; with `seq`, makes every member unique even for requests in the same millisecond. */
   private readonly instanceId = randomBytes(6).toString('hex');
   private seq = 0;
 
-  private constructor(
-    private readonly client: RedisClientType,
-    readonly windowMs: number,
-    options: RedisSlidingWindowOptions,
+  protected constructor(
+    protected readonly client: RedisClientType,
+    settings: RedisWindowSettings,
   ) {
-    this.prefix = options.keyPrefix ?? 'dte:rl:';
-    this.useCallerClock = options.clock === 'caller';
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 500;
+    this.windowMs = settings.windowMs;
+    this.prefix = settings.keyPrefix;
+    this.useCallerClock = settings.clock === 'caller';
+    this.commandTimeoutMs = settings.commandTimeoutMs ?? 500;
+    this.commands = settings.commands;
+    this.ownsClient = settings.ownsClient;
   }
 
   /**
@@ -97,49 +113,32 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
    * Later outages are handled by reconnecting in the background.
    */
   static async open(options: RedisSlidingWindowOptions): Promise<RedisSlidingWindow> {
-    let connected = false;
-    const client = createClient({
-      url: options.url,
-      disableOfflineQueue: true,
-      // While Redis is slow, commands waiting for a reply are bounded too: beyond this many, refused at once.
-      commandsQueueMaxLength: 1000,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 1000,
-        // The first connection is tried once (open() reports it); later ones are retried for ever.
-        reconnectStrategy: (retries, cause) => (connected ? reconnectDelay(retries) : cause),
-      },
-    }) as RedisClientType;
-    // Without a listener an 'error' event would crash the process.
-    client.on('error', (err: Error) => options.onError?.(err));
+    let client: RedisClientType;
     try {
-      await client.connect();
-      connected = true;
+      client = await openRedisClient({ ...options, purpose: 'rate limiting' });
     } catch (err) {
-      client.destroy();
-      throw new RateLimitUnavailableError(`could not connect to Redis for rate limiting`, { cause: err });
+      throw new RateLimitUnavailableError('could not connect to Redis for rate limiting', {
+        cause: (err as Error).cause,
+      });
     }
-    return new RedisSlidingWindow(client, options.windowMs, options);
+    return new RedisSlidingWindow(client, {
+      ...options,
+      keyPrefix: options.keyPrefix ?? 'dte:rl:',
+      commands: 'rate-limit',
+      ownsClient: true,
+    });
   }
 
   async consume(key: string, limit: number, now: number): Promise<WindowState> {
-    const args = [
-      '1',
-      this.prefix + key,
-      this.useCallerClock ? String(now) : '',
-      String(this.windowMs),
-      String(limit),
-      `${this.instanceId}:${(this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER)}`,
-    ];
-    const reply = await this.run(async () => {
-      try {
-        return await this.client.sendCommand(['EVALSHA', CONSUME_SHA, ...args]);
-      } catch (err) {
-        if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-        // Not cached (first use, a restart, SCRIPT FLUSH): EVAL runs it and caches it for the next EVALSHA.
-        return await this.client.sendCommand(['EVAL', CONSUME_SCRIPT, ...args]);
-      }
-    });
-    const [allowed, count, resetAt, scriptNow] = reply as unknown as [number, number, number, number];
+    const reply = await this.run(() =>
+      evalScript(
+        this.client,
+        CONSUME,
+        [this.prefix + key],
+        [this.clockArg(now), String(this.windowMs), String(limit), this.member()],
+      ),
+    );
+    const [allowed, count, resetAt, scriptNow] = reply as [number, number, number, number];
     // On Redis's clock, resetAt is translated to the caller's by its distance from Redis's now.
     return { allowed: allowed === 1, count, resetAt: now + (resetAt - scriptNow) };
   }
@@ -152,40 +151,44 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
     await this.run(() => this.client.sendCommand(['DEL', this.prefix + key]));
   }
 
+  /** Whether Redis answers PING within the command timeout (for /healthz). */
+  async ping(): Promise<boolean> {
+    try {
+      await this.run(() => this.client.sendCommand(['PING']));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   purge(): void {
     // Sorted sets expire one window after their newest entry.
   }
 
-  /** Closes the connection: pending commands are answered first, for at most a second. */
+  /** Closes the connection if the counter owns it: pending commands are answered first, for at most a second. */
   async close(): Promise<void> {
-    if (!this.client.isOpen) return void this.client.destroy();
-    let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([
-      this.client.close().then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 1000))),
-    ]);
-    clearTimeout(timer);
-    if (!closed) this.client.destroy();
+    if (this.ownsClient) await closeRedisClient(this.client);
+  }
+
+  /** ARGV[1] of the scripts (SCRIPT_NOW): the caller's `now`, or '' for Redis TIME. */
+  protected clockArg(now: number): string {
+    return this.useCallerClock ? String(now) : '';
+  }
+
+  /** The suffix of a new entry's member, unique across instances and within the millisecond. */
+  protected member(): string {
+    return `${this.instanceId}:${(this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER)}`;
   }
 
   /**
-   * Runs a command within `commandTimeoutMs`. node-redis's own command timeout stops at the socket (a command
-   * written to a Redis that hangs waits for ever), hence the race here; a reply that comes later is dropped.
+   * Runs a command within `commandTimeoutMs` (withTimeout: node-redis's own command timeout stops at the socket);
+   * any failure becomes RateLimitUnavailableError.
    */
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no reply within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
-    });
-    const pending = command();
-    // A reply after the timeout (or an error) must not become an unhandled rejection.
-    pending.catch(() => undefined);
+  protected async run<T>(command: () => Promise<T>): Promise<T> {
     try {
-      return await Promise.race([pending, timeout]);
+      return await withTimeout(command, this.commandTimeoutMs);
     } catch (err) {
-      throw new RateLimitUnavailableError('Redis did not answer the rate-limit command', { cause: err });
-    } finally {
-      clearTimeout(timer);
+      throw new RateLimitUnavailableError(`Redis did not answer the ${this.commands} command`, { cause: err });
     }
   }
 }

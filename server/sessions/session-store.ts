@@ -2,7 +2,9 @@ import { hash } from 'node:crypto';
 import path from 'node:path';
 import session from 'express-session';
 import { z } from 'zod';
+import { AppError } from '../http/app-error';
 import { JsonStore } from '../storage/json-store';
+import { withTimeout } from '../storage/with-timeout';
 import './session-types';
 
 export const SessionRecord = z.object({
@@ -34,17 +36,69 @@ export function sessionKey(sid: string): string {
   return hash('sha256', sid, 'hex');
 }
 
+/**
+ * How often a session's idle deadline is written at most: a thirtieth of the idle timeout, at most a minute. Idle
+ * deadlines may end up this much early, which nobody notices, and a busy client costs no write per request.
+ */
+export function touchIntervalMs(policy: SessionPolicy): number {
+  return Math.min(60_000, Math.floor(policy.idleTimeoutMs / 30));
+}
+
+/** The times a stored session is judged by (ms since the epoch, server clock). */
+export interface SessionTimes {
+  /** Sign-in: the absolute timeout runs from here. */
+  createdAt: number;
+  /** The last time the idle deadline was written. */
+  lastSeenAt: number;
+}
+
+/** Whether a session with these times is over at `now`: idle too long, or too long since sign-in. */
+export function isSessionExpired(times: SessionTimes, policy: SessionPolicy, now: number): boolean {
+  return now >= times.lastSeenAt + policy.idleTimeoutMs || now >= times.createdAt + policy.absoluteTimeoutMs;
+}
+
+/** When a session with these times ends if left idle from `now` on: the idle deadline, capped by the absolute one. */
+export function sessionExpiresAt(times: SessionTimes, policy: SessionPolicy, now: number): Date {
+  return new Date(
+    Math.min(Math.max(times.lastSeenAt, now) + policy.idleTimeoutMs, times.createdAt + policy.absoluteTimeoutMs),
+  );
+}
+
+/**
+ * A shared session store (Redis, PostgreSQL) that cannot be reached, or did not answer in time: the request is
+ * answered 503 `session_unavailable` with Retry-After (the JSON error envelope), never with a crash or a hang, and
+ * never as "signed out". An AppError, so it becomes the envelope wherever it surfaces: in express-session's load
+ * (passed to `next`), or in a handler awaiting regenerate, save or destroy.
+ */
+export class SessionStoreUnavailableError extends AppError {
+  override readonly name = 'SessionStoreUnavailableError';
+  constructor(cause?: unknown) {
+    super('session_unavailable', undefined, { 'Retry-After': '2' });
+    this.cause = cause;
+  }
+}
+
 type Callback = (err?: unknown) => void;
 
-/** Where the cookie sessions are kept: express-session's Store, with expiry decided on the server's clock. */
+/**
+ * Where the cookie sessions are kept: express-session's Store, with expiry decided on the server's clock. Three
+ * implementations share one policy (idle timeout, absolute timeout from sign-in, touch written at most every
+ * touchIntervalMs, only the SHA-256 of session ids and the account id stored): FileSessionStore (DATA_DIR),
+ * RedisSessionStore and PostgresSessionStore; openSessionStore (open-session-store.ts) picks one.
+ */
 export interface SessionStore extends session.Store {
-  /** When the session stored under this id ends if left idle from now on; undefined when there is none. */
-  expiresAt(sid: string): Date | undefined;
-  /** Removes every expired session; returns how many were removed. */
+  /** Where the sessions are kept. */
+  readonly backend: 'file' | 'redis' | 'postgres';
+  /**
+   * When the session stored under this id ends if left idle from now on; undefined when there is none. Rejects with
+   * SessionStoreUnavailableError when a shared store cannot be reached.
+   */
+  expiresAt(sid: string): Promise<Date | undefined>;
+  /** Removes every expired session; returns how many were removed (0 where the backend expires them itself). */
   purge(): Promise<number>;
   /** Ends every session of an account (e.g. after its password changes). Returns how many were ended. */
   destroyAllFor(accountId: string): Promise<number>;
-  /** Picks up sessions written by another server process sharing DATA_DIR. */
+  /** Picks up sessions written by another server process sharing DATA_DIR (nothing to do for shared stores). */
   watch(): void;
   close(): Promise<void>;
 }
@@ -59,6 +113,7 @@ export interface SessionStore extends session.Store {
  * does not cost a disk write per request); `purge` removes expired sessions from the file.
  */
 export class FileSessionStore extends session.Store implements SessionStore {
+  readonly backend = 'file';
   private readonly touchIntervalMs: number;
 
   private constructor(
@@ -66,8 +121,7 @@ export class FileSessionStore extends session.Store implements SessionStore {
     private readonly policy: SessionPolicy,
   ) {
     super();
-    // Idle deadlines may end up this much early; a thirtieth of the idle timeout, at most a minute, is invisible.
-    this.touchIntervalMs = Math.min(60_000, Math.floor(policy.idleTimeoutMs / 30));
+    this.touchIntervalMs = touchIntervalMs(policy);
   }
 
   static async open(
@@ -90,15 +144,10 @@ export class FileSessionStore extends session.Store implements SessionStore {
   }
 
   /** When the session stored under this id ends if left idle from now on; undefined when there is none. */
-  expiresAt(sid: string): Date | undefined {
+  async expiresAt(sid: string): Promise<Date | undefined> {
     const record = this.live(sid);
     if (!record) return undefined;
-    return new Date(
-      Math.min(
-        Math.max(Date.parse(record.last_seen_at), this.now()) + this.policy.idleTimeoutMs,
-        this.absoluteDeadline(record),
-      ),
-    );
+    return sessionExpiresAt(recordTimes(record), this.policy, this.now());
   }
 
   override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
@@ -224,12 +273,7 @@ export class FileSessionStore extends session.Store implements SessionStore {
   }
 
   private isExpired(record: SessionRecord): boolean {
-    const now = this.now();
-    return now >= Date.parse(record.last_seen_at) + this.policy.idleTimeoutMs || now >= this.absoluteDeadline(record);
-  }
-
-  private absoluteDeadline(record: SessionRecord): number {
-    return Date.parse(record.created_at) + this.policy.absoluteTimeoutMs;
+    return isSessionExpired(recordTimes(record), this.policy, this.now());
   }
 
   private now(): number {
@@ -246,4 +290,162 @@ export class FileSessionStore extends session.Store implements SessionStore {
       (err: unknown) => (callback ? callback(err) : this.emit('error', err)),
     );
   }
+}
+
+/** A live session as a shared store (SharedSessionStore) loads it. */
+export interface LoadedSession {
+  accountId: string;
+  /** express-session's cookie settings, a copy of its own. */
+  cookie: Record<string, unknown>;
+  times: SessionTimes;
+}
+
+const isSessionId = (sid: unknown): sid is string => typeof sid === 'string' && sid !== '';
+
+/**
+ * What the shared stores (RedisSessionStore, PostgresSessionStore) have in common: express-session's callback API over
+ * their own operations, with the policy's rules applied here, the same for both, on this server's clock.
+ *
+ * - `get` gives the session with `lastSeenAt` (SessionData.lastSeenAt: when its idle deadline was last written), so
+ *   that `touch` knows without a round trip whether a write is due: a request within the touch interval costs none.
+ * - `set` of a session without an account destroys it: a session exists only for a signed-in account.
+ * - A touch that fails is only a deadline not moved: it is reported as an 'error' event and the response goes out
+ *   (express-session passes a touch error to `next` after the response has started, which would cut it off). Every
+ *   other failure reaches the caller.
+ * - Every operation runs `within` the store's timeout; any failure is SessionStoreUnavailableError (503
+ *   `session_unavailable`).
+ */
+export abstract class SharedSessionStore extends session.Store implements SessionStore {
+  abstract readonly backend: 'redis' | 'postgres';
+  protected readonly touchIntervalMs: number;
+
+  protected constructor(
+    protected readonly policy: SessionPolicy,
+    /** How long one command or query may take before the request is answered 503 `session_unavailable`. */
+    private readonly timeoutMs: number,
+  ) {
+    super();
+    this.touchIntervalMs = touchIntervalMs(policy);
+  }
+
+  /** The session stored under `sid` (a non-empty string) if it is live on this server's clock, else undefined. */
+  protected abstract read(sid: string): Promise<LoadedSession | undefined>;
+  /** Stores the session of a signed-in account, keeping the sign-in time of the same account's existing session. */
+  protected abstract save(sid: string, accountId: string, data: session.SessionData): Promise<void>;
+  /** Moves the idle deadline of the live session `sid` to `now`, if its last write is a touch interval old. */
+  protected abstract refresh(sid: string, now: number): Promise<void>;
+  /** Deletes the session `sid` (a non-empty string), if there is one. */
+  protected abstract remove(sid: string): Promise<void>;
+  /** How many sessions are stored. */
+  protected abstract count(): Promise<number>;
+  /** Deletes every session. */
+  protected abstract removeAll(): Promise<void>;
+
+  abstract purge(): Promise<number>;
+  abstract destroyAllFor(accountId: string): Promise<number>;
+  abstract close(): Promise<void>;
+
+  async expiresAt(sid: string): Promise<Date | undefined> {
+    const loaded = await this.live(sid);
+    return loaded ? sessionExpiresAt(loaded.times, this.policy, this.now()) : undefined;
+  }
+
+  override get(sid: string, callback: (err: unknown, session?: session.SessionData | null) => void): void {
+    this.live(sid).then(
+      (loaded) =>
+        callback(
+          null,
+          loaded
+            ? ({
+                cookie: loaded.cookie,
+                accountId: loaded.accountId,
+                lastSeenAt: loaded.times.lastSeenAt,
+              } as unknown as session.SessionData)
+            : null,
+        ),
+      (err: unknown) => callback(err),
+    );
+  }
+
+  override set(sid: string, data: session.SessionData, callback?: Callback): void {
+    const accountId = data.accountId;
+    if (typeof accountId !== 'string' || accountId === '') {
+      // Nothing worth keeping: a session exists only for a signed-in account.
+      this.destroy(sid, callback);
+      return;
+    }
+    this.done(this.save(sid, accountId, data), callback);
+  }
+
+  override touch(sid: string, data: session.SessionData, callback?: () => void): void {
+    const now = this.now();
+    const lastSeenAt = data?.lastSeenAt;
+    if (!isSessionId(sid) || (typeof lastSeenAt === 'number' && now - lastSeenAt < this.touchIntervalMs)) {
+      callback?.();
+      return;
+    }
+    this.refresh(sid, now).then(
+      () => callback?.(),
+      (err: unknown) => {
+        this.report(err);
+        callback?.();
+      },
+    );
+  }
+
+  override destroy(sid: string, callback?: Callback): void {
+    if (!isSessionId(sid)) {
+      callback?.();
+      return;
+    }
+    this.done(this.remove(sid), callback);
+  }
+
+  override length(callback: (err: unknown, length?: number) => void): void {
+    this.count().then(
+      (n) => callback(null, n),
+      (err: unknown) => callback(err),
+    );
+  }
+
+  override clear(callback?: Callback): void {
+    this.done(this.removeAll(), callback);
+  }
+
+  /** Nothing to pick up: every instance reads the same store. */
+  watch(): void {}
+
+  /** `work` within the store's timeout; any failure becomes SessionStoreUnavailableError. */
+  protected async within<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await withTimeout(work, this.timeoutMs);
+    } catch (err) {
+      throw err instanceof SessionStoreUnavailableError ? err : new SessionStoreUnavailableError(err);
+    }
+  }
+
+  protected now(): number {
+    return this.policy.clock().getTime();
+  }
+
+  protected report(err: unknown): void {
+    // An 'error' event without a listener would throw.
+    if (this.listenerCount('error') > 0) this.emit('error', err);
+  }
+
+  private live(sid: string): Promise<LoadedSession | undefined> {
+    return isSessionId(sid) ? this.read(sid) : Promise.resolve(undefined);
+  }
+
+  private done(work: Promise<unknown>, callback?: Callback): void {
+    work.then(
+      () => callback?.(),
+      (err: unknown) => (callback ? callback(err) : this.report(err)),
+    );
+  }
+}
+
+/** The times of a stored record. */
+export function recordTimes(record: Pick<SessionRecord, 'created_at' | 'last_seen_at'>): SessionTimes {
+  return { createdAt: Date.parse(record.created_at), lastSeenAt: Date.parse(record.last_seen_at) };
 }

@@ -28,6 +28,7 @@ export const API_ERRORS = {
   no_active_key: { status: 404, message: 'No active API key' },
   data_unavailable: { status: 503, message: 'Disaster data is not available yet' },
   rate_limit_unavailable: { status: 503, message: 'Rate limiting is unavailable; try again shortly' },
+  session_unavailable: { status: 503, message: 'Sessions are unavailable; try again shortly' },
   forbidden_origin: { status: 403, message: 'Request origin is not allowed' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;

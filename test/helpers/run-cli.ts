@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { childEnv, REPO_ROOT, TSX } from './child-env';
+import { backendEnv } from './shared-backends';
 
 export interface CliResult {
   code: number | null;
@@ -8,12 +9,30 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `npm run admin -- ...args` the way npm does (tsx server/cli/admin.ts) over `dataDir`, and collects its output. */
-export function runAdmin(dataDir: string, args: string[], { timeoutMs = 15_000 } = {}): Promise<CliResult> {
+/**
+ * Runs `npm run admin -- ...args` the way npm does (tsx server/cli/admin.ts) over `dataDir` (and its database on the
+ * shared backend), and collects its output.
+ */
+export async function runAdmin(
+  dataDir: string,
+  args: string[],
+  options: { timeoutMs?: number } = {},
+): Promise<CliResult> {
+  // On the shared backend, the database and Redis prefix of `dataDir` (shared-backends.ts).
+  return runAdminWith({ DATA_DIR: dataDir, ...(await backendEnv(dataDir)) }, args, options);
+}
+
+/** Runs `npm run admin -- ...args` with exactly the configuration `vars` (DATA_DIR, DATABASE_URL, …). */
+export function runAdminWith(
+  vars: Record<string, string>,
+  args: string[],
+  { timeoutMs = 15_000 } = {},
+): Promise<CliResult> {
+  const env = childEnv(vars);
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [path.join(REPO_ROOT, 'server/cli/admin.ts'), ...args], {
       cwd: REPO_ROOT,
-      env: childEnv({ DATA_DIR: dataDir }),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

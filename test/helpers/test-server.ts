@@ -11,6 +11,7 @@ import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-windo
 import { openRuntime, type AuthSettings, type DataRuntime, type ServerRuntime } from '../../server/runtime';
 import { fixtureDeclarations } from '../fixtures/declarations';
 import { LOCALITY_ROWS } from '../fixtures/localities';
+import { backendEnv } from './shared-backends';
 import { tempDir } from './temp-dir';
 
 export interface TestServer {
@@ -42,12 +43,15 @@ export interface TestServerOptions {
   http?: HttpServerOptions;
 }
 
-/** The configuration of a test process over `dataDir`: the defaults, nothing from the environment. */
-const configFor = (dataDir: string) => loadConfig({ DATA_DIR: dataDir });
+/**
+ * The configuration of a test process over `dataDir`: the defaults, nothing from the environment, and on the shared
+ * backend the database and Redis prefix that belong to `dataDir` (shared-backends.ts).
+ */
+const configFor = async (dataDir: string) => loadConfig({ DATA_DIR: dataDir, ...(await backendEnv(dataDir)) });
 
 /** The account data in `dataDir` as the admin CLI opens it (no watching): for setting up and inspecting a data directory. */
-export function openDataDir(dataDir: string): Promise<DataRuntime> {
-  return openRuntime(configFor(dataDir), { purpose: 'admin', logger: createLogger('silent') });
+export async function openDataDir(dataDir: string): Promise<DataRuntime> {
+  return openRuntime(await configFor(dataDir), { purpose: 'admin', logger: createLogger('silent') });
 }
 
 /** The real app on a real HTTP server on an ephemeral port, over a real data directory. */
@@ -61,7 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const runtime = await openRuntime(
-    { ...configFor(dataDir), TRUST_PROXY: options.trustProxy ?? false },
+    { ...(await configFor(dataDir)), TRUST_PROXY: options.trustProxy ?? false },
     {
       clock: options.clock,
       logger: createLogger('info', sink),

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { storedText } from '../../helpers/stored-state';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionData } from '../../../shared/api/auth';
 import { successEnvelope } from '../../../shared/api/envelope';
@@ -200,7 +199,7 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
     expect(stranger).toEqual([
       expect.objectContaining({ event: 'login_failed', account_id: null, email: 'stranger@example.test' }),
     ]);
-    const raw = await readFile(path.join(server.dataDir, 'audit.jsonl'), 'utf8');
+    const raw = await storedText(server.dataDir);
     expect(raw).not.toContain('wrong password!');
     expect(raw).not.toContain(fresh.password);
   });

@@ -1,3 +1,4 @@
+import { testBackend } from '../../helpers/shared-backends';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckResponse } from '../../../shared/api/check';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
@@ -234,12 +235,17 @@ describe('before the first data refresh', () => {
   it('says so on /healthz', async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      status: 'ok',
-      last_updated: null,
-      data_status: 'unavailable',
-      data_age_seconds: null,
-    });
+    const { backends, ...body } = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({ status: 'ok', last_updated: null, data_status: 'unavailable', data_age_seconds: null });
+    // Each shared backend configured, reachable from this instance; none on the JSON files.
+    expect(backends).toEqual(
+      testBackend() === 'shared'
+        ? {
+            postgresql: { reachable: true, latency_ms: expect.any(Number) },
+            redis: { reachable: true, latency_ms: expect.any(Number) },
+          }
+        : undefined,
+    );
   });
 });
 

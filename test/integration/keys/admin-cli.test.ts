@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { storedText } from '../../helpers/stored-state';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAdmin, type CliResult } from '../../helpers/run-cli';
 import { checkPostcode, startTestServer, type TestServer } from '../../helpers/test-server';
@@ -74,9 +73,9 @@ describe('admin CLI: create-key under the generate rules, audit trail', () => {
     expect(res.stdout).toMatch(/login_failed\s+web\s+127\.0\.0\.1\s+invalid_credentials/);
     expect(res.stdout).not.toContain(cliKey);
     expect(res.stdout).not.toContain(password);
-    const file = await readFile(path.join(server.dataDir, 'audit.jsonl'), 'utf8');
-    expect(file).not.toContain(cliKey);
-    expect(file).not.toContain(password);
+    const stored = await storedText(server.dataDir);
+    expect(stored).not.toContain(cliKey);
+    expect(stored).not.toContain(password);
   });
 
   it('audit for an email without an account shows its failed sign-ins; without --email it is a usage error', async () => {

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import { storedKeys } from '../../helpers/stored-state';
 import { json, SessionClient } from '../auth/session-client';
 
 describe('key endpoints under concurrency', () => {
@@ -78,10 +77,7 @@ describe('key endpoints under concurrency', () => {
   });
 });
 
-/** The key records of an account as written to keys.json (read from disk, not from the server's memory). */
-async function readKeys(server: TestServer, accountId: string): Promise<{ status: string }[]> {
-  const file = JSON.parse(await readFile(path.join(server.dataDir, 'keys.json'), 'utf8')) as {
-    keys: { account_id: string; status: string }[];
-  };
-  return file.keys.filter((k) => k.account_id === accountId);
+/** The key records of an account as stored (read from keys.json or the database, not from the server's memory). */
+function readKeys(server: TestServer, accountId: string): Promise<{ status: string }[]> {
+  return storedKeys(server.dataDir, accountId);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openAccountStore } from '../../../server/accounts/account-store';
+import { changeAccountsElsewhere } from '../../helpers/stored-state';
 import { successEnvelope } from '../../../shared/api/envelope';
 import { KeyStatusData, NewKeyData, RevokedKeyData } from '../../../shared/api/keys';
 import {
@@ -240,11 +240,9 @@ describe('subscription states', () => {
   it('an account without any subscription record is inactive with the default limit', async () => {
     const clinic = await seedAccount(server.runtime, { withKey: false });
     // Another process (an older tool, a hand edit) removes the subscription record; the server picks that up.
-    const other = await openAccountStore(server.dataDir);
-    await other.update((d) => {
+    await changeAccountsElsewhere(server.dataDir, (d) => {
       d.subscriptions = d.subscriptions.filter((s) => s.account_id !== clinic.accountId);
     });
-    await other.close();
     await vi.waitFor(() => expect(server.runtime.accounts.subscriptionOf(clinic.accountId)).toBeUndefined(), {
       timeout: 5_000,
     });

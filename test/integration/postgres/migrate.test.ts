@@ -1,40 +1,19 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   loadMigrations,
   migrateDatabase,
   SchemaTooNewError,
   type Migration,
 } from '../../../server/storage/postgres/migrate';
-import { startPostgres, type PostgresServer } from '../../helpers/postgres-server';
+import { usePostgresServer } from '../../helpers/postgres-per-file';
 
 // A real PostgreSQL on loopback, one for the file; each test gets its own database.
-let server: PostgresServer;
-const pools: pg.Pool[] = [];
+const postgres = usePostgresServer();
 let dbCount = 0;
 
-beforeAll(async () => {
-  server = await startPostgres();
-});
-
-afterEach(async () => {
-  await Promise.all(pools.splice(0).map((p) => p.end()));
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
 async function freshDatabase(): Promise<string> {
-  return server.createDatabase(`migrate_${++dbCount}`);
-}
-
-function poolFor(url: string, max = 4): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle connection the server drops (the fast shutdown after the last test) is no test failure.
-  pool.on('error', () => undefined);
-  pools.push(pool);
-  return pool;
+  return postgres.createDatabase(`migrate_${++dbCount}`);
 }
 
 function quietLogger() {
@@ -57,7 +36,7 @@ async function tables(pool: pg.Pool): Promise<string[]> {
 }
 
 async function migrated(): Promise<pg.Pool> {
-  const pool = poolFor(await freshDatabase());
+  const pool = postgres.pool(await freshDatabase());
   await migrateDatabase(pool, quietLogger());
   return pool;
 }
@@ -93,7 +72,7 @@ const INSERT_KEY = `INSERT INTO api_keys (id, account_id, subscription_id, key_h
 
 describe('migrateDatabase', () => {
   it('applies the migrations to an empty database and records them', async () => {
-    const pool = poolFor(await freshDatabase());
+    const pool = postgres.pool(await freshDatabase());
     const { lines, logger } = quietLogger();
     const known = await loadMigrations();
     expect(known.map((m) => m.version)).toEqual(known.map((_, i) => i + 1));
@@ -113,6 +92,7 @@ describe('migrateDatabase', () => {
         'declarations_meta',
         'ingest_state',
         'sessions',
+        'postcode_correspondence',
         'data_version',
         'schema_migrations',
       ]),
@@ -122,16 +102,18 @@ describe('migrateDatabase', () => {
     expect(lines.filter((l) => l.msg === 'applied database migration')).toHaveLength(known.length);
     // The singletons and counters exist from the start.
     expect((await pool.query('SELECT count(*)::int AS n FROM ingest_state')).rows[0].n).toBe(1);
+    expect((await pool.query('SELECT count(*)::int AS n FROM postcode_correspondence')).rows[0].n).toBe(1);
     expect((await pool.query('SELECT name FROM data_version ORDER BY name')).rows.map((r) => r.name)).toEqual([
       'accounts',
       'declarations',
       'ingest_state',
       'keys',
+      'postcode_correspondence',
     ]);
   });
 
   it('applies nothing the second time', async () => {
-    const pool = poolFor(await freshDatabase());
+    const pool = postgres.pool(await freshDatabase());
     await migrateDatabase(pool, quietLogger());
     const before = (await pool.query('SELECT version, applied_at FROM schema_migrations ORDER BY version')).rows;
 
@@ -159,7 +141,7 @@ describe('migrateDatabase', () => {
 
   it('applies each migration once when two instances start at the same time (advisory lock)', async () => {
     const url = await freshDatabase();
-    const [a, b] = [poolFor(url), poolFor(url)];
+    const [a, b] = [postgres.pool(url), postgres.pool(url)];
     // A slow first migration widens the window in which an unlocked second instance would apply it too.
     const known = await loadMigrations();
     const slow: Migration[] = [{ ...known[0]!, sql: `SELECT pg_sleep(0.3);\n${known[0]!.sql}` }, ...known.slice(1)];
@@ -204,7 +186,7 @@ describe('migrateDatabase', () => {
   });
 
   it('leaves nothing behind when a migration fails, and applies it on the next run', async () => {
-    const pool = poolFor(await freshDatabase());
+    const pool = postgres.pool(await freshDatabase());
     const known = await loadMigrations();
     const broken: Migration[] = [{ ...known[0]!, sql: `${known[0]!.sql}\nSELECT no_such_function();` }];
 
@@ -220,12 +202,8 @@ describe('migrateDatabase', () => {
 describe('the initial schema', () => {
   let pool: pg.Pool;
   beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: await server.createDatabase('schema'), max: 4 });
-    pool.on('error', () => undefined);
+    pool = postgres.pool(await postgres.createDatabase('schema'));
     await migrateDatabase(pool, quietLogger());
-  });
-  afterAll(async () => {
-    await pool?.end();
   });
 
   it('allows one active key per account and any number of revoked ones', async () => {

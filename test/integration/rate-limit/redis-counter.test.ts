@@ -7,13 +7,13 @@ import { RedisSlidingWindow } from '../../../server/rate-limit/redis-sliding-win
 import { RateLimitUnavailableError } from '../../../server/rate-limit/sliding-window';
 import { openRuntime } from '../../../server/runtime';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
-import { startRedisServer, type TestRedisServer } from '../../helpers/redis-server';
+import { useRedisServer } from '../../helpers/redis-per-file';
 import { slidingWindowContract, WINDOW } from '../../helpers/sliding-window-contract';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
 
-let redis: TestRedisServer;
+const redis = useRedisServer();
 const counters: RedisSlidingWindow[] = [];
 let prefixes = 0;
 
@@ -29,13 +29,8 @@ async function openCounter(options: { clock?: 'redis' | 'caller' } = {}): Promis
   return counter;
 }
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-
 afterAll(async () => {
   await Promise.all(counters.splice(0).map((c) => c.close()));
-  await redis?.close();
 });
 
 describe('RedisSlidingWindow: the SlidingWindowCounter contract (on the caller clock)', () => {
@@ -198,9 +193,10 @@ describe('a Redis that stops answering', () => {
 });
 
 describe('REDIS_URL in openRuntime', () => {
+  // With REDIS_URL the runtime wants a SESSION_SECRET (every instance must sign cookies alike).
   const open = async (REDIS_URL: string) =>
     openRuntime(
-      { ...loadConfig({ DATA_DIR: await tempDir() }), REDIS_URL },
+      { ...loadConfig({ DATA_DIR: await tempDir(), SESSION_SECRET: 's'.repeat(40) }), REDIS_URL },
       { logger: createLogger('silent'), postcodes: buildPostcodeIndex(LOCALITY_ROWS) },
     );
 

@@ -6,8 +6,8 @@ const MINUTE = 60_000;
 function setup(limits = { perAccount: 3, perIp: 5, windowMs: 15 * MINUTE }) {
   let now = 1_000_000;
   const throttle = new LoginThrottle(limits, () => now);
-  const fail = (email: string, ip: string) => {
-    const gate = throttle.begin(email, ip);
+  const fail = async (email: string, ip: string) => {
+    const gate = await throttle.begin(email, ip);
     if (gate.ok) gate.attempt.failed();
     return gate;
   };
@@ -15,67 +15,67 @@ function setup(limits = { perAccount: 3, perIp: 5, windowMs: 15 * MINUTE }) {
 }
 
 describe('LoginThrottle', () => {
-  it('allows perAccount failures for an email, then refuses with the seconds until the oldest leaves the window', () => {
+  it('allows perAccount failures for an email, then refuses with the seconds until the oldest leaves the window', async () => {
     const { fail, advance } = setup();
-    expect(fail('a@x.test', '1.1.1.1').ok).toBe(true);
+    expect((await fail('a@x.test', '1.1.1.1')).ok).toBe(true);
     advance(MINUTE);
-    expect(fail('a@x.test', '1.1.1.2').ok).toBe(true);
+    expect((await fail('a@x.test', '1.1.1.2')).ok).toBe(true);
     advance(MINUTE);
-    expect(fail('a@x.test', '1.1.1.3').ok).toBe(true);
-    const blocked = fail('a@x.test', '1.1.1.4');
+    expect((await fail('a@x.test', '1.1.1.3')).ok).toBe(true);
+    const blocked = await fail('a@x.test', '1.1.1.4');
     expect(blocked).toEqual({ ok: false, retryAfterSeconds: 13 * 60 });
     advance(13 * MINUTE - 1000);
-    expect(fail('a@x.test', '1.1.1.4')).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(await fail('a@x.test', '1.1.1.4')).toEqual({ ok: false, retryAfterSeconds: 1 });
     advance(1000); // the first failure has left the window
-    expect(fail('a@x.test', '1.1.1.4').ok).toBe(true);
-    expect(fail('a@x.test', '1.1.1.4').ok).toBe(false);
+    expect((await fail('a@x.test', '1.1.1.4')).ok).toBe(true);
+    expect((await fail('a@x.test', '1.1.1.4')).ok).toBe(false);
   });
 
-  it('keeps emails apart, and limits an address across emails', () => {
+  it('keeps emails apart, and limits an address across emails', async () => {
     const { fail } = setup();
-    for (let i = 0; i < 3; i++) fail('a@x.test', '9.9.9.9');
-    expect(fail('b@x.test', '8.8.8.8').ok).toBe(true);
-    expect(fail('b@x.test', '9.9.9.9').ok).toBe(true);
-    expect(fail('c@x.test', '9.9.9.9').ok).toBe(true); // the 5th failure from 9.9.9.9
-    expect(fail('d@x.test', '9.9.9.9').ok).toBe(false);
-    expect(fail('c@x.test', '7.7.7.7').ok).toBe(true);
+    for (let i = 0; i < 3; i++) await fail('a@x.test', '9.9.9.9');
+    expect((await fail('b@x.test', '8.8.8.8')).ok).toBe(true);
+    expect((await fail('b@x.test', '9.9.9.9')).ok).toBe(true);
+    expect((await fail('c@x.test', '9.9.9.9')).ok).toBe(true); // the 5th failure from 9.9.9.9
+    expect((await fail('d@x.test', '9.9.9.9')).ok).toBe(false);
+    expect((await fail('c@x.test', '7.7.7.7')).ok).toBe(true);
   });
 
-  it('a refused attempt does not itself count', () => {
+  it('a refused attempt does not itself count', async () => {
     const { fail, advance } = setup({ perAccount: 1, perIp: 100, windowMs: MINUTE });
-    fail('a@x.test', 'ip');
+    await fail('a@x.test', 'ip');
     for (let i = 0; i < 10; i++) {
       advance(1000);
-      expect(fail('a@x.test', 'ip').ok).toBe(false);
+      expect((await fail('a@x.test', 'ip')).ok).toBe(false);
     }
     advance(MINUTE - 10_000);
-    expect(fail('a@x.test', 'ip').ok).toBe(true);
+    expect((await fail('a@x.test', 'ip')).ok).toBe(true);
   });
 
-  it('counts an attempt from its start, so parallel attempts cannot exceed the limit', () => {
+  it('counts an attempt from its start, so parallel attempts cannot exceed the limit', async () => {
     const { throttle } = setup();
-    const gates = Array.from({ length: 10 }, () => throttle.begin('a@x.test', 'ip'));
+    const gates = await Promise.all(Array.from({ length: 10 }, () => throttle.begin('a@x.test', 'ip')));
     expect(gates.filter((g) => g.ok)).toHaveLength(3);
   });
 
-  it('success forgets the email’s failures and takes back only its own count for the address', () => {
+  it('success forgets the email’s failures and takes back only its own count for the address', async () => {
     const { throttle, fail } = setup();
-    fail('a@x.test', 'ip');
-    fail('a@x.test', 'ip');
-    const gate = throttle.begin('a@x.test', 'ip');
+    await fail('a@x.test', 'ip');
+    await fail('a@x.test', 'ip');
+    const gate = await throttle.begin('a@x.test', 'ip');
     if (!gate.ok) throw new Error('expected to pass');
-    gate.attempt.succeeded();
-    gate.attempt.succeeded(); // idempotent
-    for (let i = 0; i < 3; i++) expect(fail('a@x.test', 'ip').ok).toBe(true); // the email starts over
+    await gate.attempt.succeeded();
+    await gate.attempt.succeeded(); // idempotent
+    for (let i = 0; i < 3; i++) expect((await fail('a@x.test', 'ip')).ok).toBe(true); // the email starts over
     // The address keeps the 2 + 3 = 5 real failures: a sixth is refused.
-    expect(fail('z@x.test', 'ip').ok).toBe(false);
+    expect((await fail('z@x.test', 'ip')).ok).toBe(false);
   });
 
-  it('purge drops keys whose failures have all left the window', () => {
+  it('purge drops keys whose failures have all left the window', async () => {
     const { throttle, fail, advance } = setup();
-    fail('a@x.test', 'ip1');
+    await fail('a@x.test', 'ip1');
     advance(10 * MINUTE);
-    fail('b@x.test', 'ip2');
+    await fail('b@x.test', 'ip2');
     expect(throttle.size).toBe(4);
     advance(6 * MINUTE);
     throttle.purge();

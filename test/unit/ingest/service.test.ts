@@ -24,14 +24,14 @@ afterEach(async () => {
 function start(
   results: RefreshResult[],
   schedule = '0 3 * * *',
-  extra: { beforeScheduledRun?: () => Promise<void> } = {},
+  extra: { beforeScheduledRun?: () => Promise<void>; declarations?: DeclarationStore } = {},
 ) {
   const calls: RefreshOptions[] = [];
   service = startIngestService({
     schedule,
     dataDir: '/nonexistent',
     baseUrl: 'http://127.0.0.1:9',
-    declarations: store,
+    declarations: extra.declarations ?? store,
     logger,
     retryAfterFailure: { first: 30, max: 60 },
     ...extra,
@@ -93,17 +93,30 @@ describe('ingest scheduling in the server', () => {
     expect(calls.slice(1).map((c) => c.trigger)).toEqual(['schedule', 'schedule']);
   });
 
-  it('does not retry when another process holds the refresh lock', async () => {
-    const busy: RefreshResult = {
-      ok: false,
-      error: new IngestError('busy', 'another refresh'),
-      lastUpdated: null,
-      durationMs: 0,
-    };
-    const { service, calls } = start([busy]);
+  const busy: RefreshResult = {
+    ok: false,
+    error: new IngestError('busy', 'another refresh'),
+    lastUpdated: null,
+    durationMs: 0,
+  };
+
+  it('when another process holds the refresh lock, looks again later and does not refresh if that one stored data', async () => {
+    const declarations = { current: { last_updated: null as string | null } } as unknown as DeclarationStore;
+    const { service, calls } = start([busy], undefined, { declarations });
     await service.runNow('startup');
-    await new Promise((r) => setTimeout(r, 120));
+    // The other process stores its data before our second look.
+    (declarations.current as { last_updated: string | null }).last_updated = new Date(Date.now() + 1000).toISOString();
+    await new Promise((r) => setTimeout(r, 150));
     expect(calls).toHaveLength(1);
+  });
+
+  it('when the process that held the lock stored nothing (it died), refreshes itself at the second look', async () => {
+    const declarations = { current: { last_updated: null } } as unknown as DeclarationStore;
+    const { service, calls } = start([busy, ok], undefined, { declarations });
+    await service.runNow('startup');
+    await waitFor(() => calls.length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toHaveLength(2);
   });
 
   it('stops the schedule and cancels a running refresh', async () => {

@@ -1,12 +1,14 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PoliteFetcher } from '../../../server/http-client/fetcher';
 import {
   CACHE_FILE,
+  correspondenceRowsForCodeMatching,
   CorrespondenceUnavailableError,
   loadCorrespondence,
+  openCorrespondenceCache,
   readCachedCorrespondence,
 } from '../../../server/postcodes/correspondence-source';
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
@@ -101,6 +103,28 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
     expect(reread).toMatchObject({ from: 'source', layout: '2021+' });
     expect((await loadCorrespondence({ source: pathToFileURL(file).toString(), dataDir })).layout).toBe('2021+');
     expect((await readCachedCorrespondence(dataDir)).map((r) => r.lga_code)).toContain('35011');
+  });
+
+  it('reads the cached rows without creating the file when there is none (the dry run writes nothing)', async () => {
+    const dataDir = await tempDir();
+    expect(await readCachedCorrespondence(dataDir)).toEqual([]);
+    expect((await correspondenceRowsForCodeMatching(dataDir)).length).toBeGreaterThan(0);
+    expect(await readdir(dataDir)).toEqual([]);
+  });
+
+  it('keeps the copy in a cache the caller opens instead of DATA_DIR', async () => {
+    const dataDir = await tempDir();
+    const cacheDir = await tempDir();
+    const cache = () => openCorrespondenceCache(cacheDir);
+    const first = await loadCorrespondence({ source: url('corr-2021.csv'), cache, fetcher: fetcher() });
+    expect(first.from).toBe('source');
+    const again = await loadCorrespondence({ source: url('corr-2021.csv'), dataDir, cache, fetcher: fetcher() });
+    expect(again).toMatchObject({ from: 'cache', fetchedAt: first.fetchedAt });
+    expect(site.requests).toHaveLength(1);
+    expect(await readdir(dataDir)).toEqual([]);
+    expect(await readCachedCorrespondence(cache)).toEqual(first.rows);
+    expect(await correspondenceRowsForCodeMatching(cache)).toEqual(first.rows);
+    expect(await readCachedCorrespondence(cacheDir)).toEqual(first.rows);
   });
 
   it('refuses a file that is not a correspondence, keeping the good cached copy', async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { SessionData } from 'express-session';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore, sessionKey } from '../../../server/sessions/session-store';
+import { storeCalls } from '../../helpers/session-store-calls';
 import { tempDir } from '../../helpers/temp-dir';
 
 const MINUTE = 60_000;
@@ -15,18 +15,9 @@ async function setup(dir?: string) {
     absoluteTimeoutMs: 12 * 60 * MINUTE,
     clock,
   });
-  const call = <T>(fn: (cb: (err?: unknown, value?: T) => void) => void) =>
-    new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
-  const get = (sid: string) => call<SessionData | null>((cb) => store.get(sid, cb));
-  const set = (sid: string, data: Partial<SessionData> & Record<string, unknown>) =>
-    call<void>((cb) =>
-      store.set(sid, { cookie: { originalMaxAge: 1000, path: '/api/v1', httpOnly: true }, ...data } as SessionData, cb),
-    );
-  const touch = (sid: string) => call<void>((cb) => store.touch(sid, {} as SessionData, () => cb()));
-  const destroy = (sid: string) => call<void>((cb) => store.destroy(sid, cb));
   const file = async () =>
     JSON.parse(await readFile(store.file, 'utf8')) as { sessions: Record<string, { last_seen_at: string }> };
-  return { dataDir, store, get, set, touch, destroy, file, advance: (ms: number) => (now += ms), clock };
+  return { dataDir, store, ...storeCalls(store), file, advance: (ms: number) => (now += ms), clock };
 }
 
 describe('FileSessionStore', () => {
@@ -78,7 +69,7 @@ describe('FileSessionStore', () => {
       await s.touch('sid');
       await s.set('sid', { accountId: 'acc' });
     }
-    expect(s.store.expiresAt('sid')?.getTime()).toBe(signedIn + 12 * 60 * MINUTE);
+    expect((await s.store.expiresAt('sid'))?.getTime()).toBe(signedIn + 12 * 60 * MINUTE);
     s.advance(20 * MINUTE);
     expect(await s.get('sid')).toBeNull();
     await s.store.close();

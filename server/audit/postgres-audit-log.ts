@@ -1,0 +1,109 @@
+import type pg from 'pg';
+import { nullableTimestampOut, timestampOut } from '../storage/postgres/rows';
+import { auditEvent, redactKeys, type AuditEvent, type AuditInput, type AuditLog } from './audit-log';
+
+interface AuditRow {
+  at: unknown;
+  event: AuditEvent['event'];
+  source: AuditEvent['source'];
+  account_id: string | null;
+  email: string | null;
+  ip: string | null;
+  key_prefix: string | null;
+  reason: string | null;
+  subscription_status: 'active' | 'inactive' | null;
+  subscription_expires_at: unknown;
+  subscription_rate_limit: number | null;
+}
+
+/** A row as the event JsonLinesAuditLog writes (auditEvent: the optional fields only when set, in the same order). */
+function toEvent(r: AuditRow): AuditEvent {
+  return auditEvent({
+    ...r,
+    at: timestampOut(r.at),
+    subscription: r.subscription_status && {
+      status: r.subscription_status,
+      expires_at: nullableTimestampOut(r.subscription_expires_at),
+      rate_limit: r.subscription_rate_limit!,
+    },
+  });
+}
+
+const COLUMNS =
+  'at, event, source, account_id, email, ip, key_prefix, reason, ' +
+  'subscription_status, subscription_expires_at, subscription_rate_limit';
+
+/**
+ * The audit trail in PostgreSQL (DATABASE_URL): the `audit_events` table, append-only (its triggers refuse any
+ * change), shared by every instance and the admin CLI, so that `npm run admin -- audit` shows what every instance
+ * recorded. Events are read oldest first in the order they were written (by id), with the filter of
+ * JsonLinesAuditLog: an event concerns the email (as normalised) or the account id.
+ */
+export class PostgresAuditLog implements AuditLog {
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  record(input: AuditInput): Promise<void> {
+    const sub = input.subscription;
+    // As JsonLinesAuditLog: anything that looks like a whole key is cut to its prefix in every text field.
+    const write = this.pool
+      .query(
+        `INSERT INTO audit_events (${COLUMNS})
+         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11)`,
+        [
+          (input.at ?? this.clock()).toISOString(),
+          input.event,
+          input.source,
+          redactKeys(input.account_id),
+          redactKeys(input.email),
+          redactKeys(input.ip ?? null),
+          redactKeys(input.key_prefix ?? null),
+          redactKeys(input.reason ?? null),
+          sub?.status ?? null,
+          sub?.expires_at ?? null,
+          sub?.rate_limit ?? null,
+        ],
+      )
+      .then(() => undefined);
+    this.pending.add(write);
+    const forget = () => this.pending.delete(write);
+    write.then(forget, forget);
+    return write;
+  }
+
+  async read(filter: { email?: string; accountId?: string } = {}): Promise<AuditEvent[]> {
+    // What this process recorded before asking is in the answer.
+    await this.settled();
+    const email = filter.email?.trim().toLowerCase();
+    const accountId = filter.accountId;
+    const conditions: string[] = [];
+    const params: string[] = [];
+    if (email !== undefined) {
+      params.push(email);
+      // Equal as stored (JsonLinesAuditLog compares exactly); lower() lets the index on lower(email) find them.
+      conditions.push(`(lower(email) = $${params.length} AND email = $${params.length})`);
+    }
+    if (accountId !== undefined) {
+      params.push(accountId);
+      conditions.push(`account_id = $${params.length}`);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' OR ')}` : '';
+    const { rows } = await this.pool.query<AuditRow>(
+      `SELECT ${COLUMNS} FROM audit_events ${where} ORDER BY id`,
+      params,
+    );
+    return rows.map(toEvent);
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
+  }
+
+  private async settled(): Promise<void> {
+    await Promise.all([...this.pending].map((p) => p.catch(() => undefined)));
+  }
+}

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { DocumentStore } from '../storage/document-store';
+import { JsonStore } from '../storage/json-store';
+
+/** The JSON cache in DATA_DIR (without DATABASE_URL). */
+export const CACHE_FILE = 'postcode-lga-correspondence.json';
+
+/** The cached copy of the POSTCODE_LGA_URL correspondence: what was read, from where, when. */
+export const CorrespondenceCacheFile = z.object({
+  source: z.string().nullable(),
+  fetched_at: z.string().nullable(),
+  layout: z.enum(['2018', '2021+']).nullable(),
+  lga_edition: z.string().nullable(),
+  rows: z.array(
+    z.object({
+      postcode: z.string().regex(/^[0-9]{4}$/),
+      lga_code: z.string().regex(/^[0-9]{5}$/),
+      lga_name: z.string().min(1),
+      ratio: z.number().min(0).max(1),
+    }),
+  ),
+});
+export type CorrespondenceCacheFile = z.infer<typeof CorrespondenceCacheFile>;
+
+/**
+ * Where the POSTCODE_LGA_URL correspondence is kept between loads: DATA_DIR's JSON file (one instance), or PostgreSQL
+ * (postgres-correspondence-cache.ts), where every instance and `npm run ingest` find the copy whichever of them
+ * fetched it.
+ */
+export type CorrespondenceCache = DocumentStore<CorrespondenceCacheFile>;
+
+/**
+ * Opens the cache for one load, which closes it after: every load starts from the freshest copy (another instance
+ * may have fetched a newer one since), and nothing is held between the (rare) loads.
+ */
+export type OpenCorrespondenceCache = () => Promise<CorrespondenceCache>;
+
+/** What an empty cache holds. */
+export const emptyCorrespondenceCache = (): CorrespondenceCacheFile => ({
+  source: null,
+  fetched_at: null,
+  layout: null,
+  lga_edition: null,
+  rows: [],
+});
+
+/** DATA_DIR/postcode-lga-correspondence.json as a store (created, empty, when missing). */
+export function openCorrespondenceCache(dataDir: string): Promise<CorrespondenceCache> {
+  return JsonStore.open({
+    file: path.join(dataDir, CACHE_FILE),
+    schema: CorrespondenceCacheFile,
+    version: 1,
+    defaults: emptyCorrespondenceCache,
+  });
+}
+
+/**
+ * The content of DATA_DIR/postcode-lga-correspondence.json without opening it as a store: null when there is no
+ * such file or it cannot be read. Creates nothing (the ingest's dry run writes nothing).
+ */
+export async function readCorrespondenceCacheFile(dataDir: string): Promise<CorrespondenceCacheFile | null> {
+  try {
+    const text = await readFile(path.join(dataDir, CACHE_FILE), 'utf8');
+    const parsed = CorrespondenceCacheFile.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
