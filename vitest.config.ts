@@ -56,7 +56,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/browser/global-setup.ts'],
+          globalSetup: ['test/browser/global-setup.ts', 'test/browser/ui-libraries-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

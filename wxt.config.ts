@@ -1,5 +1,8 @@
 import { defineConfig } from 'wxt';
 
+/** Where the options page may ask for access: the origin of a clinic's server, whatever it is (one at a time). */
+const ANY_SERVER = ['https://*/*', 'http://*/*'];
+
 export default defineConfig({
   srcDir: 'extension',
   modules: ['@wxt-dev/module-react'],
@@ -8,16 +11,50 @@ export default defineConfig({
   // The browser tests build into a private temporary folder so a build never swaps files under a browser that
   // another test run (or a person) has loaded from .output/.
   outDir: process.env.DTE_EXTENSION_OUT_DIR || '.output',
-  manifest: {
+  // Chrome and Edge: MV3 (`wxt build`). Firefox: MV2, WXT's default for it (`wxt build -b firefox`), where content
+  // scripts run on every site from install, as in Chrome, rather than after the user grants each site.
+  manifest: ({ browser, manifestVersion }) => ({
     name: 'Disaster Telehealth Eligibility',
     description: 'Shows next to a postcode field whether the Medicare telehealth disaster exemption applies.',
     // storage: the server URL, API key and switched-off sites. activeTab: the popup reads the address of the tab it
-    // was opened on, to switch the extension off for that site. Nothing else.
-    permissions: ['storage', 'activeTab'],
+    // was opened on, to switch the extension off for that site. contextMenus: "Check disaster eligibility" on
+    // selected text. Nothing else.
+    permissions: ['storage', 'activeTab', 'contextMenus'],
     // A server on this computer (a clinic's own install, and the tests) works without a prompt; every other server
     // is asked for, for its origin only, when the user saves its URL in the options.
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
-    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // MV2 has no optional_host_permissions (WXT drops the key): there, origins are optional permissions.
+    ...(manifestVersion === 2 ? { optional_permissions: ANY_SERVER } : { optional_host_permissions: ANY_SERVER }),
     action: { default_title: 'Telehealth disaster eligibility' },
+    // Firefox only (Chrome warns about the key): the add-on id (AMO and storage need one that does not change), the
+    // oldest Firefox that reads data_collection_permissions (desktop 140, the ESR; Android 142), and what leaves the
+    // browser: the postcode of the page, sent to the clinic's configured server, and the email and password of the
+    // options page's sign-in.
+    ...(browser === 'firefox' && {
+      browser_specific_settings: {
+        gecko: {
+          id: 'disaster-telehealth-eligibility@extension',
+          strict_min_version: '140.0',
+          data_collection_permissions: { required: ['locationInfo', 'authenticationInfo'] },
+        },
+        gecko_android: { strict_min_version: '142.0' },
+      },
+    }),
+  }),
+  zip: {
+    // The sources zip (Firefox's reviewers build the add-on from it): what the extension is built from, not the
+    // server, its data directory, tests or benchmarks.
+    excludeSources: [
+      'data/**',
+      'server/**',
+      'test/**',
+      'bench/**',
+      'scripts/**',
+      'docs/**',
+      'coverage/**',
+      'test-results/**',
+      '**/*.log',
+      '**/*.cpuprofile',
+    ],
   },
 });

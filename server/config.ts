@@ -65,7 +65,7 @@ export const ConfigSchema = z.object({
       .max(24 * 30)
       .default(12),
   ),
-  /** Extension origins allowed to use the cookie session (comma-separated); unset = any chrome-extension:// origin. */
+  /** Extension origins allowed to use the cookie session (comma-separated); unset = any chrome-extension:// or moz-extension:// origin. */
   EXTENSION_ORIGINS: optional(parsedBy(parseExtensionOrigins).optional()),
   /**
    * Where browsers reach this service (comma-separated http(s) origins): the only web origins the cookie session's

@@ -6,15 +6,41 @@ import type { CheckOutcome } from './outcome';
 /** An answer from the account endpoints, already in words for the options page. */
 export type AccountResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; status?: number };
 
+/** Why a selection the user asked to check (context menu) got no check: said in words where the selection is. */
+export interface SelectionNotice {
+  notice: 'no_postcode' | 'switched_off';
+  text: string;
+}
+
+export const SELECTION_NOTICES = {
+  no_postcode: { notice: 'no_postcode', text: 'No postcode in the selection' },
+  switched_off: { notice: 'switched_off', text: 'The extension is switched off for this site' },
+} as const satisfies Record<SelectionNotice['notice'], SelectionNotice>;
+
+/**
+ * The answer to "Check disaster eligibility" on selected text: the postcode the background found in the selection
+ * and its check (the badges' own check), or a notice when there was nothing to check. `postcode` is null when the
+ * selection had none.
+ */
+export interface SelectionResult {
+  postcode: string | null;
+  outcome: CheckOutcome | SelectionNotice;
+}
+
 /**
  * Every message between the extension's parts. The background service worker answers all of them: it is the only
- * part that talks to the server (`configChanged` is the one message it sends, to the tabs). Content scripts send only
- * `check`, with only the postcode.
+ * part that talks to the server (`configChanged` and `showSelectionResult` are the messages it sends, to the tabs).
+ * Content scripts send only `check`, with only the postcode.
  */
 export interface ProtocolMap {
   check(postcode: string): CheckOutcome;
   /** Background → content scripts: the server URL or key changed; badges showing a setup problem ask again. */
   configChanged(): void;
+  /**
+   * Background → the content script of the frame where the user chose "Check disaster eligibility" on selected text:
+   * show this result at the selection. The answer says whether it was shown (false: no selection to show it at).
+   */
+  showSelectionResult(result: SelectionResult): boolean;
   openOptions(): void;
   login(credentials: { email: string; password: string }): AccountResult<SessionData>;
   logout(): AccountResult<null>;

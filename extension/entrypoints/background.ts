@@ -2,10 +2,11 @@ import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { accountApi } from '../background/account-api';
 import { CheckService } from '../background/check-service';
+import { checkSelection, SELECTION_MENU, type SelectionMenuDeps } from '../background/selection-menu';
 import type { Fetch } from '../background/server-request';
 import { onMessage, sendMessage, type AccountResult } from '../common/messaging';
 import { originPattern } from '../common/server-url';
-import { apiKeyItem, serverUrlItem } from '../common/settings';
+import { apiKeyItem, disabledSitesItem, serverUrlItem } from '../common/settings';
 
 const NOT_CONFIGURED = {
   ok: false,
@@ -57,6 +58,22 @@ export default defineBackground(() => {
   }
 
   onMessage('check', ({ data }) => checks.check(String(data)));
+
+  // "Check disaster eligibility" on selected text. Chrome keeps an MV3 extension's menu items across restarts, so
+  // they are made once per install or update; a persistent MV2 background page (Firefox) runs once per start and
+  // makes them each time.
+  const createMenu = () =>
+    void browser.contextMenus
+      .removeAll()
+      .then(() => browser.contextMenus.create(SELECTION_MENU, () => void browser.runtime.lastError));
+  if (import.meta.env.MANIFEST_VERSION === 2) createMenu();
+  else browser.runtime.onInstalled.addListener(createMenu);
+  const selection: SelectionMenuDeps = {
+    check: (postcode) => checks.check(postcode),
+    switchedOffSites: () => disabledSitesItem.getValue(),
+    send: (result, target) => sendMessage('showSelectionResult', result, target),
+  };
+  browser.contextMenus.onClicked.addListener((info, tab) => void checkSelection(info, tab, selection));
   onMessage('openOptions', () => browser.runtime.openOptionsPage());
 
   onMessage('login', ({ data }) =>

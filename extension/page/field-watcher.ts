@@ -1,5 +1,5 @@
 import { completePostcode } from '../common/postcode';
-import { isPostcodeField, isTextLikeInput, LabelIndex } from './field-detection';
+import { isPostcodeField, isTextLikeInput, LabelIndex, treeOf } from './field-detection';
 
 export interface FieldWatcherHooks {
   /**
@@ -21,15 +21,24 @@ export interface FieldWatcherOptions {
    * loading a patient record) which fire no input event. Only postcode fields are read; 0 turns it off.
    */
   pollMs?: number;
-  /** Tag name of the extension's own badge hosts, which the watcher never looks into. */
-  ownTag?: string;
+  /** Tag name(s) of the extension's own elements (badge hosts, overlay), which the watcher never looks into. */
+  ownTag?: string | readonly string[];
 }
 
+/** NodeFilter.SHOW_ELEMENT (NodeFilter is not a global in every DOM the tests use). */
+const SHOW_ELEMENT = 1;
+
+/** A mutation record adding more nodes than this has its parent searched for shadow roots, not each node. */
+const MANY_ADDED = 8;
+
 /**
- * Finds postcode fields in one document and reports their complete values. One MutationObserver (child lists only)
- * sees fields added later; typing is caught by one delegated listener at the document, not one per field. Nothing
- * is done per element of the page except for inputs, so the cost of a mutation is the cost of finding the inputs
- * inside what was added.
+ * Finds postcode fields in one document, and in the open shadow roots of its web components, and reports their
+ * complete values. One MutationObserver (child lists only, on the document and on each open shadow root found) sees
+ * fields added later; typing is caught by one delegated listener at the document, not one per field (events from a
+ * shadow root arrive retargeted to its host: the field is the first node of their composed path). Nothing is done per
+ * element of the page except for inputs in the mutation callback, so the cost of a mutation is the cost of finding
+ * the inputs inside what was added. Looking for shadow roots does visit every added element, so it waits for idle
+ * time, a batch of added subtrees at a time.
  */
 export class FieldWatcher {
   readonly fields = new Set<HTMLInputElement>();
@@ -39,7 +48,13 @@ export class FieldWatcher {
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private readonly debounceMs: number;
   private readonly pollMs: number;
-  private readonly ownTag: string | null;
+  private readonly ownTags: ReadonlySet<string>;
+  /** Shadow roots observed since start. */
+  private shadowRoots = new WeakSet<ShadowRoot>();
+  /** Added subtrees not yet searched for shadow roots, and the idle callback that will. */
+  private pendingSearch = new Set<Node>();
+  private searchHandle: { cancel(): void } | null = null;
+  private readonly skipTag = (el: Element): boolean => this.ownTags.has(el.tagName);
 
   constructor(
     private readonly doc: Document,
@@ -48,7 +63,9 @@ export class FieldWatcher {
   ) {
     this.debounceMs = options.debounceMs ?? 400;
     this.pollMs = options.pollMs ?? 1000;
-    this.ownTag = options.ownTag?.toUpperCase() ?? null;
+    const own =
+      options.ownTag === undefined ? [] : typeof options.ownTag === 'string' ? [options.ownTag] : options.ownTag;
+    this.ownTags = new Set(own.map((t) => t.toUpperCase()));
   }
 
   get running(): boolean {
@@ -64,12 +81,17 @@ export class FieldWatcher {
     this.doc.addEventListener('input', this.onInput, true);
     this.doc.addEventListener('change', this.onChange, true);
     this.doc.addEventListener('focusin', this.onFocusIn, true);
-    this.scan(this.doc.documentElement);
+    this.scan(this.doc.documentElement, new LabelIndex(this.doc), this.doc);
+    this.queueShadowSearch(this.doc.documentElement);
   }
 
   stop(): void {
     this.observer?.disconnect();
     this.observer = null;
+    this.shadowRoots = new WeakSet();
+    this.pendingSearch.clear();
+    this.searchHandle?.cancel();
+    this.searchHandle = null;
     this.doc.removeEventListener('input', this.onInput, true);
     this.doc.removeEventListener('change', this.onChange, true);
     this.doc.removeEventListener('focusin', this.onFocusIn, true);
@@ -79,27 +101,94 @@ export class FieldWatcher {
     for (const field of [...this.fields]) this.forget(field);
   }
 
-  /** Looks for postcode fields in `root` and below. */
-  scan(root: Element | null, labels: LabelIndex = new LabelIndex(this.doc)): void {
-    if (!root || root.tagName === this.ownTag) return;
-    if (root.tagName === 'INPUT') {
-      this.consider(root, labels);
+  /**
+   * Looks for postcode fields in `root` and below (not inside shadow roots: see searchShadowRoots). `tree` is the
+   * document or shadow root `root` is in, when known.
+   */
+  scan(
+    root: Element | ShadowRoot | null,
+    labels: LabelIndex = new LabelIndex(this.doc),
+    tree?: Document | ShadowRoot,
+  ): void {
+    if (!root) return;
+    if (root.nodeType === 1) {
+      const el = root as Element;
+      if (this.ownTags.has(el.tagName)) return;
+      if (el.tagName === 'INPUT') {
+        this.consider(el, labels, tree);
+        return;
+      }
+      if (!el.firstElementChild) return;
+      const inputs = el.getElementsByTagName('input');
+      if (inputs.length === 0) return;
+      const inTree = tree ?? treeOf(el, this.doc);
+      for (let i = 0; i < inputs.length; i++) this.consider(inputs[i]!, labels, inTree);
       return;
     }
-    if (!root.firstElementChild) return;
-    const inputs = root.getElementsByTagName('input');
-    for (let i = 0; i < inputs.length; i++) this.consider(inputs[i]!, labels);
+    // A shadow root has querySelectorAll but no getElementsByTagName.
+    const inputs = root.querySelectorAll('input');
+    for (let i = 0; i < inputs.length; i++) this.consider(inputs[i]!, labels, root as ShadowRoot);
   }
 
-  private consider(el: Element, labels: LabelIndex): void {
+  /**
+   * Searches `root` and below for open shadow roots now, observing and scanning each one found (and the shadow roots
+   * inside those). Normally done in idle time for what was added; exposed for tests and for callers that cannot wait.
+   */
+  searchShadowRoots(root: Node): void {
+    if (!this.observer) return;
+    const found: ShadowRoot[] = [];
+    const visit = (el: Element) => {
+      const shadow = el.shadowRoot;
+      if (shadow && !this.shadowRoots.has(shadow) && !this.ownTags.has(el.tagName)) found.push(shadow);
+    };
+    if (root.nodeType === 1) {
+      const el = root as Element;
+      if (this.ownTags.has(el.tagName)) return;
+      visit(el);
+    }
+    // A TreeWalker is as cheap as getElementsByTagName('*') on a large page (querySelectorAll('*') is several times
+    // dearer), and walks a shadow root too.
+    if (root.nodeType === 1 || root.nodeType === 9 || root.nodeType === 11) {
+      const walker = this.doc.createTreeWalker(root, SHOW_ELEMENT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) visit(node as Element);
+    }
+    for (const shadow of found) this.adoptShadowRoot(shadow);
+  }
+
+  /** Observes an open shadow root and scans it, with the shadow roots inside it. */
+  private adoptShadowRoot(shadow: ShadowRoot): void {
+    if (!this.observer || this.shadowRoots.has(shadow)) return;
+    this.shadowRoots.add(shadow);
+    this.observer.observe(shadow, { childList: true, subtree: true });
+    this.scan(shadow);
+    this.searchShadowRoots(shadow);
+  }
+
+  private queueShadowSearch(node: Node): void {
+    this.pendingSearch.add(node);
+    if (this.searchHandle) return;
+    this.searchHandle = whenIdle(this.doc, () => {
+      this.searchHandle = null;
+      const pending = [...this.pendingSearch];
+      this.pendingSearch.clear();
+      for (const node of pending) if (node.isConnected) this.searchShadowRoots(node);
+    });
+  }
+
+  private consider(el: Element, labels: LabelIndex, tree?: Document | ShadowRoot): void {
     const input = el as HTMLInputElement;
-    if (this.fields.has(input) || !isPostcodeField(input, labels)) return;
-    if (this.ownTag && input.closest(this.ownTag)) return;
+    if (this.fields.has(input) || !isPostcodeField(input, labels, { skipTag: this.skipTag, tree })) return;
+    if (this.ownTags.size > 0 && this.insideOwn(input)) return;
     this.fields.add(input);
     this.evaluate(input);
     this.startPolling();
   }
 
+  private insideOwn(el: Element): boolean {
+    for (const tag of this.ownTags) if (el.closest(tag)) return true;
+    const root = el.getRootNode() as ShadowRoot;
+    return root.nodeType === 11 && !!root.host && this.ownTags.has(root.host.tagName);
+  }
   private forget(field: HTMLInputElement): void {
     if (!this.fields.delete(field)) return;
     this.cancelDebounce(field);
@@ -129,9 +218,21 @@ export class FieldWatcher {
     const labels = new LabelIndex(this.doc);
     for (const record of records) {
       const added = record.addedNodes;
+      // The tree the record happened in (the document, or a shadow root), looked up once for all it added.
+      let tree: Document | ShadowRoot | undefined;
+      // A new element may be (or hold) a web component with an open shadow root: searched in idle time, the parent
+      // once for a record that added many nodes (an innerHTML), else each element.
+      const many = added.length > MANY_ADDED;
+      if (many) this.queueShadowSearch(record.target);
       for (let i = 0; i < added.length; i++) {
         const node = added[i]!;
-        if (node.nodeType === 1) this.scan(node as Element, labels);
+        if (node.nodeType !== 1) continue;
+        const el = node as Element;
+        if (el.tagName === 'INPUT' || el.firstElementChild) {
+          tree ??= treeOf(record.target, this.doc);
+          this.scan(el, labels, tree);
+        }
+        if (!many) this.queueShadowSearch(node);
       }
       if (record.removedNodes.length > 0) removed = true;
     }
@@ -141,7 +242,7 @@ export class FieldWatcher {
   };
 
   private readonly onInput = (event: Event): void => {
-    const field = event.target as HTMLInputElement | null;
+    const field = eventField(event);
     if (!field || !this.fields.has(field)) return;
     this.cancelDebounce(field);
     // Clearing the field removes the badge at once; a value waits until typing pauses.
@@ -159,18 +260,28 @@ export class FieldWatcher {
   };
 
   private readonly onChange = (event: Event): void => {
-    const field = event.target as HTMLInputElement | null;
+    const field = eventField(event);
     if (!field || !this.fields.has(field)) return;
     this.cancelDebounce(field);
     this.evaluate(field);
   };
 
-  /** A field whose label or attributes were changed by script after it was first seen is picked up on focus. */
+  /**
+   * A field whose label or attributes were changed by script after it was first seen, or which is drawn only now,
+   * is picked up on focus; so is one in a shadow root the watcher had not seen (a component upgraded after the page
+   * loaded), whose shadow roots are then observed.
+   */
   private readonly onFocusIn = (event: Event): void => {
-    const el = event.target as Element | null;
-    if (el && el.nodeType === 1 && !this.fields.has(el as HTMLInputElement) && isTextLikeInput(el)) {
-      this.consider(el, new LabelIndex(this.doc));
+    const el = eventField(event);
+    if (!el || this.fields.has(el) || !isTextLikeInput(el)) return;
+    let root = el.getRootNode() as Document | ShadowRoot;
+    while (root.nodeType === 11 && (root as ShadowRoot).host) {
+      const shadow = root as ShadowRoot;
+      if (this.ownTags.has(shadow.host.tagName)) return;
+      this.adoptShadowRoot(shadow);
+      root = shadow.host.getRootNode() as Document | ShadowRoot;
     }
+    this.consider(el, new LabelIndex(this.doc));
   };
 
   private startPolling(): void {
@@ -188,4 +299,27 @@ export class FieldWatcher {
     if (this.pollTimer !== null) clearInterval(this.pollTimer);
     this.pollTimer = null;
   }
+}
+
+/**
+ * The element an event happened on. At the document, an event from inside an open shadow root is retargeted to the
+ * shadow host: then the first node of its composed path is the input. The path is built only for such events.
+ */
+function eventField(event: Event): HTMLInputElement | null {
+  const target = event.target as Element | null;
+  if (!target || target.nodeType !== 1) return null;
+  if (!target.shadowRoot) return target as HTMLInputElement;
+  const inner = event.composedPath()[0] as Element | undefined;
+  return inner && inner.nodeType === 1 ? (inner as HTMLInputElement) : null;
+}
+
+/** Runs `run` when the page is idle (at the latest after half a second), or on the next task where it cannot tell. */
+function whenIdle(doc: Document, run: () => void): { cancel(): void } {
+  const view = doc.defaultView;
+  if (view && typeof view.requestIdleCallback === 'function') {
+    const id = view.requestIdleCallback(run, { timeout: 500 });
+    return { cancel: () => view.cancelIdleCallback(id) };
+  }
+  const id = setTimeout(run, 0);
+  return { cancel: () => clearTimeout(id) };
 }

@@ -1,88 +1,80 @@
 import { h } from '../common/dom';
 import type { CheckOutcome } from '../common/outcome';
 import { badgeView } from '../result/badge-view';
-import { renderResultView, type ResultViewOptions } from '../result/result-view';
-
-let panelSeq = 0;
+import type { ResultViewOptions } from '../result/result-view';
+import { ResultPanel } from './result-panel';
 
 export interface InlineBadgeOptions extends Omit<ResultViewOptions, 'now' | 'retry'> {
   retry(): void;
+  /** The badge was activated (click, Enter, Space), before its panel opens or closes. */
+  onActivate?(): void;
+  /** Something that moves or resizes the badge or its panel changed: the words, focus, or the panel opened. */
+  onChange?(): void;
 }
 
 /**
- * The badge next to one postcode field and the panel it opens, built inside `container` (the body of a shadow
- * root). Plain DOM, no framework: a page may hold several of these and each costs a few elements.
+ * One badge and the panel it opens, built inside `container` (in the overlay, a wrapper of its own inside the
+ * overlay's shadow root). Plain DOM, no framework: a page may hold several of these and each costs a few elements.
+ * The badge carries its full words as text (its accessible name); its compact form (`data-mode="compact"`: the
+ * coloured dot and one word, drawn by CSS) is chosen by whoever places it, and gives way to the full words while it
+ * has focus (`data-expanded`).
  */
 export class InlineBadge {
   readonly button: HTMLButtonElement;
   readonly panel: HTMLDivElement;
-  private readonly body: HTMLDivElement;
+  private readonly view: ResultPanel;
   private readonly doc: Document;
   private outcome: CheckOutcome | { pending: string } | null = null;
   private countdown: ReturnType<typeof setInterval> | null = null;
+  private focused = false;
 
   constructor(
     private readonly container: HTMLElement,
     private readonly options: InlineBadgeOptions,
   ) {
     this.doc = container.ownerDocument;
-    const panelId = `dte-panel-${++panelSeq}`;
+    this.view = new ResultPanel(this.doc, { ...options, onClose: (returnFocus) => this.close(returnFocus) });
+    this.panel = this.view.element;
     this.button = h(this.doc, 'button', {
       type: 'button',
       class: 'dte-badge',
       'aria-expanded': 'false',
-      'aria-controls': panelId,
+      'aria-controls': this.view.id,
       'aria-haspopup': 'dialog',
+      'data-mode': 'full',
     });
-    this.body = h(this.doc, 'div', { class: 'dte-panel-body' });
-    const close = h(this.doc, 'button', { type: 'button', class: 'dte-close' }, 'Close');
-    this.panel = h(
-      this.doc,
-      'div',
-      {
-        id: panelId,
-        class: 'dte-panel',
-        role: 'dialog',
-        'aria-label': 'Telehealth disaster eligibility',
-        hidden: true,
-      },
-      h(
-        this.doc,
-        'div',
-        { class: 'dte-panel-head' },
-        h(this.doc, 'span', {}, 'Telehealth disaster eligibility'),
-        close,
-      ),
-      this.body,
-    );
     container.append(this.button, this.panel);
 
-    this.button.addEventListener('click', () => (this.isOpen ? this.close() : this.open()));
-    close.addEventListener('click', () => this.close(true));
-    this.panel.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        this.close(true);
-      }
+    this.button.addEventListener('click', () => {
+      this.options.onActivate?.();
+      if (this.isOpen) this.close();
+      else this.open();
     });
     this.button.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.isOpen) this.close(true);
     });
+    this.button.addEventListener('focus', () => this.setExpanded(true));
+    this.button.addEventListener('blur', () => this.setExpanded(false));
   }
 
   get isOpen(): boolean {
-    return !this.panel.hidden;
+    return this.view.isOpen;
   }
 
   get label(): string {
     return this.button.textContent ?? '';
   }
 
+  /** Focused, so showing its full words whatever its form. */
+  get expanded(): boolean {
+    return this.focused;
+  }
+
   show(outcome: CheckOutcome | { pending: string }): void {
     this.outcome = outcome;
     this.stopCountdown();
     this.paintBadge();
-    if (this.isOpen) this.paintPanel();
+    this.view.show(outcome);
     if ('ok' in outcome && !outcome.ok && outcome.problem === 'rate_limited' && outcome.retryAt !== undefined) {
       const retryAt = outcome.retryAt;
       this.countdown = setInterval(() => {
@@ -105,40 +97,25 @@ export class InlineBadge {
       h(this.doc, 'span', { class: 'dte-swatch', 'aria-hidden': 'true' }),
       h(this.doc, 'span', { class: 'dte-icon', 'aria-hidden': 'true' }, view.icon),
       h(this.doc, 'span', { class: 'dte-label' }, view.label),
+      // The compact word is CSS-generated content with empty alternative text: it is neither in textContent nor
+      // in the accessible name, which stay the full words.
+      h(this.doc, 'span', { class: 'dte-short', 'aria-hidden': 'true', 'data-short': view.short }),
     );
-  }
-
-  private paintPanel(): void {
-    this.body.replaceChildren(
-      !this.outcome || 'pending' in this.outcome
-        ? h(this.doc, 'p', { class: 'dte-result' }, 'Checking…')
-        : renderResultView(this.doc, this.outcome, this.options),
-    );
+    this.options.onChange?.();
   }
 
   open(): void {
-    this.paintPanel();
-    this.panel.hidden = false;
+    this.view.open();
     this.button.setAttribute('aria-expanded', 'true');
-    this.place();
-    const view = this.doc.defaultView;
-    view?.addEventListener('scroll', this.place, { capture: true, passive: true });
-    view?.addEventListener('resize', this.place, { passive: true });
-    this.doc.addEventListener('pointerdown', this.onOutsidePointer, true);
-    // Focus moves into the panel so keyboard users land on its content; Escape or Close bring it back.
-    this.panel.setAttribute('tabindex', '-1');
-    this.panel.focus({ preventScroll: true });
+    this.options.onChange?.();
   }
 
   close(returnFocus = false): void {
     if (!this.isOpen) return;
-    this.panel.hidden = true;
+    this.view.hide();
     this.button.setAttribute('aria-expanded', 'false');
-    const view = this.doc.defaultView;
-    view?.removeEventListener('scroll', this.place, { capture: true });
-    view?.removeEventListener('resize', this.place);
-    this.doc.removeEventListener('pointerdown', this.onOutsidePointer, true);
-    if (returnFocus) this.button.focus();
+    if (returnFocus) this.button.focus({ preventScroll: true });
+    this.options.onChange?.();
   }
 
   destroy(): void {
@@ -147,37 +124,16 @@ export class InlineBadge {
     this.container.replaceChildren();
   }
 
+  private setExpanded(expanded: boolean): void {
+    if (expanded === this.focused) return;
+    this.focused = expanded;
+    if (expanded) this.button.dataset.expanded = 'true';
+    else delete this.button.dataset.expanded;
+    this.options.onChange?.();
+  }
+
   private stopCountdown(): void {
     if (this.countdown !== null) clearInterval(this.countdown);
     this.countdown = null;
   }
-
-  /** Clicks on the page outside the badge's host close the panel; clicks inside the shadow root are retargeted to the host. */
-  private readonly onOutsidePointer = (event: Event): void => {
-    const host = (this.container.getRootNode() as ShadowRoot).host;
-    if (event.target !== host) this.close();
-  };
-
-  /** The panel is `position: fixed` so no overflow:hidden ancestor of the field can clip it. */
-  private readonly place = (): void => {
-    const view = this.doc.defaultView;
-    if (!view || !this.isOpen) return;
-    const rect = this.button.getBoundingClientRect();
-    const margin = 8;
-    const width = Math.min(440, view.innerWidth - 2 * margin);
-    const left = Math.max(margin, Math.min(rect.left, view.innerWidth - width - margin));
-    const below = view.innerHeight - rect.bottom - margin;
-    const above = rect.top - margin;
-    const style = this.panel.style;
-    style.left = `${left}px`;
-    if (below >= 260 || below >= above) {
-      style.top = `${rect.bottom + 4}px`;
-      style.bottom = '';
-      style.maxHeight = `${Math.max(160, below - 4)}px`;
-    } else {
-      style.top = '';
-      style.bottom = `${view.innerHeight - rect.top + 4}px`;
-      style.maxHeight = `${Math.max(160, above - 4)}px`;
-    }
-  };
 }

@@ -1,12 +1,18 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
-import { copyText } from '../common/clipboard';
 import type { CheckOutcome, Problem } from '../common/outcome';
-import { BADGE_CSS } from './badge-styles';
 import { FieldWatcher } from './field-watcher';
-import { InlineBadge } from './inline-badge';
+import { isRange } from './overlay-geometry';
+import {
+  Overlay,
+  OVERLAY_HOST_TAG,
+  type Anchor,
+  type BadgeHandle,
+  type PanelContent,
+  type PanelHandle,
+} from './overlay';
 
-export const BADGE_HOST_TAG = 'dte-eligibility-badge';
+/** The tag of the extension's own element in a page: the overlay's one host (the field watcher skips it). */
+export const BADGE_HOST_TAG = OVERLAY_HOST_TAG;
 
 const RECHECK_ON_RETURN: ReadonlySet<Problem> = new Set([
   'not_configured',
@@ -30,32 +36,44 @@ interface Slot {
   last?: CheckOutcome;
   /** Bumped on every new check so a slow answer for an old value never overwrites a newer one. */
   seq: number;
-  ui: Promise<ShadowRootContentScriptUi<InlineBadge>>;
+  badge: BadgeHandle;
+}
+
+/** A badge the page controller shows for a postcode in displayed text, until `remove` (or until the text goes). */
+export interface TextBadge {
+  remove(): void;
 }
 
 /**
- * Ties the field watcher to the badges in one document: a complete postcode in a field gets a badge after it (in
- * its own shadow root) and a check through the background; clearing or removing the field removes the badge.
+ * Ties the field watcher to the overlay in one document: a complete postcode in a field gets a badge beside it and
+ * a check through the background; clearing or removing the field removes the badge. Postcodes found in displayed
+ * text (`showTextPostcode`) get the same badges; a checked selection (`showSelection`) gets a panel of its own.
  */
 export class PageController {
-  private readonly slots = new Map<HTMLInputElement, Slot>();
+  private readonly slots = new Map<Anchor, Slot>();
   private readonly watcher: FieldWatcher;
+  private readonly overlay: Overlay;
+  private selectionPanel: PanelHandle | null = null;
 
   constructor(
     private readonly ctx: ContentScriptContext,
     private readonly doc: Document,
     private readonly deps: PageControllerDeps,
   ) {
+    this.overlay = new Overlay(ctx, doc, { openOptions: () => this.deps.openOptions() });
     this.watcher = new FieldWatcher(
       doc,
       {
         onPostcode: (field, postcode) => (postcode ? this.show(field, postcode) : this.remove(field)),
         onFieldGone: (field) => this.remove(field),
-        onNodesRemoved: () => this.reattach(),
       },
-      { debounceMs: deps.debounceMs, ownTag: BADGE_HOST_TAG },
+      { debounceMs: deps.debounceMs, ownTag: OVERLAY_HOST_TAG },
     );
     ctx.onInvalidated(() => this.stop());
+  }
+
+  get running(): boolean {
+    return this.watcher.running;
   }
 
   start(): void {
@@ -64,65 +82,76 @@ export class PageController {
     this.doc.addEventListener('visibilitychange', this.onVisible);
   }
 
+  /** Switched off (for this site, or the extension went away): every badge and panel goes, and the layer with them. */
   stop(): void {
     this.watcher.stop();
     this.doc.removeEventListener('visibilitychange', this.onVisible);
-    for (const field of [...this.slots.keys()]) this.remove(field);
+    for (const anchor of [...this.slots.keys()]) this.remove(anchor);
+    this.selectionPanel = null;
+    this.overlay.clear();
   }
 
-  private show(field: HTMLInputElement, postcode: string): void {
-    let slot = this.slots.get(field);
+  /**
+   * A postcode found in the page's displayed text: a badge right after it (the range's last line box), checked like a
+   * field's. Nothing while the controller is stopped. The badge goes when the text leaves the document, or on
+   * `remove()`; calling again for the same range re-checks.
+   */
+  showTextPostcode(range: Range, postcode: string): TextBadge {
+    const remove = () => this.remove(range);
+    if (this.watcher.running) this.show(range, postcode);
+    return { remove };
+  }
+
+  /**
+   * The answer for a selection (context menu): a panel at the selection, open with focus in it. With `outcome` (the
+   * background's check, or a notice such as "No postcode in the selection") it is shown as it is; without one the
+   * postcode is checked here. Works while stopped: "switched off for this site" is itself an answer to show. A new
+   * selection's panel replaces the previous one.
+   */
+  showSelection(range: Range, postcode: string | null, outcome?: PanelContent): PanelHandle {
+    this.selectionPanel?.close();
+    const content: PanelContent =
+      outcome ?? (postcode ? { pending: postcode } : { notice: 'no_postcode', text: 'No postcode in the selection' });
+    const panel = this.overlay.openPanelAt(range, content);
+    this.selectionPanel = panel;
+    if (!outcome && postcode) void this.deps.check(postcode).then((result) => panel.show(result));
+    return panel;
+  }
+
+  private show(anchor: Anchor, postcode: string): void {
+    let slot = this.slots.get(anchor);
     if (!slot) {
-      const created: Slot = { postcode, seq: 0, ui: Promise.resolve(null as never) };
-      created.ui = this.createUi(field, created);
-      this.slots.set(field, created);
+      const created: Slot = {
+        postcode,
+        seq: 0,
+        badge: this.overlay.add(anchor, {
+          retry: () => {
+            if (this.slots.get(anchor) === created) this.show(anchor, created.postcode);
+          },
+          // A field's removal is the watcher's to report; text has no watcher.
+          onGone: isRange(anchor) ? () => this.remove(anchor) : undefined,
+        }),
+      };
+      this.slots.set(anchor, created);
       slot = created;
     }
     slot.postcode = postcode;
     const seq = ++slot.seq;
     const current = slot;
-    void current.ui.then(async (ui) => {
-      const badge = ui.mounted;
-      if (!badge || this.slots.get(field) !== current || current.seq !== seq) return;
-      badge.show({ pending: postcode });
-      const outcome = await this.deps.check(postcode);
-      if (this.slots.get(field) === current && current.seq === seq) {
+    current.badge.show({ pending: postcode });
+    void this.deps.check(postcode).then((outcome) => {
+      if (this.slots.get(anchor) === current && current.seq === seq) {
         current.last = outcome;
-        badge.show(outcome);
+        current.badge.show(outcome);
       }
     });
   }
 
-  private createUi(field: HTMLInputElement, slot: Slot): Promise<ShadowRootContentScriptUi<InlineBadge>> {
-    return createShadowRootUi<InlineBadge>(this.ctx, {
-      name: BADGE_HOST_TAG,
-      position: 'inline',
-      anchor: field,
-      append: 'after',
-      mode: 'open',
-      css: BADGE_CSS,
-      onMount: (container) => {
-        const badge = new InlineBadge(container, {
-          copy: (text) => copyText(text, container),
-          openOptions: () => this.deps.openOptions(),
-          retry: () => {
-            if (this.slots.get(field) === slot) this.show(field, slot.postcode);
-          },
-        });
-        return badge;
-      },
-      onRemove: (badge) => badge?.destroy(),
-    }).then((ui) => {
-      if (this.slots.get(field) === slot && field.isConnected) ui.mount();
-      return ui;
-    });
-  }
-
-  private remove(field: HTMLInputElement): void {
-    const slot = this.slots.get(field);
+  private remove(anchor: Anchor): void {
+    const slot = this.slots.get(anchor);
     if (!slot) return;
-    this.slots.delete(field);
-    void slot.ui.then((ui) => ui.remove());
+    this.slots.delete(anchor);
+    slot.badge.remove();
   }
 
   /**
@@ -136,21 +165,8 @@ export class PageController {
   /** Asks again for every badge that shows a setup or connection problem (the settings changed). */
   recheckProblems(): void {
     if (!this.watcher.running) return;
-    for (const [field, slot] of this.slots) {
-      if (slot.last && !slot.last.ok && RECHECK_ON_RETURN.has(slot.last.problem)) this.show(field, slot.postcode);
-    }
-  }
-
-  /** A framework that re-renders a form may drop the badge's host while keeping the field: put it back. */
-  private reattach(): void {
-    for (const [field, slot] of this.slots) {
-      void slot.ui.then((ui) => {
-        if (this.slots.get(field) === slot && field.isConnected && !ui.shadowHost.isConnected) {
-          ui.remove();
-          ui.mount();
-          this.show(field, slot.postcode);
-        }
-      });
+    for (const [anchor, slot] of this.slots) {
+      if (slot.last && !slot.last.ok && RECHECK_ON_RETURN.has(slot.last.problem)) this.show(anchor, slot.postcode);
     }
   }
 }

@@ -13,7 +13,21 @@ export interface BadgeView {
   detail: string;
   /** A glyph beside the words; decorative (hidden from assistive technology). */
   icon: string;
+  /**
+   * The compact badge's word, where there is little room: beside the coloured dot it still says what the colour
+   * says. The full `label` stays the badge's accessible name and shows on hover and focus.
+   */
+  short: string;
 }
+
+/** Problems the user fixes in the options or with the clinic's account. */
+const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set([
+  'not_configured',
+  'no_key',
+  'no_permission',
+  'invalid_key',
+  'subscription_inactive',
+]);
 
 function lgaWords(data: CheckData): string {
   const lgas = data.location.lgas;
@@ -80,6 +94,7 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
       label: `Checking ${outcome.pending}…`,
       detail: 'Asking the eligibility server.',
       icon: '…',
+      short: 'Checking',
     };
   }
   if (!outcome.ok) {
@@ -90,19 +105,31 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
         label: `Rate limited — wait ${seconds} s`,
         detail: `Too many checks in the last minute for this API key. The extension asks again in ${seconds} s.`,
         icon: '!',
+        short: `Wait ${seconds} s`,
       };
     }
     const words = PROBLEM_WORDS[outcome.problem];
-    return { tone: 'neutral', label: words.label, detail: words.detail, icon: '!' };
+    const short = SETUP_PROBLEMS.has(outcome.problem)
+      ? 'Set up'
+      : outcome.problem === 'postcode_not_found' || outcome.problem === 'invalid_postcode'
+        ? 'Check'
+        : 'Error';
+    return { tone: 'neutral', label: words.label, detail: words.detail, icon: '!', short };
   }
   const { summary } = outcome.data;
   if (!summary.is_eligible) {
-    return { tone: 'red', label: `Not eligible · ${lgaWords(outcome.data)}`, detail: summary.headline_text, icon: '✕' };
+    return {
+      tone: 'red',
+      label: `Not eligible · ${lgaWords(outcome.data)}`,
+      detail: summary.headline_text,
+      icon: '✕',
+      short: 'Not eligible',
+    };
   }
   const tone: Tone = summary.status_color === 'amber' ? 'amber' : 'green';
   const eligible = tone === 'amber' ? 'Eligible (long-running)' : 'Eligible';
   const covered = coveredLgas(outcome.data.location.lgas, outcome.data.disasters);
   const partial = outcome.data.location.lgas.length > 1 && covered.length < outcome.data.location.lgas.length;
   const where = partial ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA` : lgaWords(outcome.data);
-  return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓' };
+  return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓', short: 'Eligible' };
 }

@@ -3,8 +3,11 @@ import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
 import { carriesCookie } from './session-cookie';
 
-/** A Chrome (and Edge, Brave…) extension's origin: the id is 32 letters a–p. */
-const CHROME_EXTENSION_ORIGIN = /^chrome-extension:\/\/[a-p]{32}$/;
+/**
+ * The origins the extension's own builds have: Chrome (and Edge, Brave…), whose id is 32 letters a–p, and Firefox,
+ * whose origin is a UUID chosen afresh for every install.
+ */
+const OWN_BUILD_ORIGIN = /^(chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f-]{36})$/;
 /** What EXTENSION_ORIGINS may list: Chromium, Firefox and Safari extension origins. */
 const ANY_EXTENSION_ORIGIN =
   /^(chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f-]{36}|safari-web-extension:\/\/[0-9A-Za-z-]{1,64})$/;
@@ -13,7 +16,9 @@ export function isExtensionOriginSyntax(origin: string): boolean {
   return ANY_EXTENSION_ORIGIN.test(origin);
 }
 
-/** EXTENSION_ORIGINS: a comma-separated list; empty means "any Chrome extension". Throws on a malformed entry. */
+/**
+ * EXTENSION_ORIGINS: a comma-separated list; empty means "any Chrome or Firefox extension". Throws on a malformed entry.
+ */
 export function parseExtensionOrigins(value: string | undefined): string[] {
   const origins = (value ?? '')
     .split(',')
@@ -76,9 +81,10 @@ export interface OriginPolicyOptions {
  * own port, which the client cannot choose, and which is right even when PORT=0 picked one at random.
  *
  * The extension's id is not known in advance (an unpacked install's id depends on its folder, a store install's on
- * the store), so by default any Chrome extension origin is allowed. That admits no website: the threat the Origin
- * check answers is a web page making a signed-in browser call the API, and a web page cannot send a
- * chrome-extension:// Origin. An operator who knows the id narrows it with EXTENSION_ORIGINS.
+ * the store; Firefox gives every install a random UUID), so by default any Chrome or Firefox extension origin is
+ * allowed. That admits no website: the threat the Origin check answers is a web page making a signed-in browser call
+ * the API, and a web page cannot send a chrome-extension:// or moz-extension:// Origin. An operator who knows the id
+ * narrows it with EXTENSION_ORIGINS.
  */
 export class OriginPolicy {
   private readonly listed: ReadonlySet<string> | undefined;
@@ -97,7 +103,7 @@ export class OriginPolicy {
 
   isExtensionOrigin(origin: string | undefined): boolean {
     if (!origin) return false;
-    return this.listed ? this.listed.has(origin) : CHROME_EXTENSION_ORIGIN.test(origin);
+    return this.listed ? this.listed.has(origin) : OWN_BUILD_ORIGIN.test(origin);
   }
 
   /** The web origins this request may come from: PUBLIC_URL, or the origins of the address it was accepted on. */

@@ -12,8 +12,10 @@ import {
   type TestServer,
 } from '../helpers/test-server';
 import {
+  allBadges,
   badgeAfter,
   launchWithExtension,
+  openPanel,
   servePages,
   typePostcode,
   type ExtensionBrowser,
@@ -104,7 +106,7 @@ describe('badges on the sample practice software', () => {
     // Three digits are not a postcode yet: no badge, no request.
     await field.pressSequentially('400', { delay: 20 });
     await page.waitForTimeout(700);
-    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+    await expect.poll(() => allBadges(page).count()).toBe(0);
 
     expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
     const badge = badgeAfter(page, '#postcode');
@@ -115,7 +117,7 @@ describe('badges on the sample practice software', () => {
     expect(await badgeFor('9999')).toContain('Postcode not found');
     // Clearing the field removes the badge.
     await page.locator('#postcode').fill('');
-    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+    await expect.poll(() => allBadges(page).count()).toBe(0);
   });
 
   it('the badge is reached with Tab, opens the panel with Enter, and Copy proforma copies it', async () => {
@@ -130,7 +132,7 @@ describe('badges on the sample practice software', () => {
     await expect.poll(() => badge.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
     await page.keyboard.press('Enter');
 
-    const panel = page.locator('dte-eligibility-badge [role=dialog]');
+    const panel = openPanel(page);
     await expect.poll(() => panel.isVisible()).toBe(true);
     expect(await badge.getAttribute('aria-expanded')).toBe('true');
     expect(await panel.locator('h2').textContent()).toBe(expected.summary.headline_text);
@@ -150,15 +152,25 @@ describe('badges on the sample practice software', () => {
     );
 
     await page.keyboard.press('Escape');
-    await expect.poll(() => panel.isVisible()).toBe(false);
+    await expect.poll(() => panel.count()).toBe(0);
     expect(await badge.getAttribute('aria-expanded')).toBe('false');
+    // Focus is back on the badge; Shift+Tab returns to the field, Tab from the badge goes on past the field.
+    const badgeFocused = () => badge.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el);
+    expect(await badgeFocused()).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('postcode');
+    await page.keyboard.press('Tab');
+    expect(await badgeFocused()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await badgeFocused()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('referral');
   });
 
   it('server text is shown as text: a declaration title with markup creates no element and runs nothing', async () => {
     await openPractice();
     expect(await badgeFor('2000')).toContain('Eligible · Sydney');
     await badgeAfter(page, '#postcode').click();
-    const panel = page.locator('dte-eligibility-badge [role=dialog]');
+    const panel = openPanel(page);
     expect(await panel.locator('.dte-declaration-title').textContent()).toBe(MARKUP_TITLE);
     expect(await panel.locator('img, b, script').count()).toBe(0);
     expect(await panel.locator('.dte-proforma').textContent()).toContain('<img src="x"');
@@ -170,7 +182,7 @@ describe('badges on the sample practice software', () => {
     await openPractice();
     expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
     await page.getByRole('button', { name: 'Re-render address form' }).click();
-    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+    await expect.poll(() => allBadges(page).count()).toBe(0);
     expect(await badgeFor('2480', '#pc2')).toContain('Not eligible · Lismore');
   });
 
@@ -266,10 +278,10 @@ describe('popup', () => {
     await openPractice();
     expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
     await ext.setStorage({ disabledSites: [pages.origin] });
-    await expect.poll(() => page.locator('dte-eligibility-badge').count()).toBe(0);
+    await expect.poll(() => allBadges(page).count()).toBe(0);
     await typePostcode(page.locator('#postcode'), '2480');
     await page.waitForTimeout(800);
-    expect(await page.locator('dte-eligibility-badge').count()).toBe(0);
+    expect(await allBadges(page).count()).toBe(0);
     await ext.setStorage({ disabledSites: [] });
     await expect
       .poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 })

@@ -4,6 +4,7 @@ import { seedAccount, startTestServer, type TestServer } from '../helpers/test-s
 import {
   badgeAfter,
   launchWithExtension,
+  openPanel,
   servePages,
   typePostcode,
   type ExtensionBrowser,
@@ -42,7 +43,7 @@ it('badge and open panel fit beside the field on the sample practice software', 
   const badge = badgeAfter(page, '#postcode');
   await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toContain('Eligible · Brisbane');
   await badge.click();
-  const panel = page.locator('dte-eligibility-badge [role=dialog]');
+  const panel = openPanel(page);
   await panel.waitFor();
   await page.mouse.move(0, 0);
 

@@ -4,7 +4,13 @@ import { ResultView } from '../../components/ResultView';
 import { checkThroughBackground } from '../../common/messaging';
 import type { CheckOutcome } from '../../common/outcome';
 import { completePostcode } from '../../common/postcode';
-import { disabledSitesItem, isDisabledFor, toggleSite } from '../../common/settings';
+import {
+  checksPageTextOn,
+  disabledSitesItem,
+  isDisabledFor,
+  readOnlyOffSitesItem,
+  toggleSite,
+} from '../../common/settings';
 import { currentSite } from '../../common/site';
 import './popup.css';
 
@@ -15,13 +21,20 @@ export function Popup() {
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
   const [site, setSite] = useState<string | null>(null);
   const [disabledSites, setDisabledSites] = useState<string[]>([]);
+  const [readOnlyOffSites, setReadOnlyOffSites] = useState<string[]>([]);
 
   useEffect(() => {
     void currentSite()
       .then(setSite)
       .catch(() => setSite(null));
     void disabledSitesItem.getValue().then(setDisabledSites);
-    return disabledSitesItem.watch((list) => setDisabledSites(list ?? []));
+    void readOnlyOffSitesItem.getValue().then(setReadOnlyOffSites);
+    const unwatchDisabled = disabledSitesItem.watch((list) => setDisabledSites(list ?? []));
+    const unwatchReadOnly = readOnlyOffSitesItem.watch((list) => setReadOnlyOffSites(list ?? []));
+    return () => {
+      unwatchDisabled();
+      unwatchReadOnly();
+    };
   }, []);
 
   const check = useCallback(async (value: string) => {
@@ -49,7 +62,17 @@ export function Popup() {
   const enabled = site !== null && !isDisabledFor(disabledSites, site);
   const onToggle = (next: boolean) => {
     if (site === null) return;
-    void disabledSitesItem.setValue(toggleSite(disabledSites, site, next));
+    // Shown at once; the storage watcher then confirms it (or brings another window's change).
+    const list = toggleSite(disabledSites, site, next);
+    setDisabledSites(list);
+    void disabledSitesItem.setValue(list);
+  };
+  const checksPageText = site !== null && checksPageTextOn(readOnlyOffSites, site);
+  const onTogglePageText = (next: boolean) => {
+    if (site === null) return;
+    const list = toggleSite(readOnlyOffSites, site, next);
+    setReadOnlyOffSites(list);
+    void readOnlyOffSitesItem.setValue(list);
   };
 
   return (
@@ -85,11 +108,28 @@ export function Popup() {
         {site === null ? (
           <p>The extension does not run on this page.</p>
         ) : (
-          <label className="switch">
-            <input type="checkbox" role="switch" checked={enabled} onChange={(e) => onToggle(e.target.checked)} />
-            Enabled on this site
-            <span className="site-name">{site}</span>
-          </label>
+          <>
+            <label className="switch">
+              <input type="checkbox" role="switch" checked={enabled} onChange={(e) => onToggle(e.target.checked)} />
+              Enabled on this site
+              <span className="site-name">{site}</span>
+            </label>
+            {/* Addresses shown as text on the page; postcode fields keep their badges either way. */}
+            <label className="switch">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={checksPageText}
+                disabled={!enabled}
+                aria-describedby="page-text-hint"
+                onChange={(e) => onTogglePageText(e.target.checked)}
+              />
+              Check postcodes in page text on this site
+            </label>
+            <p id="page-text-hint" className="hint">
+              When off, only postcode fields get badges on this site.
+            </p>
+          </>
         )}
       </section>
       <p>

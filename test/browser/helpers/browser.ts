@@ -4,7 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_MISSING, findChromium } from '../../../server/ingest/chromium';
-import { chromium, type BrowserContext, type Frame, type Locator, type Page, type Worker } from 'playwright-core';
+import {
+  chromium,
+  selectors,
+  type BrowserContext,
+  type Frame,
+  type Locator,
+  type Page,
+  type Worker,
+} from 'playwright-core';
 
 /** The Chromium the ingest would use (CHROMIUM_PATH or Debian's), so the tests drive the same browser. */
 export function chromiumPath(): string {
@@ -37,8 +45,49 @@ interface ChromeGlobal {
   };
 }
 
+/** The tag of the extension's overlay layer: one per document, at the end of its body, holding every badge and panel. */
+export const OVERLAY_TAG = 'dte-overlay';
+
+/**
+ * A selector engine for the badge of a field: `dte_badge_for=<CSS of the field>` finds the field(s) under the scope,
+ * then the badge in the same document's overlay that belongs to each (the overlay marks a badge with its field's id
+ * and name). It runs in the page, where the overlay's open shadow root is readable.
+ */
+const BADGE_FOR_ENGINE = `(() => {
+  const badgesFor = (field) => {
+    const root = field.ownerDocument.querySelector('${OVERLAY_TAG}')?.shadowRoot;
+    if (!root) return [];
+    const id = field.getAttribute('id') || '';
+    const name = field.getAttribute('name') || '';
+    return [...root.querySelectorAll('button.dte-badge[data-anchor="field"]')].filter(
+      (b) => (b.dataset.fieldId || '') === id && (b.dataset.fieldName || '') === name,
+    );
+  };
+  return {
+    query(root, selector) {
+      return this.queryAll(root, selector)[0] ?? null;
+    },
+    queryAll(root, selector) {
+      const fields = [...root.querySelectorAll(selector)];
+      if (root.nodeType === 1 && root.matches(selector)) fields.unshift(root);
+      return fields.flatMap(badgesFor);
+    },
+  };
+})()`;
+
+let engineRegistered: Promise<void> | null = null;
+
+/** Registers `dte_badge_for=` once per process (Playwright wants engines registered before pages are made). */
+export function registerBadgeSelector(): Promise<void> {
+  engineRegistered ??= selectors.register('dte_badge_for', { content: BADGE_FOR_ENGINE }).catch((error: Error) => {
+    if (!/already registered/i.test(error.message)) throw error;
+  });
+  return engineRegistered;
+}
+
 /** A fresh headless Chromium profile with the unpacked extension loaded. */
 export async function launchWithExtension(extensionDir: string): Promise<ExtensionBrowser> {
+  await registerBadgeSelector();
   const profile = await mkdtemp(path.join(tmpdir(), 'dte-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
@@ -81,7 +130,16 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serves test/fixtures/pages (the sample practice software) on localhost. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+/** Serves test/fixtures/pages (the sample practice software), or another folder of pages, on localhost. */
 export async function servePages(
   dir = path.resolve(import.meta.dirname, '../../fixtures/pages'),
 ): Promise<StaticServer> {
@@ -95,7 +153,7 @@ export async function servePages(
     }
     try {
       const body = await readFile(file);
-      const type = file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream';
+      const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
       res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -112,13 +170,45 @@ export async function servePages(
   };
 }
 
-/** The badge button next to a field (Playwright's CSS pierces the badge's open shadow root). */
+/**
+ * The badge of a field (in the overlay's open shadow root, which Playwright's CSS pierces): `fieldSelector` is the
+ * field's CSS under `scope`; the badge is found by the field it belongs to, wherever the overlay put it.
+ */
 export function badgeAfter(scope: Page | Frame | Locator, fieldSelector: string): Locator {
-  return scope.locator(`${fieldSelector} + dte-eligibility-badge button.dte-badge`);
+  return scope.locator(`dte_badge_for=${fieldSelector}`);
+}
+
+/** Every badge in the scope's document(s), shown or not yet placed. */
+export function allBadges(scope: Page | Frame | Locator): Locator {
+  return scope.locator(`${OVERLAY_TAG} button.dte-badge`);
+}
+
+/** The open result panel(s) of the overlay (a badge's, or one opened at a selection). */
+export function openPanel(scope: Page | Frame | Locator): Locator {
+  return scope.locator(`${OVERLAY_TAG} [role=dialog]:visible`);
 }
 
 /** Types a postcode the way a person does: clears the field, then key by key. */
 export async function typePostcode(field: Locator, postcode: string): Promise<void> {
   await field.fill('');
   await field.pressSequentially(postcode, { delay: 20 });
+}
+
+/**
+ * The overlay module bundled for injection into a page (`page.addScriptTag({ content })`): sets `window.dteOverlay`
+ * with `create()` → a new Overlay for the page's document (see overlay-harness.ts).
+ */
+export async function overlayHarnessScript(): Promise<string> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [path.resolve(import.meta.dirname, 'overlay-harness.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    write: false,
+    logLevel: 'error',
+    define: { 'import.meta.env': '{}' },
+  });
+  return result.outputFiles[0]!.text;
 }

@@ -167,4 +167,105 @@ describe('FieldWatcher', () => {
     expect(reports).toEqual([]);
     expect(watcher.fields.size).toBe(0);
   });
+
+  describe('open shadow roots', () => {
+    /** What an event from inside a shadow root looks like at the document: retargeted to the host. */
+    function dispatchFromShadow(window: Window & typeof globalThis, host: Element, input: Element, type: string) {
+      const event = new window.Event(type, { bubbles: true, composed: true });
+      Object.defineProperty(event, 'composedPath', { value: () => [input, host] });
+      host.dispatchEvent(event);
+    }
+
+    it('finds a field in a web component added later, once the page is idle, and follows its shadow root', async () => {
+      const { watcher, reports, document } = setup('<div id="app"></div>');
+      watcher.start();
+      const host = document.createElement('address-form');
+      const shadow = host.attachShadow({ mode: 'open' });
+      shadow.innerHTML = '<label for="pc">Postcode</label><input id="pc" value="2480">';
+      document.getElementById('app')!.append(host);
+      await mutationsDelivered();
+      // (linkedom reports what happens in any shadow root to the document's observer; Chrome does not, and the
+      // watcher finds the shadow root in idle time: the browser test covers that.)
+      vi.runOnlyPendingTimers();
+      expect(reports).toEqual([['pc', '2480']]);
+
+      // The component renders again inside its shadow root: the old field goes, the new one is found.
+      shadow.innerHTML = '<input name="zip" value="4000">';
+      await mutationsDelivered();
+      expect(reports).toEqual([
+        ['pc', '2480'],
+        ['zip', '4000'],
+      ]);
+      expect([...watcher.fields].map((f) => f.getAttribute('name'))).toEqual(['zip']);
+    });
+
+    it('nested shadow roots, and none of its own', () => {
+      const { watcher, document } = setup(
+        '<outer-el id="outer"></outer-el><dte-eligibility-badge id="own"></dte-eligibility-badge>',
+      );
+      const outer = document.getElementById('outer')!.attachShadow({ mode: 'open' });
+      outer.innerHTML = '<inner-el></inner-el>';
+      const inner = outer.querySelector('inner-el')!.attachShadow({ mode: 'open' });
+      inner.innerHTML = '<input name="postcode">';
+      document.getElementById('own')!.attachShadow({ mode: 'open' }).innerHTML = '<input name="postcode">';
+      watcher.start();
+      vi.runOnlyPendingTimers();
+      expect(watcher.fields.size).toBe(1);
+      expect([...watcher.fields][0]!.getRootNode()).toBe(inner);
+    });
+
+    it('typing in a shadow field is seen through the retargeted event', () => {
+      const { watcher, reports, document, window } = setup('<x-postcode id="host"></x-postcode>');
+      const host = document.getElementById('host')!;
+      host.attachShadow({ mode: 'open' }).innerHTML = '<input name="postcode">';
+      watcher.start();
+      vi.runOnlyPendingTimers();
+      reports.length = 0;
+      const input = host.shadowRoot!.querySelector('input')!;
+      input.value = '2480';
+      dispatchFromShadow(window, host, input, 'input');
+      vi.advanceTimersByTime(300);
+      expect(reports).toEqual([['postcode', '2480']]);
+      input.value = '4000';
+      dispatchFromShadow(window, host, input, 'change');
+      expect(reports).toEqual([
+        ['postcode', '2480'],
+        ['postcode', '4000'],
+      ]);
+    });
+
+    it('a shadow root not seen yet (a component upgraded late) is taken on when its field is focused', async () => {
+      const { watcher, document, window } = setup('<late-el id="host"></late-el>');
+      watcher.start();
+      vi.runOnlyPendingTimers();
+      const host = document.getElementById('host')!;
+      const shadow = host.attachShadow({ mode: 'open' });
+      shadow.innerHTML = '<input aria-label="P/code">';
+      expect(watcher.fields.size).toBe(0);
+      dispatchFromShadow(window, host, shadow.querySelector('input')!, 'focusin');
+      expect(watcher.fields.size).toBe(1);
+      // From now on its shadow root is observed.
+      shadow.append(document.createElement('div'));
+      shadow.lastElementChild!.innerHTML = '<input name="postcode2">';
+      await mutationsDelivered();
+      expect(watcher.fields.size).toBe(2);
+    });
+
+    it('own elements may be several tags', async () => {
+      const { document, window } = dom('<div id="app"></div>');
+      const watcher = new FieldWatcher(
+        document,
+        { onPostcode: () => undefined, onFieldGone: () => undefined },
+        { pollMs: 0, ownTag: ['dte-eligibility-badge', 'dte-overlay'] },
+      );
+      watcher.start();
+      const overlay = document.createElement('dte-overlay');
+      overlay.innerHTML = '<input name="postcode">';
+      document.getElementById('app')!.append(overlay);
+      await mutationsDelivered();
+      vi.runOnlyPendingTimers();
+      expect(watcher.fields.size).toBe(0);
+      expect(window).toBeDefined();
+    });
+  });
 });

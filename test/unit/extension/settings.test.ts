@@ -3,8 +3,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { normaliseServerUrl, originPattern } from '../../../extension/common/server-url';
 import {
   apiKeyItem,
+  checksPageTextOn,
   disabledSitesItem,
   isDisabledFor,
+  readOnlyOffSitesItem,
   serverUrlItem,
   toggleSite,
 } from '../../../extension/common/settings';
@@ -36,6 +38,26 @@ describe('settings', () => {
     expect(isDisabledFor(await disabledSitesItem.getValue(), site)).toBe(false);
     unwatch();
     expect(seen).toEqual([[site], []]);
+  });
+
+  it('postcodes in page text are checked on every site until switched off for one (the popup)', async () => {
+    const site = 'https://pms.example.test';
+    expect(await readOnlyOffSitesItem.getValue()).toEqual([]);
+    expect(checksPageTextOn(await readOnlyOffSitesItem.getValue(), site)).toBe(true);
+    const seen: string[][] = [];
+    const unwatch = readOnlyOffSitesItem.watch((list) => seen.push(list));
+    await readOnlyOffSitesItem.setValue(toggleSite(await readOnlyOffSitesItem.getValue(), site, false));
+    expect(checksPageTextOn(await readOnlyOffSitesItem.getValue(), site)).toBe(false);
+    expect(checksPageTextOn(await readOnlyOffSitesItem.getValue(), 'https://other.example.test')).toBe(true);
+    // Switching it off twice keeps one entry; on again removes it.
+    await readOnlyOffSitesItem.setValue(toggleSite(await readOnlyOffSitesItem.getValue(), site, false));
+    expect(await fakeBrowser.storage.local.get('readOnlyOffSites')).toEqual({ readOnlyOffSites: [site] });
+    await readOnlyOffSitesItem.setValue(toggleSite(await readOnlyOffSitesItem.getValue(), site, true));
+    expect(checksPageTextOn(await readOnlyOffSitesItem.getValue(), site)).toBe(true);
+    unwatch();
+    expect(seen).toEqual([[site], []]);
+    // Independent of the site switch.
+    expect(await disabledSitesItem.getValue()).toEqual([]);
   });
 
   it('normalises the server URL and refuses anything but http(s)', () => {

@@ -19,12 +19,14 @@ const req = (port: number | undefined, host = 'evil.example', protocol = 'http')
   ({ socket: { localPort: port }, host, protocol, headers: { host } }) as unknown as Request;
 
 describe('OriginPolicy', () => {
-  it('by default accepts any Chrome extension origin and nothing else', () => {
+  it('by default accepts any Chrome or Firefox extension origin and nothing else', () => {
     const policy = new OriginPolicy();
     expect(policy.isExtensionOrigin(CHROME)).toBe(true);
     expect(policy.isExtensionOrigin(OTHER_CHROME)).toBe(true);
+    expect(policy.isExtensionOrigin(FIREFOX)).toBe(true);
     for (const origin of [
-      FIREFOX,
+      'safari-web-extension://ABC-123',
+      'moz-extension://not-a-uuid',
       'chrome-extension://short',
       'chrome-extension://ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP',
       `${CHROME}/x`,
