@@ -95,7 +95,11 @@ describe('Origin check and CORS on the cookie-session endpoints (default: any Ch
     expect(ok.headers.get('access-control-allow-methods')).toBe('GET,POST');
     expect(ok.headers.get('access-control-allow-headers')).toBe('Content-Type');
 
-    for (const origin of ['https://evil.example', 'null', 'moz-extension://01234567-89ab-cdef-0123-456789abcdef']) {
+    // The Firefox build's origin (a random UUID per install) is the extension's too.
+    const firefox = 'moz-extension://01234567-89ab-cdef-0123-456789abcdef';
+    expect((await preflight(firefox, '/api/v1/auth/login')).headers.get('access-control-allow-origin')).toBe(firefox);
+
+    for (const origin of ['https://evil.example', 'null', 'safari-web-extension://ABC-123', 'moz-extension://x']) {
       const refused = await preflight(origin);
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();
       expect(refused.headers.get('access-control-allow-credentials')).toBeNull();
