@@ -323,44 +323,6 @@ describe.each(Object.keys(PAGES) as PageName[])('%s', (name) => {
   });
 });
 
-describe('inside a modal dialog (Material UI)', () => {
-  it("shows the badge over the dialog, beside its field, not hidden by the dialog's aria-hidden on the body's children", async () => {
-    await open('mui-form');
-    // A badge on the page first, so the layer exists when the dialog hides the body's other children.
-    await typePostcode(page.locator('#mui-grid-postcode'), '4000');
-    await waitForBadge('mui-grid-postcode');
-    await page.getByRole('button', { name: 'Add next of kin' }).click();
-    // Material UI hid the page behind the dialog; the layer is not the page.
-    await expect.poll(() => page.locator('#root').getAttribute('aria-hidden')).toBe('true');
-    const id = 'mui-dialog-postcode';
-    await page.locator(`#${id}`).waitFor();
-    await typePostcode(page.locator(`#${id}`), '4000');
-    await waitForBadge(id);
-    await frames();
-    expectBeside(await badgeInfo(id), id);
-    // Topmost where the badge is: the badge itself, not the dialog or its backdrop.
-    const top = await page.evaluate((fieldId) => {
-      const b = [
-        ...document.querySelector('dte-overlay')!.shadowRoot!.querySelectorAll<HTMLElement>('.dte-badge'),
-      ].find((x) => x.dataset.fieldId === fieldId)!;
-      const r = b.getBoundingClientRect();
-      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.tagName;
-    }, id);
-    expect(top).toBe('DTE-OVERLAY');
-    expect(await page.locator('dte-overlay').getAttribute('aria-hidden')).toBeNull();
-    await badgeAfter(page, `#${id}`).click();
-    await expect.poll(() => page.locator('dte-overlay [role=dialog]:visible').count()).toBe(1);
-    // The click on the badge did not count as a click on the dialog's backdrop.
-    expect(await page.locator(`#${id}`).isVisible()).toBe(true);
-    // The field behind the backdrop has its badge hidden until the dialog closes.
-    expect((await badgeInfo('mui-grid-postcode')).badge!.state).toBe('hidden');
-    await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(async () => (await badgeInfo('mui-grid-postcode')).badge!.state).toBe('shown');
-    expectBeside(await badgeInfo('mui-grid-postcode'), 'mui-grid-postcode');
-  });
-});
-
 describe('compact form', () => {
   it('shows a dot and one word where room is short; full words on focus, in its title and as its name', async () => {
     await open('legacy');
