@@ -4,22 +4,25 @@ import { RESULT_CSS } from '../result/result-styles';
  * The overlay layer: one host at the end of the page's body that takes no room (absolutely positioned, zero size), no
  * pointer events and no style from the page (WXT's reset puts `all: initial !important` first; inside a shadow root,
  * `!important` on `:host` wins over the page's own `!important`). Badges and panels are absolutely positioned inside
- * it, in the document's coordinates, by the overlay's tracker: a page scroll carries them along on the compositor,
- * with no work and no repaint; only fields in scrolling containers or fixed boxes make it move them. They are only
- * ever placed inside the viewport, so they never add to the page's scrollable area. Only they take pointer events.
- * Sizes are in px, never rem: a rem would follow the page's root font size. Tone colours: RESULT_CSS.
+ * it by the overlay's tracker: in the document's coordinates (a page scroll carries them along on the compositor,
+ * with no work and no repaint; they are only placed inside the viewport's width and the document's height, so they
+ * never add to the page's scrollable area), or in a fixed box over the viewport for fields in scrolling containers
+ * (each container's inside a clip box over it) and fixed fields. Only badges and panels take pointer events. Sizes
+ * are in px, never rem: a rem would follow the page's root font size. Tone colours: RESULT_CSS.
  */
 export const BADGE_CSS = `
 :host {
   display: block !important; position: absolute !important; inset: 0 auto auto 0 !important;
   width: 0 !important; height: 0 !important; min-width: 0 !important; min-height: 0 !important;
   margin: 0 !important; padding: 0 !important; border: 0 !important; overflow: visible !important;
-  z-index: 2147483647 !important; pointer-events: none !important; contain: layout style !important;
+  z-index: 2147483647 !important; pointer-events: none !important; contain: none !important;
   visibility: visible !important; opacity: 1 !important; transform: none !important; filter: none !important;
   clip-path: none !important; mask: none !important; animation: none !important; transition: none !important;
 }
 html, body { display: block; margin: 0; padding: 0; width: 0; height: 0; overflow: visible; background: none; }
 .dte-item { display: contents; }
+.dte-fixed { position: fixed; inset: 0; contain: strict; pointer-events: none; overflow: visible; }
+.dte-clip { position: absolute; left: 0; top: 0; overflow: hidden; contain: strict; pointer-events: none; }
 .dte-badge {
   position: absolute; left: 0; top: 0; box-sizing: border-box; margin: 0; max-width: none; min-width: 0;
   display: inline-flex; align-items: center; gap: 5px; white-space: nowrap; pointer-events: auto;

@@ -121,6 +121,9 @@ export class InlineBadge {
   destroy(): void {
     this.close();
     this.stopCountdown();
+    // Whoever shows the badge may have put its panel elsewhere (the overlay keeps panels out of clipping boxes).
+    this.button.remove();
+    this.panel.remove();
     this.container.replaceChildren();
   }
 

@@ -143,19 +143,14 @@ function parentOf(el: Element): Element | null {
   return root && root.nodeType === 11 && (root as ShadowRoot).host ? (root as ShadowRoot).host : null;
 }
 
-/**
- * The viewport without its scrollbars. With `pageScrolls`, only its width counts: badges live in the document's
- * coordinates and scroll with the page, so a field below the fold keeps its place beside it (both are out of view).
- */
-export function viewportBox(doc: Document, pageScrolls = false): Box {
+/** The viewport without its scrollbars. */
+export function viewportBox(doc: Document): Box {
   const root = doc.documentElement;
   const view = doc.defaultView;
   const width = root.clientWidth || view?.innerWidth || 0;
   const height =
     (doc.compatMode === 'BackCompat' ? doc.body?.clientHeight : root.clientHeight) || view?.innerHeight || 0;
-  return pageScrolls
-    ? { left: 0, top: -Infinity, right: width, bottom: Infinity }
-    : { left: 0, top: 0, right: width, bottom: height };
+  return { left: 0, top: 0, right: width, bottom: height };
 }
 
 /** The visible region of an anchor's clipping ancestors, inside the viewport (the padding boxes, scrollbars excluded). */

@@ -82,12 +82,24 @@ interface Entry {
   shown: boolean;
   /** Intersection with the viewport and the clipping ancestors, from the IntersectionObserver (undefined: not yet known). */
   intersecting?: boolean;
-  /** Clip chain and field style need reading again (layout changed while the anchor was out of view). */
+  /** Clip chain, field style, room and cover need reading again: layout changed since they were read. */
   stale: boolean;
   chain: Clipper[];
   pinned: boolean;
+  /** The field is not rendered visibly (visibility: hidden, content-visibility); read with the clip chain. */
+  invisible: boolean;
+  /** Lives in the layer's fixed box (see `settle`), inside `clipBox` when a container clips its field. */
+  fixed: boolean;
+  clipBox: ClipBox | null;
+  /** Its field is wholly out of its container's view: the clip box hides the badge, which keeps following. */
+  clippedOut: boolean;
+  /** Where it was last placed, relative to its field: kept while the field is partly scrolled out of its container. */
+  last: { dx: number; dy: number; mode: Placement['mode']; where: Placement['where'] } | null;
   style?: FieldStyle;
-  /** Free width right of the anchor, from hit tests; re-read after layout changes and when scrolling ends. */
+  /**
+   * Free width right of the anchor, from hit tests: read when the anchor's middle is first in view and after layout
+   * changes (a scroll does not change what lies beside a field).
+   */
   room: number;
   roomStale: boolean;
   /** Something of the page lies over the anchor (a modal's backdrop): its badge hides. Read with `room`. */
@@ -120,29 +132,54 @@ interface FloatingPanel {
   handle: PanelHandle;
 }
 
+/**
+ * A box in the layer's fixed box over the visible part of a scrolling (or clipping) container: the badges of the
+ * container's fields live inside it, so what of them lies outside the container is cut off exactly as the page cuts
+ * off the fields, and following the container's scroll moves them with a transform only (no hiding and showing).
+ */
+interface ClipBox {
+  key: Element;
+  chain: Clipper[];
+  el: HTMLDivElement;
+  users: Set<Entry>;
+  box: Box | null;
+  transform: string;
+  size: string;
+}
+
+/** Where a badge goes this frame; `clippedOut`: its field is out of its container's view (the clip box hides it). */
+type Plan = (Placement & { clippedOut?: boolean }) | null;
+
 const TABBABLE =
   'a[href], area[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable], audio[controls], video[controls]';
 
 /**
  * The extension's one layer over a document: every badge and panel of the document lives in one open shadow root
- * under one host at the end of `<body>`, absolutely positioned from its anchor's box (in document coordinates, so a
- * page scroll moves them with the page, untouched). The page's own boxes never change: nothing is inserted among them,
- * and the host takes no room (absolutely positioned, zero size, no pointer events, style-isolated).
+ * under one host at the end of `<body>`, absolutely positioned from its anchor's box. The page's own boxes never
+ * change: nothing is inserted among them, and the host takes no room (absolutely positioned, zero size, no pointer
+ * events, style-isolated). Inside, badges of fields that only move with the page are in the page's coordinates (a
+ * page scroll carries them, untouched); badges of fields in scrolling or clipping containers are in a fixed box, each
+ * container's inside a clip box over the container, and follow the container's scroll by transform alone; fixed or
+ * sticky fields' badges are in the fixed box too. Panels are in the page's coordinates, never cut off.
  *
  * One tracker follows every anchor: a ResizeObserver (the anchors and the root element), an IntersectionObserver (an
- * anchor out of view, or scrolled out of its clipping container, is not measured at all), a capture-phase scroll
- * listener (scrolling containers too), window resizes, and a MutationObserver that only marks layout as changed.
- * Each of them only asks for a frame; all the work happens in one requestAnimationFrame callback, reads first and
- * writes last. No timers, no polling.
+ * anchor out of view is not measured at all, unless a container's clip box has it), a capture-phase scroll listener
+ * (scrolling containers; a page scroll only for clip boxes, fixed or sticky fields and open panels), window resizes,
+ * transition and font-load ends, and a MutationObserver that only marks layout as changed. Each of them only asks
+ * for a frame; all the work happens in one requestAnimationFrame callback, reads first and writes last, and a write
+ * only where something moved. No timers, no polling.
  */
 export class Overlay {
   private readonly entries = new Set<Entry>();
   private readonly panels = new Set<FloatingPanel>();
   /** Entries and panels per observed element (several badges may share one element, e.g. text in one paragraph). */
   private readonly byElement = new Map<Element, Set<Entry | FloatingPanel>>();
+  private readonly clips = new Map<Element, ClipBox>();
   private ui: Promise<ShadowRootContentScriptUi<HTMLElement>> | null = null;
   private host: HTMLElement | null = null;
   private root: HTMLElement | null = null;
+  /** Inside the layer, a box fixed over the viewport for badges of fields that move against the page. */
+  private fixedLayer: HTMLElement | null = null;
   private destroyed = false;
   private frame = 0;
   private layoutChanged = true;
@@ -162,11 +199,6 @@ export class Overlay {
     ctx.onInvalidated(() => this.destroy());
   }
 
-  /** The layer's host element, once created (the first badge or panel creates it). */
-  get hostElement(): HTMLElement | null {
-    return this.host;
-  }
-
   /** A badge beside `anchor`: a field (right of it, or inside its empty right end, or below) or a range of text. */
   add(anchor: Anchor, options: BadgeOptions = {}): BadgeHandle {
     if (this.destroyed) throw new Error('The overlay was destroyed');
@@ -180,6 +212,11 @@ export class Overlay {
       stale: true,
       chain: [],
       pinned: false,
+      invisible: false,
+      fixed: false,
+      clipBox: null,
+      clippedOut: false,
+      last: null,
       room: Infinity,
       roomStale: true,
       covered: false,
@@ -238,6 +275,8 @@ export class Overlay {
     this.entries.add(entry);
     this.track(entry);
     this.mountInLayer(wrapper);
+    // Panels live in the page's layer whatever box their badge is in, so no container cuts them off.
+    this.mountInLayer(entry.view.panel);
     return entry.handle;
   }
 
@@ -295,6 +334,8 @@ export class Overlay {
     this.ui = null;
     this.host = null;
     this.root = null;
+    this.fixedLayer = null;
+    this.clips.clear();
   }
 
   /** Clears the overlay for good (the extension context went away). */
@@ -325,7 +366,9 @@ export class Overlay {
       ui.mount();
       this.host = ui.shadowHost;
       this.root = ui.uiContainer;
-      for (const entry of this.entries) this.root.append(entry.wrapper);
+      this.fixedLayer = h(this.doc, 'div', { class: 'dte-fixed' });
+      this.root.append(this.fixedLayer);
+      for (const entry of this.entries) this.root.append(entry.wrapper, entry.view.panel);
       for (const panel of this.panels) this.root.append(panel.view.element);
       this.schedule();
       return ui;
@@ -510,16 +553,30 @@ export class Overlay {
     const layoutChanged = this.layoutChanged;
     this.layoutChanged = false;
     const viewport = viewportBox(this.doc);
-    const page = viewportBox(this.doc, true);
+    // Bounds for badges that live in the page's coordinates: the viewport's width, and the document's height (a
+    // badge never reaches past the end of the page, so it never makes the page scroll further).
+    const scroller = this.doc.scrollingElement ?? this.doc.documentElement;
+    const scrollTop = scroller.scrollTop;
+    const page: Box = { ...viewport, top: -scrollTop, bottom: scroller.scrollHeight - scrollTop };
     const gone: Entry[] = [];
 
     // Sizes of badges whose words changed: both forms laid out once, hidden (two layouts of the layer at most).
     const measuring = [...this.entries].filter((e) => e.shown && !e.gone && e.sizeStale && e.intersecting !== false);
     if (measuring.length > 0) this.measureSizes(measuring);
 
-    // Reads. Badges already hidden whose anchors are out of view cost nothing here.
+    // Reads. The clip boxes over their containers first (one read per container, whatever its number of badges; a
+    // container clipping one axis only is open on the other). Then the badges: those already hidden whose anchors
+    // are out of view cost nothing.
+    const open: Box = {
+      left: viewport.left - 4000,
+      top: viewport.top - 4000,
+      right: viewport.right + 4000,
+      bottom: viewport.bottom + 4000,
+    };
+    for (const clip of this.clips.values()) clip.box = clipRect(clip.chain, open);
     const origin = this.host.getBoundingClientRect();
-    const plans: [Entry, Placement | null][] = [];
+    const fixedOrigin = this.fixedLayer!.getBoundingClientRect();
+    const plans: [Entry, Plan][] = [];
     for (const entry of this.entries) {
       if (!entry.shown) continue;
       if (!anchorConnected(entry.anchor)) {
@@ -531,13 +588,18 @@ export class Overlay {
       entry.gone = false;
       if (layoutChanged) entry.stale = true;
       if (entry.intersecting === false || !entry.sizes) {
-        // Out of view because the page scrolled: a badge level with its field (nothing clips it, nothing pins it,
-        // and nothing moved since it was placed) is out of view with it, and is left alone: no write, no repaint.
+        // Out of view because the page scrolled: a badge level with its field (nothing pins it, nothing moved since
+        // it was placed) is out of view with it, and is left alone: no write, no repaint. A badge in a clip box
+        // keeps following its field (out of sight): starting and stopping a moving layer costs more than moving it.
+        if (entry.clipBox && entry.sizes) {
+          plans.push([entry, this.placeEntry(entry, viewport, page)]);
+          continue;
+        }
         const offPage =
           entry.state === 'shown' &&
           !entry.stale &&
           !entry.pinned &&
-          entry.chain.length === 0 &&
+          !entry.clipBox &&
           (entry.where === 'outside' || entry.where === 'inside');
         if (entry.state !== 'hidden' && !offPage) plans.push([entry, null]);
         continue;
@@ -550,9 +612,24 @@ export class Overlay {
     });
 
     // Writes.
-    for (const [entry, placement] of plans) this.apply(entry, placement, origin, viewport);
-    this.followPage = false;
-    for (const entry of this.entries) if (entry.placed && (entry.pinned || entry.view.isOpen)) this.followPage = true;
+    for (const clip of this.clips.values()) {
+      const box = clip.box!;
+      const transform = `translate(${Math.round(box.left - fixedOrigin.left)}px, ${Math.round(box.top - fixedOrigin.top)}px)`;
+      const size = `${Math.max(0, Math.round(box.right - box.left))}px ${Math.max(0, Math.round(box.bottom - box.top))}px`;
+      if (clip.transform !== transform) clip.el.style.transform = clip.transform = transform;
+      if (clip.size !== size) {
+        clip.size = size;
+        const [width, height] = size.split(' ');
+        clip.el.style.width = width!;
+        clip.el.style.height = height!;
+      }
+    }
+    for (const [entry, plan] of plans) {
+      const layer = entry.clipBox ? entry.clipBox.box! : entry.fixed ? fixedOrigin : origin;
+      this.apply(entry, plan, layer, origin, viewport);
+    }
+    this.followPage = this.clips.size > 0;
+    for (const entry of this.entries) if (entry.placed && (entry.fixed || entry.view.isOpen)) this.followPage = true;
     for (const [panel, at] of panelPlans) {
       if (!at) {
         this.closePanel(panel, false);
@@ -568,21 +645,36 @@ export class Overlay {
     for (const entry of gone) entry.options.onGone?.(entry.handle);
   };
 
-  private placeEntry(entry: Entry, viewport: Box, page: Box): Placement | null {
+  private placeEntry(entry: Entry, viewport: Box, page: Box): Plan {
     const { anchor, el } = entry;
     if (entry.stale) {
       ({ chain: entry.chain, pinned: entry.pinned } = clipChain(el));
       entry.style = isRange(anchor) ? undefined : readFieldStyle(el);
       entry.stale = false;
       entry.roomStale = true;
+      // visibility: hidden (or a hidden ancestor) comes with a change of style, which marks layout as changed.
+      entry.invisible = typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true });
+      this.settle(entry);
     }
-    if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true })) return null;
+    if (entry.invisible) return null;
     const rect = anchorRect(anchor);
     if (!rect) return null;
-    // A fixed field stays in the viewport's coordinates; any other is placed in the page's (see viewportBox).
-    const bounds = entry.pinned ? viewport : page;
-    const clip = clipRect(entry.chain, bounds);
-    if (isEmpty(intersect(rect, clip))) return null;
+    // Badges live in the page's coordinates and scroll with it: a field below the fold keeps its badge beside it
+    // (both out of view), so only the viewport's width bounds them. A fixed or sticky field stays in the viewport.
+    const bounds = entry.fixed ? viewport : page;
+    const clip = entry.clipBox?.box ? intersect(entry.clipBox.box, bounds) : clipRect(entry.chain, bounds);
+    // A field partly or wholly scrolled out of its container keeps its badge where it was beside it; the clip box
+    // cuts off what lies outside, as the container cuts off the field. Placed afresh once the field is wholly in view.
+    const last = entry.last;
+    const out = isEmpty(intersect(rect, clip));
+    if (entry.clipBox && last) {
+      const whole =
+        rect.left >= clip.left && rect.right <= clip.right && rect.top >= clip.top && rect.bottom <= clip.bottom;
+      if (!whole) {
+        return { x: rect.left + last.dx, y: rect.top + last.dy, mode: last.mode, where: last.where, clippedOut: out };
+      }
+    }
+    if (out) return null;
     const sizes = entry.sizes!;
     if (entry.roomStale) {
       // A field whose middle is out of the viewport cannot be hit-tested yet: ask again when it comes in.
@@ -601,7 +693,7 @@ export class Overlay {
       }
       field = fieldText(anchor, rect, entry.style, entry.typed!.width);
     }
-    return placeBadge({
+    const placement = placeBadge({
       anchor: rect,
       clip,
       viewport: bounds,
@@ -611,6 +703,13 @@ export class Overlay {
       compact: sizes.compact,
       expanded: entry.view.expanded,
     });
+    entry.last = placement && {
+      dx: placement.x - rect.left,
+      dy: placement.y - rect.top,
+      mode: placement.mode,
+      where: placement.where,
+    };
+    return placement;
   }
 
   private measureSizes(entries: Entry[]): void {
@@ -630,31 +729,83 @@ export class Overlay {
     });
   }
 
-  private apply(entry: Entry, placement: Placement | null, origin: Box, viewport: Box): void {
-    entry.placed = placement;
-    if (!placement) {
+  /**
+   * Writes a plan: `layer` is the origin of the box the badge lives in, `page` the layer's own (where its panel is).
+   */
+  private apply(entry: Entry, plan: Plan, layer: Box, page: Box, viewport: Box): void {
+    const button = entry.view.button;
+    entry.placed = plan;
+    entry.clippedOut = !!plan?.clippedOut;
+    if (!plan) {
       this.set(entry, 'state', 'hidden');
       if (entry.view.isOpen) entry.view.close();
       return;
     }
-    const transform = `translate(${Math.round(placement.x - origin.left)}px, ${Math.round(placement.y - origin.top)}px)`;
+    const transform = `translate(${Math.round(plan.x - layer.left)}px, ${Math.round(plan.y - layer.top)}px)`;
     this.set(entry, 'state', 'shown');
-    this.set(entry, 'mode', placement.mode);
-    this.set(entry, 'where', placement.where);
+    this.set(entry, 'mode', plan.mode);
+    this.set(entry, 'where', plan.where);
     if (entry.transform !== transform) {
-      entry.view.button.style.transform = transform;
+      button.style.transform = transform;
       entry.transform = transform;
     }
+    if (entry.view.isOpen && plan.clippedOut) entry.view.close();
     if (entry.view.isOpen) {
-      const size = entry.sizes![placement.mode];
-      const at = {
-        left: placement.x,
-        top: placement.y,
-        right: placement.x + size.width,
-        bottom: placement.y + size.height,
-      };
-      this.positionPanel(entry.view.panel, at, origin, viewport);
+      const size = entry.sizes![plan.mode];
+      const at = { left: plan.x, top: plan.y, right: plan.x + size.width, bottom: plan.y + size.height };
+      this.positionPanel(entry.view.panel, at, page, viewport);
     }
+  }
+
+  /**
+   * Where a badge lives in the layer. A field that moves against the page (in a scrolling or clipping container, or
+   * fixed) has its badge in the layer's fixed box, in the viewport's coordinates (inside its container's clip box when
+   * it has one): following the container's scroll is a transform, which repaints nothing of the page. Any other badge
+   * lives in the page's coordinates and scrolls with the page untouched.
+   */
+  private settle(entry: Entry): void {
+    if (!this.root || !this.fixedLayer) return;
+    const key = entry.chain[0]?.el;
+    let clip: ClipBox | null = null;
+    if (key) {
+      clip = this.clips.get(key) ?? null;
+      if (!clip) {
+        const el = h(this.doc, 'div', { class: 'dte-clip' });
+        clip = { key, chain: entry.chain, el, users: new Set(), box: null, transform: '', size: '' };
+        this.clips.set(key, clip);
+        this.fixedLayer.append(el);
+      }
+      clip.chain = entry.chain;
+    }
+    const fixed = !!clip || entry.pinned;
+    if (clip === entry.clipBox && fixed === entry.fixed) return;
+    this.release(entry);
+    entry.fixed = fixed;
+    entry.clipBox = clip;
+    clip?.users.add(entry);
+    entry.transform = '';
+    const parent = clip ? clip.el : fixed ? this.fixedLayer : this.root;
+    const move = (parent as unknown as { moveBefore?(node: Node, child: Node | null): void }).moveBefore;
+    if (move && entry.wrapper.isConnected) {
+      try {
+        move.call(parent, entry.wrapper, null);
+        return;
+      } catch {
+        // Not movable atomically here: append below.
+      }
+    }
+    parent.append(entry.wrapper);
+  }
+
+  /** Takes a badge out of its clip box (the box goes with its last badge). */
+  private release(entry: Entry): void {
+    const clip = entry.clipBox;
+    if (!clip) return;
+    entry.clipBox = null;
+    clip.users.delete(entry);
+    if (clip.users.size > 0) return;
+    clip.el.remove();
+    this.clips.delete(clip.key);
   }
 
   /** Writes one of the badge's data attributes only when it changes (kept in the entry: reading them back costs). */
@@ -697,6 +848,7 @@ export class Overlay {
     if (!this.entries.delete(entry)) return;
     entry.view.destroy();
     entry.wrapper.remove();
+    this.release(entry);
     this.untrack(entry);
   }
 
@@ -763,7 +915,7 @@ export class Overlay {
 
   /** Shown badges in the document order of their anchors. */
   private visibleEntries(): Entry[] {
-    const list = [...this.entries].filter((e) => e.placed && !e.gone);
+    const list = [...this.entries].filter((e) => e.placed && !e.gone && !e.clippedOut);
     return list.sort((a, b) => {
       const na = isRange(a.anchor) ? a.anchor.startContainer : a.anchor;
       const nb = isRange(b.anchor) ? b.anchor.startContainer : b.anchor;

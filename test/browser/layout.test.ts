@@ -52,6 +52,10 @@ interface BadgeInfo {
         clientWidth: number;
         /** The box of what the badge shows in words (the full label, or the compact word). */
         shown: Rect;
+        /** What of the badge can be seen: inside the viewport and the overlay's clip box over the field's container. */
+        seen: Rect | null;
+        /** The overlay's clip box the badge lives in (over its field's scrolling container), if any. */
+        clipBox: Rect | null;
       })
     | null;
 }
@@ -161,6 +165,23 @@ function badgeInfo(id: string): Promise<BadgeInfo> {
       ? [...root.querySelectorAll<HTMLElement>('button.dte-badge')].find((b) => b.dataset.fieldId === fieldId)
       : undefined;
     const words = badge?.querySelector<HTMLElement>(badge.dataset.mode === 'compact' ? '.dte-short' : '.dte-label');
+    const clipBoxEl = badge?.closest('.dte-clip');
+    const clipBox = clipBoxEl ? rect(clipBoxEl.getBoundingClientRect()) : null;
+    let seen: ReturnType<typeof rect> | null = null;
+    if (badge && badge.dataset.state === 'shown') {
+      const b = rect(badge.getBoundingClientRect());
+      const bounds = [
+        { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight },
+        ...(clipBox ? [clipBox] : []),
+      ];
+      for (const c of bounds) {
+        b.left = Math.max(b.left, c.left);
+        b.top = Math.max(b.top, c.top);
+        b.right = Math.min(b.right, c.right);
+        b.bottom = Math.min(b.bottom, c.bottom);
+      }
+      seen = b.right > b.left && b.bottom > b.top ? b : null;
+    }
     return {
       field: rect(fr),
       text: { left: textLeft, right: textLeft + textWidth, top: fr.top, bottom: fr.bottom },
@@ -183,6 +204,8 @@ function badgeInfo(id: string): Promise<BadgeInfo> {
             scrollWidth: badge.scrollWidth,
             clientWidth: badge.clientWidth,
             shown: rect(words!.getBoundingClientRect()),
+            seen,
+            clipBox,
           }
         : null,
     };
@@ -271,12 +294,8 @@ describe.each(Object.keys(PAGES) as PageName[])('%s', (name) => {
         const f = info.field;
         const fieldVisible = f.bottom > 0 && f.top < info.viewport.bottom && (!info.clip || overlaps(f, info.clip));
         if (fieldVisible && inside(f, info.viewport)) expectBeside(info, id);
-        // Out of view with its field: hidden, or (level with a field below the fold) scrolled off with it.
-        if (!fieldVisible) {
-          expect(info.badge!.state === 'hidden' || !overlaps(info.badge!, info.viewport), JSON.stringify(info)).toBe(
-            true,
-          );
-        }
+        // Out of view with its field: hidden, scrolled off with it, or cut off by the clip box over its container.
+        if (!fieldVisible) expect(info.badge!.seen, JSON.stringify(info)).toBeNull();
       }
     };
     await check();
@@ -305,21 +324,62 @@ describe.each(Object.keys(PAGES) as PageName[])('%s', (name) => {
     await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await frames();
     expect(overlaps((await badgeInfo(id)).field, (await badgeInfo(id)).clip!)).toBe(false);
-    await expect.poll(async () => (await badgeInfo(id)).badge!.state).toBe('hidden');
+    await expect.poll(async () => (await badgeInfo(id)).badge!.seen).toBeNull();
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
-    await expect.poll(async () => (await badgeInfo(id)).badge!.state).toBe('shown');
+    await expect.poll(async () => (await badgeInfo(id)).badge!.seen).not.toBeNull();
     expectBeside(await badgeInfo(id), id);
     // On the way: the field partly visible or not, the badge is never outside the container.
     for (const top of [0, 20, 40, 60, 80, 100, 120, 140, 160, 200, 240]) {
       await scroller.evaluate((el, t) => (el.scrollTop = t), top);
       await frames();
       const now = await badgeInfo(id);
-      if (now.badge!.state === 'shown') expect(inside(now.badge!, now.clip!)).toBe(true);
-      if (!overlaps(now.field, now.clip!)) expect(now.badge!.state).toBe('hidden');
+      // What can be seen of the badge is inside the container: the overlay's clip box is the container's box.
+      if (now.badge!.seen) expect(inside(now.badge!.seen, now.clip!)).toBe(true);
+      if (now.badge!.clipBox) expect(inside(now.badge!.clipBox, now.clip!)).toBe(true);
+      if (!overlaps(now.field, now.clip!)) expect(now.badge!.seen).toBeNull();
     }
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     await frames();
     expectBeside(await badgeInfo(id), id);
+  });
+});
+
+describe('inside a modal dialog (Material UI)', () => {
+  it("shows the badge over the dialog, beside its field, not hidden by the dialog's aria-hidden on the body's children", async () => {
+    await open('mui-form');
+    // A badge on the page first, so the layer exists when the dialog hides the body's other children.
+    await typePostcode(page.locator('#mui-grid-postcode'), '4000');
+    await waitForBadge('mui-grid-postcode');
+    await page.getByRole('button', { name: 'Add next of kin' }).click();
+    // Material UI hid the page behind the dialog; the layer is not the page.
+    await expect.poll(() => page.locator('#root').getAttribute('aria-hidden')).toBe('true');
+    const id = 'mui-dialog-postcode';
+    await page.locator(`#${id}`).waitFor();
+    await typePostcode(page.locator(`#${id}`), '4000');
+    await waitForBadge(id);
+    await frames();
+    expectBeside(await badgeInfo(id), id);
+    // Topmost where the badge is: the badge itself, not the dialog or its backdrop.
+    const top = await page.evaluate((fieldId) => {
+      const b = [
+        ...document.querySelector('dte-overlay')!.shadowRoot!.querySelectorAll<HTMLElement>('.dte-badge'),
+      ].find((x) => x.dataset.fieldId === fieldId)!;
+      const r = b.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.tagName;
+    }, id);
+    expect(top).toBe('DTE-OVERLAY');
+    expect(await page.locator('dte-overlay').getAttribute('aria-hidden')).toBeNull();
+    await badgeAfter(page, `#${id}`).click();
+    await expect.poll(() => page.locator('dte-overlay [role=dialog]:visible').count()).toBe(1);
+    // The click on the badge did not count as a click on the dialog's backdrop.
+    expect(await page.locator(`#${id}`).isVisible()).toBe(true);
+    // The field behind the backdrop has its badge hidden until the dialog closes.
+    expect((await badgeInfo('mui-grid-postcode')).badge!.state).toBe('hidden');
+    await page.locator('dte-overlay [role=dialog]').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.locator('dte-overlay [role=dialog]:visible').count()).toBe(0);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(async () => (await badgeInfo('mui-grid-postcode')).badge!.state).toBe('shown');
+    expectBeside(await badgeInfo('mui-grid-postcode'), 'mui-grid-postcode');
   });
 });
 

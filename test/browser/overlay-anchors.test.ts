@@ -81,15 +81,29 @@ async function addTextBadge(id: string, text: string): Promise<number> {
   return index;
 }
 
-function geometry(index: number): Promise<{ text: Box; badge: Box; state: string; mode: string; where: string }> {
+function geometry(
+  index: number,
+): Promise<{ text: Box; badge: Box; state: string; mode: string; where: string; seen: boolean }> {
   return page.evaluate((i) => {
     const { badge, range } = (window as any).badges[i];
     const rects = range.getClientRects();
     const r = rects[rects.length - 1] as DOMRect;
-    const b = (badge.element as HTMLElement).getBoundingClientRect();
-    const box = (x: DOMRect) => ({ left: x.left, top: x.top, right: x.right, bottom: x.bottom });
     const el = badge.element as HTMLElement;
-    return { text: box(r), badge: box(b), state: el.dataset.state!, mode: el.dataset.mode!, where: el.dataset.where! };
+    const b = el.getBoundingClientRect();
+    const box = (x: DOMRect) => ({ left: x.left, top: x.top, right: x.right, bottom: x.bottom });
+    // Seen: shown, and not cut off by the overlay's clip box over the text's scrolling container.
+    const clip = el.closest('.dte-clip')?.getBoundingClientRect();
+    const seen =
+      el.dataset.state === 'shown' &&
+      (!clip || (b.left < clip.right && clip.left < b.right && b.top < clip.bottom && clip.top < b.bottom));
+    return {
+      text: box(r),
+      badge: box(b),
+      state: el.dataset.state!,
+      mode: el.dataset.mode!,
+      where: el.dataset.where!,
+      seen,
+    };
   }, index);
 }
 
@@ -134,11 +148,11 @@ describe('badges anchored to text', () => {
       return r.bottom <= b.top || r.top >= b.bottom;
     });
     expect(out).toBe(true);
-    expect((await geometry(i)).state).toBe('hidden');
+    expect((await geometry(i)).seen).toBe(false);
     await box.evaluate((el) => (el.scrollTop = 0));
     await page.evaluate(() => document.getElementById('boxed')!.scrollIntoView({ block: 'nearest' }));
     await frames();
-    expect((await geometry(i)).state).toBe('shown');
+    expect((await geometry(i)).seen).toBe(true);
 
     const before = await geometry(i);
     await page.evaluate(() => window.scrollBy(0, 60));
@@ -158,6 +172,36 @@ describe('badges anchored to text', () => {
     expect(await page.evaluate((n) => (window as any).badges[n].badge.element.dataset.state, i)).toBe('hidden');
     await page.evaluate((n) => (window as any).badges[n].badge.remove(), i);
     expect(await page.locator('dte-overlay button.dte-badge').count()).toBe(0);
+  });
+});
+
+describe('badges anchored to a fixed field', () => {
+  it('stays beside a field in a fixed box while the page scrolls under it', async () => {
+    await page.evaluate(() => {
+      const w = window as any;
+      w.fixed = w.overlay.add(document.getElementById('quick'));
+      w.fixed.show({ ok: false, postcode: '4810', problem: 'no_key' });
+    });
+    const offset = () =>
+      page.evaluate(() => {
+        const b = (window as any).fixed.element.getBoundingClientRect();
+        const f = document.getElementById('quick')!.getBoundingClientRect();
+        return {
+          dx: Math.round(b.left - f.right),
+          dy: Math.round(b.top - f.top),
+          state: (window as any).fixed.element.dataset.state,
+        };
+      });
+    await frames();
+    const before = await offset();
+    expect(before.state).toBe('shown');
+    expect(before.dx).toBeGreaterThanOrEqual(0);
+    expect(before.dx).toBeLessThanOrEqual(6);
+    for (const y of [300, 900, 1500]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await frames();
+      expect(await offset()).toEqual(before);
+    }
   });
 });
 
@@ -199,6 +243,27 @@ describe('a panel at a selection', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => panel.count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('notes');
+  });
+
+  it('opens above text near the bottom of the window, ending just over it', async () => {
+    await page.evaluate(() => {
+      const w = window as any;
+      document.getElementById('last')!.scrollIntoView({ block: 'end' });
+      w.panel = w.overlay.openPanelAt(w.rangeOf('last', '4810'), {
+        notice: 'no_postcode',
+        text: 'No postcode in the selection',
+      });
+    });
+    await frames();
+    const g = await page.evaluate(() => {
+      const w = window as any;
+      const text = w.rangeOf('last', '4810').getBoundingClientRect();
+      const p = (w.panel.element as HTMLElement).getBoundingClientRect();
+      return { textTop: text.top, top: p.top, bottom: p.bottom };
+    });
+    expect(g.bottom).toBeLessThanOrEqual(g.textTop);
+    expect(g.textTop - g.bottom).toBeLessThanOrEqual(6);
+    expect(g.top).toBeGreaterThanOrEqual(0);
   });
 
   it('a field can be the anchor (text selected inside an input); a press elsewhere closes the panel', async () => {
