@@ -1,16 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CDPSession, Frame, Page } from 'playwright-core';
-import { seedAccount, startTestServer, type TestServer } from '../helpers/test-server';
+import { type TestServer } from '../helpers/test-server';
 import { tempDir } from '../helpers/temp-dir';
-import {
-  launchWithExtension,
-  openPanel,
-  servePages,
-  type ExtensionBrowser,
-  type StaticServer,
-} from './helpers/browser';
+import { openPanel, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
  * "Check disaster eligibility" on selected text. Playwright cannot open a native context menu, so a click is what
@@ -70,16 +65,14 @@ let cdp: CDPSession;
 /** CDP frame id → the execution context of the extension's content script in that frame. */
 const worlds = new Map<string, number>();
 
+let harness: ExtensionHarness;
+
 beforeAll(async () => {
-  server = await startTestServer();
-  const account = await seedAccount(server.runtime);
   const dir = await tempDir('dte-selection-pages-');
   await writeFile(path.join(dir, 'patient.html'), PAGE);
   await writeFile(path.join(dir, 'referral.html'), REFERRAL);
-  pages = await servePages(dir);
-  ext = await launchWithExtension(inject('extensionDir'));
-  await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
-  page = await ext.context.newPage();
+  harness = await openExtensionHarness({ pagesDir: dir });
+  ({ server, pages, ext, page } = harness);
   cdp = await ext.context.newCDPSession(page);
   cdp.on('Runtime.executionContextCreated', ({ context }) => {
     const frameId = (context.auxData as { frameId?: string } | undefined)?.frameId;
@@ -93,9 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cdp?.detach().catch(() => undefined);
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
+  await harness?.close();
 });
 
 /** Evaluates `expression` in the content script's world of a frame (CDP frame id) and returns its JSON value. */

@@ -1,18 +1,11 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sydneyToday } from '../../shared/domain/dates';
 import { fixtureDeclarations } from '../fixtures/declarations';
-import { seedAccount, startTestServer, type TestServer } from '../helpers/test-server';
-import {
-  badgeAfter,
-  launchWithExtension,
-  servePages,
-  typePostcode,
-  type ExtensionBrowser,
-  type StaticServer,
-} from './helpers/browser';
+import { badgeAfter, typePostcode, type StaticServer } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
  * Postcode fields the markup alone does not name, on test/fixtures/pages/detection.html: labels only drawn next to
@@ -21,25 +14,17 @@ import {
  * character-data mutations, shadow roots.
  */
 
-let server: TestServer;
 let pages: StaticServer;
-let ext: ExtensionBrowser;
 let page: Page;
 
+let harness: ExtensionHarness;
+
 beforeAll(async () => {
-  server = await startTestServer({ declarations: fixtureDeclarations(sydneyToday(new Date())) });
-  const account = await seedAccount(server.runtime);
-  pages = await servePages();
-  ext = await launchWithExtension(inject('extensionDir'));
-  await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
-  page = await ext.context.newPage();
+  harness = await openExtensionHarness({ server: { declarations: fixtureDeclarations(sydneyToday(new Date())) } });
+  ({ pages, page } = harness);
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => harness?.close());
 
 async function openDetection(): Promise<void> {
   await page.goto(`${pages.origin}/detection.html`);

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../helpers/test-server';
-import {
-  badgeAfter,
-  launchWithExtension,
-  servePages,
-  typePostcode,
-  type ExtensionBrowser,
-  type StaticServer,
-} from './helpers/browser';
+import { type SeededAccount, type TestServer } from '../helpers/test-server';
+import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 let server: TestServer;
 let account: SeededAccount;
@@ -17,23 +11,19 @@ let ext: ExtensionBrowser;
 let options: Page;
 let practice: Page;
 
+let harness: ExtensionHarness;
+
 beforeAll(async () => {
-  server = await startTestServer();
   // A clinic with an active subscription and no key yet: the key is made on the options page.
-  account = await seedAccount(server.runtime, { withKey: false });
-  pages = await servePages();
-  ext = await launchWithExtension(inject('extensionDir'));
+  harness = await openExtensionHarness({ account: { withKey: false } });
+  ({ server, pages, ext, page: options } = harness);
+  account = harness.account!;
   // Chromium cannot grant permissions to an extension origin; the clipboard is read back from the sample page.
   await ext.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pages.origin });
-  options = await ext.context.newPage();
   practice = await ext.context.newPage();
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => harness?.close());
 
 async function badgeText(postcode: string): Promise<string> {
   await practice.bringToFront();

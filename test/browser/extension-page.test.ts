@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CheckResponse } from '../../shared/api/check';
 import { sydneyToday } from '../../shared/domain/dates';
@@ -14,13 +14,12 @@ import {
 import {
   allBadges,
   badgeAfter,
-  launchWithExtension,
   openPanel,
-  servePages,
   typePostcode,
   type ExtensionBrowser,
   type StaticServer,
 } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /** A declaration whose title is markup: it must show as characters, and its "script" must never run. */
 const MARKUP_TITLE = 'Bushfire <img src="x" onerror="window.__xss = 1"> <b>Sydney</b> & "friends"';
@@ -45,21 +44,21 @@ let pages: StaticServer;
 let ext: ExtensionBrowser;
 let page: Page;
 
+let harness: ExtensionHarness;
+
 beforeAll(async () => {
   const today = sydneyToday(new Date());
-  server = await startTestServer({ declarations: [...fixtureDeclarations(today), markupDeclaration(today)] });
-  account = await seedAccount(server.runtime);
-  pages = await servePages();
-  ext = await launchWithExtension(inject('extensionDir'));
+  // Not connected: the first tests set the extension up as a person does.
+  harness = await openExtensionHarness({
+    server: { declarations: [...fixtureDeclarations(today), markupDeclaration(today)] },
+    connect: false,
+  });
+  ({ server, pages, ext, page } = harness);
+  account = harness.account!;
   await ext.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pages.origin });
-  page = await ext.context.newPage();
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => harness?.close());
 
 async function openPractice(): Promise<void> {
   await page.goto(`${pages.origin}/practice.html`);

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seedAccount, startTestServer, type TestServer } from '../helpers/test-server';
-import {
-  badgeAfter,
-  launchWithExtension,
-  servePages,
-  typePostcode,
-  type ExtensionBrowser,
-  type StaticServer,
-} from './helpers/browser';
+import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
  * The overlay never touches the host page's layout (issue #16): on pages built with real UI libraries (Material UI,
@@ -60,26 +53,19 @@ interface BadgeInfo {
     | null;
 }
 
-let server: TestServer;
 let pages: StaticServer;
 let ext: ExtensionBrowser;
 let page: Page;
 
+let harness: ExtensionHarness;
+
 beforeAll(async () => {
-  server = await startTestServer();
-  const account = await seedAccount(server.runtime);
-  pages = await servePages(inject('uiPagesDir'));
-  ext = await launchWithExtension(inject('extensionDir'));
-  await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
-  page = await ext.context.newPage();
+  harness = await openExtensionHarness({ pagesDir: inject('uiPagesDir') });
+  ({ pages, ext, page } = harness);
   await page.setViewportSize({ width: 1280, height: 860 });
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => harness?.close());
 
 const fieldId = (name: PageName, c: string) => `${PAGES[name].prefix}-${c}-postcode`;
 

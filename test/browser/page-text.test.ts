@@ -1,37 +1,24 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { seedAccount, startTestServer, type TestServer } from '../helpers/test-server';
-import {
-  launchWithExtension,
-  OVERLAY_TAG,
-  servePages,
-  type ExtensionBrowser,
-  type StaticServer,
-} from './helpers/browser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OVERLAY_TAG, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
  * Postcodes in addresses shown as text, through the built extension: test/fixtures/pages/patient-summary.html has an
  * address line, a sentence, a scrolling box, a field whose value mentions a postcode, and an address far below.
  */
-let server: TestServer;
 let pages: StaticServer;
 let ext: ExtensionBrowser;
 let page: Page;
 
+let harness: ExtensionHarness;
+
 beforeAll(async () => {
-  server = await startTestServer();
-  const account = await seedAccount(server.runtime);
-  pages = await servePages();
-  ext = await launchWithExtension(inject('extensionDir'));
-  await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
-  page = await ext.context.newPage();
+  harness = await openExtensionHarness();
+  ({ pages, ext, page } = harness);
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => harness?.close());
 
 beforeEach(() => ext.setStorage({ disabledSites: [], readOnlyOffSites: [] }));
 

@@ -1,41 +1,26 @@
 import path from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { seedAccount, startTestServer, type TestServer } from '../helpers/test-server';
-import {
-  badgeAfter,
-  launchWithExtension,
-  openPanel,
-  servePages,
-  typePostcode,
-  type ExtensionBrowser,
-  type StaticServer,
-} from './helpers/browser';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { badgeAfter, openPanel, typePostcode, type StaticServer } from './helpers/browser';
+import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
  * The badge and the open panel on the sample practice software, as a person sees them. The panel must fit in the
  * window next to the field. With DTE_WRITE_SCREENSHOT=1 (npm run screenshot:extension) the picture is saved as
  * docs/extension-screenshot.png for the README.
  */
-let server: TestServer;
 let pages: StaticServer;
-let ext: ExtensionBrowser;
+
+let harness: ExtensionHarness;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  pages = await servePages();
-  ext = await launchWithExtension(inject('extensionDir'));
+  harness = await openExtensionHarness();
+  ({ pages } = harness);
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await pages?.close();
-  await server?.close();
-});
+afterAll(() => harness?.close());
 
 it('badge and open panel fit beside the field on the sample practice software', async () => {
-  const account = await seedAccount(server.runtime);
-  await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
-  const page = await ext.context.newPage();
+  const { page } = harness;
   await page.setViewportSize({ width: 1180, height: 1280 });
   await page.goto(`${pages.origin}/practice.html`);
   await page.locator('#suburb').fill('Spring Hill');
