@@ -43,9 +43,15 @@ html, body { display: block; margin: 0; padding: 0; width: 0; height: 0; overflo
 .dte-badge[data-mode="compact"] .dte-short { display: inline; }
 .dte-badge[data-mode="compact"] .dte-icon { display: none; }
 .dte-badge[data-mode="compact"] .dte-swatch { width: 8px; height: 8px; }
-.dte-badge[data-mode="compact"] .dte-label {
+.dte-badge[data-mode="compact"] .dte-label, .dte-badge[data-mode="mark"] .dte-label {
   position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
 }
+/* Mark: the tone's symbol in a ring of its colour, for a field too narrow for a word beside or inside it. */
+.dte-badge[data-mode="mark"] {
+  width: 18px; height: 18px; padding: 0; gap: 0; justify-content: center; border-width: 1.5px;
+  font-size: 11px; line-height: 1; font-weight: 700;
+}
+.dte-badge[data-mode="mark"] .dte-swatch, .dte-badge[data-mode="mark"] .dte-short { display: none; }
 .dte-panel { position: absolute; box-sizing: border-box; width: min(440px, calc(100vw - 16px)); overflow: auto; pointer-events: auto;
   background: #fff; border: 1px solid #8a939d; border-radius: 8px; box-shadow: 0 8px 28px rgba(0,0,0,.22); padding: 10px 14px 14px;
   color: #1b1f24; text-align: left; }

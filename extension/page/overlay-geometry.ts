@@ -1,6 +1,6 @@
 /**
  * Where a badge of the overlay goes, in viewport pixels. The reads (`measureAnchor`, `clipChain`, `clipRect`,
- * `roomRight`) touch the page only through layout queries; `placeBadge` is pure. Nothing here writes to the page.
+ * `roomAround`) touch the page only through layout queries; `placeBadge` is pure. Nothing here writes to the page.
  */
 
 export interface Box {
@@ -277,27 +277,44 @@ export function anchorRect(anchor: Anchor): Box | null {
 
 const SAMPLE_STEP = 16;
 
+/** Free width beside the anchor where its badge may go without covering anything of the page's. */
+export interface Room {
+  /** Right of the anchor, on its middle line. */
+  right: number;
+  /** Under and over the anchor, from its left edge, on the middle line of a badge of the height asked for. */
+  below: number;
+  above: number;
+}
+
 /**
- * How much free width there is right of the anchor, up to `want` pixels: sampled along the anchor's middle line with
- * hit tests. A point is free over the background of something that holds the anchor (the row, the form, the body);
- * another field, a label, a button or (beside text) the following words are not free. Points outside the viewport
- * count as free here: the clip rect limits them. `ownHost` is the overlay's own layer, which hit tests see through.
+ * How much free width there is right of, below and above the anchor, up to `want` pixels each: sampled with hit tests
+ * along the line a badge's middle would take. A point is free over the background of something that holds the anchor
+ * (the row, the form, the body); another field, a label, a button or (beside text) the following words are not free.
+ * Points outside the viewport count as free here: the clip rect limits them. `ownHost` is the overlay's own layer,
+ * which hit tests see through.
  */
-export function roomRight(anchor: Anchor, rect: Box, want: number, ownHost: Element): number {
+export function roomAround(anchor: Anchor, rect: Box, want: Size, ownHost: Element): Room {
   const el = anchorElement(anchor);
-  if (!el) return 0;
+  if (!el) return { right: 0, below: 0, above: 0 };
+  const line = (x0: number, y: number) => freeWidth(el, isRange(anchor), ownHost, x0, y, want.width);
+  return {
+    right: line(rect.right + GAP, (rect.top + rect.bottom) / 2),
+    below: line(rect.left, rect.bottom + 2 + want.height / 2),
+    above: line(rect.left, rect.top - 2 - want.height / 2),
+  };
+}
+
+function freeWidth(el: Element, text: boolean, ownHost: Element, start: number, y: number, want: number): number {
   const doc = el.ownerDocument;
   const view = doc.defaultView;
   const width = view?.innerWidth ?? 0;
   const height = view?.innerHeight ?? 0;
-  const y = (rect.top + rect.bottom) / 2;
   if (y < 0 || y >= height) return want;
-  const start = rect.right + GAP;
-  const text = isRange(anchor);
   for (let dx = 1; dx <= want + SAMPLE_STEP - 1; dx += SAMPLE_STEP) {
     const offset = Math.min(dx, want);
     const x = start + offset;
     if (x >= width) return want;
+    if (x < 0) continue;
     if (!isFreeAt(doc, x, y, el, text, ownHost)) return Math.max(0, offset - SAMPLE_STEP);
   }
   return want;
@@ -353,7 +370,11 @@ function textAt(doc: Document, x: number, y: number): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // Placement
 
-export type Mode = 'full' | 'compact';
+/**
+ * The badge's forms, widest first: the full words; the dot and one word; the mark alone (the tone's symbol ✓ ✕ ! in
+ * its colour, for a dense grid's narrow field). Each keeps the full words as its accessible name and title.
+ */
+export type Mode = 'full' | 'compact' | 'mark';
 export type Where = 'outside' | 'inside' | 'below' | 'above' | 'fallback';
 
 export interface PlacementInput {
@@ -364,13 +385,14 @@ export interface PlacementInput {
   viewport: Box;
   /**
    * A field's box inside its border, and the extent of its typed text. Absent for text anchors, whose badge goes
-   * right after the text's last line box even where words follow (in its compact form when they do).
+   * right after the text's last line box even where words follow (as the mark when they leave no room).
    */
   field?: { inner: Box; text: { left: number; right: number } };
-  /** Free width right of the anchor (hit-tested); Infinity when the page was not asked. */
-  room: number;
+  /** Free width right of, below and above the anchor (hit-tested); Infinity when the page was not asked. */
+  room: Room;
   full: Size;
   compact: Size;
+  mark: Size;
   /** Focused: the full words, wherever they fit. */
   expanded: boolean;
 }
@@ -383,20 +405,25 @@ export interface Placement {
 }
 
 /**
- * Where a badge goes, in order: just right of the anchor (full words, then the compact form) when there is room in
- * the clip rect and nothing of the page's there (beside text, the compact form goes there anyway); inside the right end of a field when its typed text stops short of
- * it; below the anchor; above it. Null hides it: the anchor cannot be seen. When nothing fits the clip rect the
- * badge goes below the anchor, kept inside the viewport (still readable, still clear of the digits).
+ * Where a badge goes, first that fits: just right of the anchor where nothing of the page's is (full words, then the
+ * compact form); inside the right end of a field whose typed text stops short of it (the same two forms); below the
+ * anchor, then above it, where nothing of the page's is (a form's free margin); the mark alone right of the anchor,
+ * then inside the field. So a dense grid row keeps its badge on the row, over no neighbour, no digit and no field of
+ * the next row. Only then below or above over the page. Null hides it: the anchor cannot be seen. Text gets its badge
+ * right after it: the words where there is room, else the mark, there anyway (words follow): the least of the page
+ * covered. When nothing fits the clip rect
+ * the badge goes below the anchor, kept inside the viewport (still readable, still clear of the digits).
  */
 export function placeBadge(input: PlacementInput): Placement | null {
   const { anchor, clip, viewport, field, room, expanded } = input;
   if (isEmpty(intersect(anchor, clip))) return null;
-  const sizes: [Mode, Size][] = expanded
+  const words: [Mode, Size][] = expanded
     ? [['full', input.full]]
     : [
         ['full', input.full],
         ['compact', input.compact],
       ];
+  const mark: [Mode, Size][] = expanded ? [] : [['mark', input.mark]];
 
   const middle = (size: Size) => {
     const y = (anchor.top + anchor.bottom - size.height) / 2;
@@ -405,16 +432,18 @@ export function placeBadge(input: PlacementInput): Placement | null {
     const high = Math.min(clip.bottom - size.height, anchor.bottom - size.height / 2);
     return low <= high ? Math.min(Math.max(y, low), high) : y;
   };
-
-  for (const [mode, size] of sizes) {
-    const x = anchor.right + GAP;
-    const roomy = expanded || size.width <= room || (!field && mode === 'compact');
-    if (roomy && within(boxAt(x, middle(size), size), clip)) {
-      return { x, y: middle(size), mode, where: 'outside' };
+  const outside = (forms: [Mode, Size][], anyway: boolean): Placement | null => {
+    for (const [mode, size] of forms) {
+      const x = anchor.right + GAP;
+      if ((anyway || expanded || size.width <= room.right) && within(boxAt(x, middle(size), size), clip)) {
+        return { x, y: middle(size), mode, where: 'outside' };
+      }
     }
-  }
-  if (field) {
-    for (const [mode, size] of sizes) {
+    return null;
+  };
+  const inside = (forms: [Mode, Size][]): Placement | null => {
+    if (!field) return null;
+    for (const [mode, size] of forms) {
       const x = field.inner.right - GAP - size.width;
       const y = (anchor.top + anchor.bottom - size.height) / 2;
       if (
@@ -426,15 +455,27 @@ export function placeBadge(input: PlacementInput): Placement | null {
         return { x, y, mode, where: 'inside' };
       }
     }
-  }
-  for (const where of ['below', 'above'] as const) {
-    for (const [mode, size] of sizes) {
-      const x = Math.max(clip.left, Math.min(anchor.left, clip.right - size.width));
-      const y = where === 'below' ? anchor.bottom + 2 : anchor.top - 2 - size.height;
-      if (within(boxAt(x, y, size), clip)) return { x, y, mode, where };
+    return null;
+  };
+  const under = (free: boolean): Placement | null => {
+    for (const where of ['below', 'above'] as const) {
+      for (const [mode, size] of words) {
+        // Where nothing of the page's is, it starts under the anchor's left edge (as the free width was sampled).
+        const x = free ? anchor.left : Math.max(clip.left, Math.min(anchor.left, clip.right - size.width));
+        const y = where === 'below' ? anchor.bottom + 2 : anchor.top - 2 - size.height;
+        if ((!free || expanded || size.width <= room[where]) && within(boxAt(x, y, size), clip)) {
+          return { x, y, mode, where };
+        }
+      }
     }
-  }
-  const [mode, size] = sizes[sizes.length - 1]!;
+    return null;
+  };
+  // Text gets its badge after it, as a reader looks for it; a field, beside or inside it before under it.
+  const placed = field
+    ? (outside(words, false) ?? inside(words) ?? under(true) ?? outside(mark, false) ?? inside(mark) ?? under(false))
+    : (outside(words, false) ?? outside(mark, true) ?? under(false));
+  if (placed) return placed;
+  const [mode, size] = words[words.length - 1]!;
   const x = Math.max(viewport.left, Math.min(anchor.left, viewport.right - size.width));
   const below = anchor.bottom + 2;
   const y = below + size.height <= viewport.bottom ? below : Math.max(viewport.top, anchor.top - 2 - size.height);

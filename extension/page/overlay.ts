@@ -19,14 +19,16 @@ import {
   placeBadge,
   placePanel,
   readFieldStyle,
-  roomRight,
+  roomAround,
   textWidth,
   viewportBox,
   type Anchor,
   type Box,
   type Clipper,
   type FieldStyle,
+  type Mode,
   type Placement,
+  type Room,
   type Size,
 } from './overlay-geometry';
 import { ResultPanel, type PanelContent } from './result-panel';
@@ -100,11 +102,11 @@ interface Entry {
    * Free width right of the anchor, from hit tests: read when the anchor's middle is first in view and after layout
    * changes (a scroll does not change what lies beside a field).
    */
-  room: number;
+  room: Room;
   roomStale: boolean;
   /** Something of the page lies over the anchor (a modal's backdrop): its badge hides. Read with `room`. */
   covered: boolean;
-  sizes?: { full: Size; compact: Size };
+  sizes?: Record<Mode, Size>;
   sizeStale: boolean;
   /** The words the sizes were measured for. */
   words: string;
@@ -217,7 +219,7 @@ export class Overlay {
       clipBox: null,
       clippedOut: false,
       last: null,
-      room: Infinity,
+      room: { right: Infinity, below: Infinity, above: Infinity },
       roomStale: true,
       covered: false,
       sizeStale: true,
@@ -680,7 +682,7 @@ export class Overlay {
       // A field whose middle is out of the viewport cannot be hit-tested yet: ask again when it comes in.
       const covered = isCovered(anchor, rect, this.host!);
       entry.covered = covered === true;
-      entry.room = roomRight(anchor, rect, sizes.full.width, this.host!);
+      entry.room = roomAround(anchor, rect, sizes.full, this.host!);
       entry.roomStale = covered === null;
     }
     if (entry.covered) return null;
@@ -701,6 +703,7 @@ export class Overlay {
       room: entry.room,
       full: sizes.full,
       compact: sizes.compact,
+      mark: sizes.mark,
       expanded: entry.view.expanded,
     });
     entry.last = placement && {
@@ -723,8 +726,10 @@ export class Overlay {
     };
     const full = entries.map(size);
     for (const entry of entries) this.set(entry, 'mode', 'compact');
+    const compact = entries.map(size);
+    for (const entry of entries) this.set(entry, 'mode', 'mark');
     entries.forEach((entry, i) => {
-      entry.sizes = { full: full[i]!, compact: size(entry) };
+      entry.sizes = { full: full[i]!, compact: compact[i]!, mark: size(entry) };
       entry.sizeStale = false;
     });
   }

@@ -43,7 +43,7 @@ interface BadgeInfo {
         words: string;
         scrollWidth: number;
         clientWidth: number;
-        /** The box of what the badge shows in words (the full label, or the compact word). */
+        /** The box of what the badge shows (the full label, the compact word, or the mark's symbol). */
         shown: Rect;
         /** What of the badge can be seen: inside the viewport and the overlay's clip box over the field's container. */
         seen: Rect | null;
@@ -150,7 +150,8 @@ function badgeInfo(id: string): Promise<BadgeInfo> {
     const badge = root
       ? [...root.querySelectorAll<HTMLElement>('button.dte-badge')].find((b) => b.dataset.fieldId === fieldId)
       : undefined;
-    const words = badge?.querySelector<HTMLElement>(badge.dataset.mode === 'compact' ? '.dte-short' : '.dte-label');
+    const shows = { full: '.dte-label', compact: '.dte-short', mark: '.dte-icon' }[badge?.dataset.mode ?? 'full'];
+    const words = badge?.querySelector<HTMLElement>(shows ?? '.dte-label');
     const clipBoxEl = badge?.closest('.dte-clip');
     const clipBox = clipBoxEl ? rect(clipBoxEl.getBoundingClientRect()) : null;
     let seen: ReturnType<typeof rect> | null = null;

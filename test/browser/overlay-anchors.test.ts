@@ -116,7 +116,7 @@ function expectRightAfter(g: { text: Box; badge: Box }): void {
 }
 
 describe('badges anchored to text', () => {
-  it("goes right after the postcode's last line box: full words at the end of a line, compact where words follow", async () => {
+  it("goes right after the postcode's last line box: full words at the end of a line, the mark where words follow", async () => {
     const end = await addTextBadge('line', '2480');
     const endGeometry = await geometry(end);
     expect(endGeometry).toMatchObject({ state: 'shown', mode: 'full', where: 'outside' });
@@ -124,9 +124,9 @@ describe('badges anchored to text', () => {
 
     const running = await addTextBadge('running', '2480');
     const runningGeometry = await geometry(running);
-    expect(runningGeometry).toMatchObject({ state: 'shown', mode: 'compact', where: 'outside' });
+    expect(runningGeometry).toMatchObject({ state: 'shown', mode: 'mark', where: 'outside' });
     expectRightAfter(runningGeometry);
-    // Its words are the result's; the compact word is drawn, not text.
+    // Its words are the result's; the mark is drawn beside them, they stay its text.
     expect(await page.evaluate(() => (window as any).badges[1].badge.element.textContent)).toContain(
       'Set API key in options',
     );
