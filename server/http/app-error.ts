@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly code: ApiErrorCode,
     message: string = API_ERRORS[code].message,
     readonly headers: Record<string, string> = {},
+    /** The offending values, listed in `error.details` (several postcodes refused at once). */
+    readonly details?: string[],
   ) {
     super(message);
     this.status = API_ERRORS[code].status;

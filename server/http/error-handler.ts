@@ -17,6 +17,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    res.status(error.status).json(errorBody(error.code, error.message));
+    res.status(error.status).json(errorBody(error.code, error.message, error.details));
   };
 }

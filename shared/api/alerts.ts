@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { Postcode } from './check';
+import { IsoTimestamp } from './keys';
+
+export const AlertKind = z
+  .enum(['newly_eligible', 'no_longer_eligible', 'declaration_added', 'declaration_ended'])
+  .meta({
+    id: 'AlertKind',
+    description:
+      'newly_eligible: a catchment postcode became eligible; no_longer_eligible: it no longer is; declaration_added: ' +
+      'one more active declaration covers an eligible postcode; declaration_ended: one of several ended',
+  });
+export type AlertKind = z.infer<typeof AlertKind>;
+
+export const Alert = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .meta({ description: 'Increasing; pass the last one seen as `since`' }),
+    created_at: IsoTimestamp,
+    kind: AlertKind,
+    postcode: Postcode,
+    lga_name: z.string(),
+    agrn: z.string(),
+    title: z.string().meta({ description: "The declaration's title" }),
+    text: z.string().meta({ description: 'One plain sentence for the front desk' }),
+  })
+  .meta({ id: 'Alert' });
+export type Alert = z.infer<typeof Alert>;
+
+export const AlertsQuery = z.object({
+  since: z
+    .string()
+    .regex(/^[0-9]{1,15}$/)
+    .optional()
+    .meta({ description: 'Only alerts after this alert id (default: all kept, 90 days)' }),
+});
+
+export const AlertsData = z.object({ alerts: z.array(Alert) }).meta({ id: 'Alerts' });
+export type AlertsData = z.infer<typeof AlertsData>;
+
+/** How long alerts are kept. */
+export const ALERT_RETENTION_DAYS = 90;

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { Alert } from './alerts';
+import { IsoTimestamp } from './keys';
+
+export const WebhookRequest = z
+  .object({
+    url: z
+      .string()
+      .max(2000)
+      .meta({
+        description: 'http(s) URL the alerts are POSTed to',
+        example: 'https://clinic.example.com.au/hooks/dte',
+      }),
+  })
+  .meta({ id: 'WebhookRequest' });
+export type WebhookRequest = z.infer<typeof WebhookRequest>;
+
+export const WebhookDelivery = z
+  .object({
+    status: z.enum(['pending', 'delivered', 'retrying', 'failed']).meta({
+      description: 'pending: not tried yet; retrying: failed, tried again later; failed: given up after a day',
+    }),
+    attempts: z.number().int().nonnegative(),
+    last_attempt_at: IsoTimestamp.nullable(),
+    http_status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    alert_count: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookData = z
+  .object({
+    url: z.string().nullable().meta({ description: 'null: no webhook set' }),
+    created_at: IsoTimestamp.nullable(),
+    last_delivery: WebhookDelivery.nullable(),
+  })
+  .meta({ id: 'Webhook' });
+export type WebhookData = z.infer<typeof WebhookData>;
+
+export const NewWebhookData = WebhookData.extend({
+  secret: z.string().meta({
+    description:
+      'Signing secret, shown once: each delivery carries X-Signature: sha256=<hex HMAC-SHA256 of the raw body>',
+  }),
+}).meta({ id: 'NewWebhook' });
+export type NewWebhookData = z.infer<typeof NewWebhookData>;
+
+/** What a webhook delivery POSTs (the raw body is what X-Signature signs). */
+export const WebhookPayload = z
+  .object({ event: z.literal('alerts'), alerts: z.array(Alert) })
+  .meta({ id: 'WebhookPayload' });
+export type WebhookPayload = z.infer<typeof WebhookPayload>;
