@@ -16,6 +16,8 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/auth/origin.test.ts',
   'test/integration/rate-limit/check-rate-limit.test.ts',
   'test/integration/admin-cli/admin-cli.test.ts',
+  'test/integration/webhooks/webhooks.test.ts',
+  'test/integration/catchment/catchment-alerts.test.ts',
 ];
 
 export default defineConfig({

@@ -5,6 +5,8 @@ const ANY_SERVER = ['https://*/*', 'http://*/*'];
 
 export default defineConfig({
   srcDir: 'extension',
+  // The icons (toolbar, extensions page, notifications) are the extension's, kept with its sources.
+  publicDir: 'extension/public',
   modules: ['@wxt-dev/module-react'],
   // `wxt dev` would otherwise try to launch a browser as root and crash; tests load the built extension themselves.
   webExt: { disabled: true },
@@ -18,8 +20,9 @@ export default defineConfig({
     description: 'Shows next to a postcode field whether the Medicare telehealth disaster exemption applies.',
     // storage: the server URL, API key and switched-off sites. activeTab: the popup reads the address of the tab it
     // was opened on, to switch the extension off for that site. contextMenus: "Check disaster eligibility" on
-    // selected text. Nothing else.
-    permissions: ['storage', 'activeTab', 'contextMenus'],
+    // selected text. alarms: the hourly check for alerts about the clinic's catchment; notifications: a new batch of
+    // them shown once. Nothing else.
+    permissions: ['storage', 'activeTab', 'contextMenus', 'alarms', 'notifications'],
     // A server on this computer (a clinic's own install, and the tests) works without a prompt; every other server
     // is asked for, for its origin only, when the user saves its URL in the options.
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],

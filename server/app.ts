@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
+import { alertsRouter } from './alerts/alerts-router';
 import { authRouter } from './auth/auth-router';
+import { catchmentRouter } from './catchment/catchment-router';
 import { checkHandlers } from './check/check-endpoint';
 import { apiDocs } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
@@ -12,6 +14,7 @@ import { keysRouter } from './keys/keys-router';
 import { checkRateLimit } from './rate-limit/check-rate-limit';
 import type { ServerRuntime } from './runtime';
 import { cookieSession } from './sessions/session-middleware';
+import { webhooksRouter } from './webhooks/webhooks-router';
 
 /**
  * The whole HTTP application, without listening: the process entry and the tests both run this. It is also the route
@@ -56,6 +59,13 @@ export function createApp(runtime: ServerRuntime): Express {
   const { signIn, sessions, idleTimeoutMs } = runtime;
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
+  // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
+  const caller = { accounts, keys, rateLimit, clock };
+  const { catchments, alerts, postcodes } = runtime;
+  app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
+  app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
+  // The subscription's webhook: the session (PUT, GET, DELETE) or an API key counted like a check (GET).
+  app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
 
   app.use(notFound);
   app.use(errorHandler(logger));

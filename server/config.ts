@@ -123,6 +123,16 @@ export const ConfigSchema = z.object({
       .url({ protocol: /^postgres(ql)?$/, hostname: /./, error: 'must be a postgres:// or postgresql:// URL' })
       .optional(),
   ),
+  /**
+   * Webhooks may be delivered to loopback, private, link-local and other non-public addresses (tests, or a receiver
+   * on the clinic's own network). Default false: such URLs are refused, and so is a host name resolving to one.
+   */
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('false')
+      .transform((v) => v === 'true'),
+  ),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 

@@ -1,6 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AccountService } from './accounts/account-service';
+import { AlertsService } from './alerts/alerts-service';
+import { CatchmentService } from './catchment/catchment-service';
+import { openCatchmentStore, type CatchmentStore } from './catchment/catchment-store';
+import { openWebhooks } from './webhooks/open-webhooks';
+import type { WebhookService, WebhookTuning } from './webhooks/webhook-service';
 import { openAccountStore } from './accounts/account-store';
 import { dummyPasswordHash } from './accounts/passwords';
 import { JsonLinesAuditLog, logFailures, type AuditLog } from './audit/audit-log';
@@ -66,6 +71,8 @@ export interface RuntimeOverrides {
   rateLimitCounter?: SlidingWindowCounter;
   /** Sign-in settings over the configuration's (a test's short session timeouts or login limits). */
   auth?: AuthSettings;
+  /** Webhook delivery timings over the defaults (a test's short back-off). */
+  webhooks?: WebhookTuning;
 }
 
 /** How a refresh reads its sources, from the configuration: the same for the server's schedule and `npm run ingest`. */
@@ -131,6 +138,12 @@ export interface ServerRuntime extends DataRuntime {
   startBackgroundWork(): IngestService;
   /** Reachability checks of the shared backends configured, for /healthz. */
   backends: Partial<Record<BackendName, BackendProbe>>;
+  /** Each subscription's catchment (PUT/GET /api/v1/catchment). */
+  catchments: CatchmentService;
+  /** Catchment alerts: processed after every refresh; `alerts.onAlerts(listener)` hears each committed batch. */
+  alerts: AlertsService;
+  /** Each subscription's webhook (PUT/GET/DELETE /api/v1/webhook) and the delivery of new alerts to it. */
+  webhooks: WebhookService;
 }
 
 /** The sign-in settings that come from the configuration: EXTENSION_ORIGINS, PUBLIC_URL, HOST and SESSION_*. */
@@ -430,6 +443,45 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
   }, PURGE_INTERVAL_MS);
   purge.unref();
 
+  // Opened before the catchments, so that the first alerts they announce find the webhooks listening.
+  let webhookParts: Awaited<ReturnType<typeof openWebhooks>>;
+  try {
+    webhookParts = await openWebhooks({
+      dataDir,
+      database: data.database,
+      clock,
+      logger,
+      allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+      tuning: overrides.webhooks,
+    });
+  } catch (err) {
+    clearInterval(purge);
+    await sessions.close().catch(() => undefined);
+    await throttle.close().catch(() => undefined);
+    await closeCounter();
+    throw err;
+  }
+
+  let catchmentParts: Awaited<ReturnType<typeof openCatchments>>;
+  try {
+    catchmentParts = await openCatchments(data, postcodes);
+  } catch (err) {
+    clearInterval(purge);
+    await webhookParts.close().catch(() => undefined);
+    await sessions.close().catch(() => undefined);
+    await throttle.close().catch(() => undefined);
+    await closeCounter();
+    throw err;
+  }
+  const { catchments, alerts, closeCatchments } = catchmentParts;
+  const webhooks = webhookParts.service;
+  // Each committed batch of alerts becomes a webhook delivery, queued in the store and sent by the worker.
+  alerts.onAlerts((batches) => {
+    webhooks
+      .enqueueAlerts(batches)
+      .catch((err: unknown) => logger.error({ err }, 'could not queue webhook deliveries'));
+  });
+
   let background: { usageFlush: NodeJS.Timeout; ingest: IngestService } | null = null;
   return {
     ...data,
@@ -450,6 +502,9 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
       ...(data.database && { postgresql: () => data.database!.ping() }),
       ...(redisCounter && { redis: () => redisCounter!.ping() }),
     },
+    catchments,
+    alerts,
+    webhooks,
     startBackgroundWork() {
       if (background) return background.ingest;
       const usageFlush = setInterval(() => {
@@ -469,6 +524,8 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
         logger,
       });
       background = { usageFlush, ingest };
+      // Webhook deliveries: due ones every second, new ones at once (stopped by close()).
+      webhooks.start();
       return ingest;
     },
     async close() {
@@ -477,10 +534,54 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
         await background.ingest.stop();
       }
       clearInterval(purge);
+      await closeCatchments();
+      await webhookParts.close();
       await sessions.close();
       await throttle.close();
       await data.close();
       await closeCounter();
+    },
+  };
+}
+
+/**
+ * The catchments and their alerts, on catchments.json or PostgreSQL's catchment tables. A refresh is processed into
+ * alerts whenever the declarations change — the server's own refresh, `npm run ingest` or another instance's (picked
+ * up by the declaration store's watch) — and once at start-up; processing is idempotent (AlertsService).
+ */
+async function openCatchments(data: DataRuntime, postcodes: PostcodeIndex) {
+  const { dataDir, clock, logger, database, declarations } = data;
+  let store: CatchmentStore;
+  if (database) {
+    const { openPostgresCatchmentStore } = await import('./catchment/postgres-catchment-store');
+    store = await openPostgresCatchmentStore(database);
+  } else {
+    store = await openCatchmentStore(dataDir, (err) =>
+      logger.error({ err }, 'could not reload catchments.json changed by another process'),
+    );
+  }
+  store.watch();
+  // Declaration titles by AGRN, rebuilt when the declarations change.
+  let titles: { version: number; byAgrn: Map<string, string> } | null = null;
+  const titleOf = (agrn: string) => {
+    if (titles?.version !== declarations.version) {
+      const byAgrn = new Map(declarations.store.current.declarations.map((d) => [d.agrn, d.title]));
+      titles = { version: declarations.version, byAgrn };
+    }
+    return titles.byAgrn.get(agrn) ?? '';
+  };
+  const sources = { postcodes, declarations, titleOf };
+  const catchments = new CatchmentService({ store, sources, clock });
+  const alerts = new AlertsService({ store, sources, clock, logger });
+  const stopListening = declarations.store.onChange(() => alerts.schedule());
+  alerts.schedule();
+  return {
+    catchments,
+    alerts,
+    async closeCatchments() {
+      stopListening();
+      await alerts.settled();
+      await store.close();
     },
   };
 }

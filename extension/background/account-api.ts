@@ -11,26 +11,50 @@ const UNREACHABLE = {
   message: 'Server unreachable: check the Server URL and the network.',
 } as const;
 
-async function accountCall<T extends z.ZodType>(
+type Method = 'GET' | 'POST' | 'PUT';
+
+/** How a successful answer's body becomes the result's data; null: not the expected answer. */
+type ReadSuccess<T> = (body: unknown) => T | null;
+
+/** The `data` of a `{success: true, data}` envelope. */
+function envelopeData<T extends z.ZodType>(schema: T): ReadSuccess<z.infer<T>> {
+  return (body) => {
+    const parsed = successEnvelope(schema).safeParse(body);
+    return parsed.success ? (parsed.data as { data: z.infer<T> }).data : null;
+  };
+}
+
+/**
+ * One call of an endpoint over the cookie session, its answer or failure in words. `read: 'text'` reads a successful
+ * answer as text (a CSV download).
+ */
+export async function sessionCall<T>(
   fetchFn: Fetch,
   serverUrl: string,
   path: string,
-  method: 'GET' | 'POST',
-  schema: T,
+  method: Method,
+  readSuccess: ReadSuccess<T>,
   body?: unknown,
-): Promise<AccountResult<z.infer<T>>> {
-  const answer = await sendRequest(fetchFn, `${serverUrl}/api/v1${path}`, {
-    method,
-    headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    // The session cookie is the server's; the browser keeps it and sends it back.
-    credentials: 'include',
-  });
+  read: 'json' | 'text' = 'json',
+): Promise<AccountResult<T>> {
+  const sendsBody = method !== 'GET';
+  const answer = await sendRequest(
+    fetchFn,
+    `${serverUrl}/api/v1${path}`,
+    {
+      method,
+      headers: sendsBody ? { 'content-type': 'application/json' } : {},
+      body: sendsBody ? JSON.stringify(body ?? {}) : undefined,
+      // The session cookie is the server's; the browser keeps it and sends it back.
+      credentials: 'include',
+    },
+    read,
+  );
   if (!answer) return { ...UNREACHABLE };
   const { response, body: json } = answer;
   if (response.ok) {
-    const parsed = successEnvelope(schema).safeParse(json);
-    if (parsed.success) return { ok: true, data: (parsed.data as { data: z.infer<T> }).data };
+    const data = readSuccess(json);
+    if (data !== null) return { ok: true, data };
     return {
       ok: false,
       code: 'unexpected_response',
@@ -40,7 +64,8 @@ async function accountCall<T extends z.ZodType>(
   }
   const envelope = ErrorEnvelope.safeParse(json);
   if (envelope.success) {
-    return { ok: false, code: envelope.data.error.code, message: envelope.data.error.message, status: response.status };
+    const { code, message, details } = envelope.data.error;
+    return { ok: false, code, message, status: response.status, ...(details ? { details } : {}) };
   }
   if (response.status === 404) {
     return {
@@ -57,6 +82,17 @@ async function accountCall<T extends z.ZodType>(
     message: `The server answered HTTP ${response.status}.`,
     status: response.status,
   };
+}
+
+function accountCall<T extends z.ZodType>(
+  fetchFn: Fetch,
+  serverUrl: string,
+  path: string,
+  method: Method,
+  schema: T,
+  body?: unknown,
+): Promise<AccountResult<z.infer<T>>> {
+  return sessionCall(fetchFn, serverUrl, path, method, envelopeData(schema), body);
 }
 
 /**

@@ -13,6 +13,22 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** A text answer (the catchment's CSV) as text; an error's JSON envelope as JSON. */
+async function readText(response: Response): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return undefined;
+  }
+  if (response.ok) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function isNetworkError(error: unknown): boolean {
   return (
     error instanceof TypeError ||
@@ -23,12 +39,13 @@ function isNetworkError(error: unknown): boolean {
 /**
  * One request to the eligibility server, for the check and the account endpoints alike: the shared timeout, no HTTP
  * cache, its body read as JSON when it is JSON. Null when the server could not be reached (network error or
- * timeout); any other exception is a bug and is thrown.
+ * timeout); any other exception is a bug and is thrown. `read: 'text'` reads a successful answer as text.
  */
 export async function sendRequest(
   fetchFn: Fetch,
   url: string,
   init: RequestInit,
+  read: 'json' | 'text' = 'json',
 ): Promise<{ response: Response; body: unknown } | null> {
   let response: Response;
   try {
@@ -37,5 +54,5 @@ export async function sendRequest(
     if (isNetworkError(error)) return null;
     throw error;
   }
-  return { response, body: await readJson(response) };
+  return { response, body: read === 'text' ? await readText(response) : await readJson(response) };
 }

@@ -1,10 +1,22 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { SessionData } from '../../shared/api/auth';
+import type { CatchmentData } from '../../shared/api/catchment';
+import type { DataMetadata } from '../../shared/api/check';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
+import type { StoredAlerts } from './alerts-storage';
 import type { CheckOutcome } from './outcome';
 
 /** An answer from the account endpoints, already in words for the options page. */
-export type AccountResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string; status?: number };
+export type AccountResult<T> =
+  | { ok: true; data: T }
+  /** `details`: the offending values, when the server lists them (the postcodes a catchment save refused). */
+  | { ok: false; code: string; message: string; status?: number; details?: string[] };
+
+/** The clinic's catchment as the server computed it from the current data, and how fresh that data is. */
+export interface CatchmentAnswer {
+  data: CatchmentData;
+  metadata: DataMetadata;
+}
 
 /** Why a selection the user asked to check (context menu) got no check: said in words where the selection is. */
 export interface SelectionNotice {
@@ -49,6 +61,13 @@ export interface ProtocolMap {
   generateKey(): AccountResult<NewKeyData>;
   regenerateKey(): AccountResult<NewKeyData>;
   revokeKey(): AccountResult<RevokedKeyData>;
+  /** The options page's Catchment section, over the cookie session. */
+  getCatchment(): AccountResult<CatchmentAnswer>;
+  saveCatchment(postcodes: string[]): AccountResult<CatchmentAnswer>;
+  /** The catchment as CSV text (the options page saves it as a file). */
+  catchmentCsv(): AccountResult<string>;
+  /** The popup was opened: the alerts are seen, the count on the toolbar icon goes. Answers the stored alerts. */
+  alertsSeen(): StoredAlerts;
 }
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

@@ -1,9 +1,12 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import { AlertsPoller } from '../alerts/alerts-poller';
+import { ALERTS_ALARM, ALERTS_PERIOD_MINUTES, alertsItem } from '../alerts/alerts-state';
 import { accountApi } from '../background/account-api';
 import { CheckService } from '../background/check-service';
 import { checkSelection, SELECTION_MENU, type SelectionMenuDeps } from '../background/selection-menu';
 import type { Fetch } from '../background/server-request';
+import { catchmentApi } from '../catchment/catchment-api';
 import { onMessage, sendMessage, type AccountResult } from '../common/messaging';
 import { originPattern } from '../common/server-url';
 import { apiKeyItem, disabledSitesItem, serverUrlItem } from '../common/settings';
@@ -22,6 +25,11 @@ async function notifyTabs(): Promise<void> {
       tab.id === undefined ? undefined : sendMessage('configChanged', undefined, tab.id).catch(() => undefined),
     ),
   );
+}
+
+/** The toolbar button: `action` in MV3, `browserAction` in MV2 (Firefox). */
+function toolbarButton() {
+  return browser.action ?? browser.browserAction;
 }
 
 /**
@@ -50,6 +58,48 @@ export default defineBackground(() => {
   };
   serverUrlItem.watch(configChanged);
   apiKeyItem.watch(configChanged);
+
+  // Alerts for the clinic's catchment: checked every ALERTS_PERIOD_MINUTES by an alarm (which survives the service
+  // worker stopping), at browser start, and on install or update. Not on every settings change: the server counts an
+  // alerts request against the key's rate limit, like a check.
+  const alerts = new AlertsPoller({
+    fetch: fetchFn,
+    config: async () => {
+      const [serverUrl, apiKey] = await Promise.all([serverUrlItem.getValue(), apiKeyItem.getValue()]);
+      return { serverUrl, apiKey };
+    },
+    hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
+    load: () => alertsItem.getValue(),
+    save: (state) => alertsItem.setValue(state),
+    notify: async ({ id, title, message }) => {
+      await browser.notifications.create(id, {
+        type: 'basic',
+        iconUrl: browser.runtime.getURL('/icon/128.png'),
+        title,
+        message,
+      });
+    },
+    showCount: async (text) => {
+      const button = toolbarButton();
+      await button.setBadgeBackgroundColor({ color: '#b42318' });
+      await button.setBadgeText({ text });
+    },
+  });
+  const scheduleAlerts = async () => {
+    if (!(await browser.alarms.get(ALERTS_ALARM))) {
+      await browser.alarms.create(ALERTS_ALARM, {
+        delayInMinutes: ALERTS_PERIOD_MINUTES,
+        periodInMinutes: ALERTS_PERIOD_MINUTES,
+      });
+    }
+  };
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === ALERTS_ALARM) void alerts.poll();
+  });
+  browser.runtime.onStartup.addListener(() => void alerts.restoreCount().then(() => alerts.poll()));
+  browser.runtime.onInstalled.addListener(() => void alerts.poll());
+  void scheduleAlerts().catch(() => undefined);
+  onMessage('alertsSeen', () => alerts.seen());
 
   async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
     const serverUrl = await serverUrlItem.getValue();
@@ -102,4 +152,16 @@ export default defineBackground(() => {
   };
   onMessage('regenerateKey', () => withServer((url) => accountApi.regenerateKey(fetchFn, url).then(forgetChecksIfOk)));
   onMessage('revokeKey', () => withServer((url) => accountApi.revokeKey(fetchFn, url).then(forgetChecksIfOk)));
+
+  onMessage('getCatchment', () => withServer((url) => catchmentApi.get(fetchFn, url)));
+  onMessage('saveCatchment', ({ data }) =>
+    withServer((url) =>
+      catchmentApi.save(
+        fetchFn,
+        url,
+        (Array.isArray(data) ? data : []).map((p) => String(p)),
+      ),
+    ),
+  );
+  onMessage('catchmentCsv', () => withServer((url) => catchmentApi.csv(fetchFn, url)));
 });

@@ -4,6 +4,11 @@ import path from 'node:path';
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
 import { openAccountStore, type AccountsFile } from '../accounts/account-store';
+import type { CatchmentsFile } from '../catchment/catchment-records';
+import { openCatchmentStore } from '../catchment/catchment-store';
+import { importCatchments } from '../catchment/import-catchments';
+import { importWebhooks } from '../webhooks/import-webhooks';
+import { openWebhookStore, type WebhooksFile } from '../webhooks/webhook-records';
 import { JsonLinesAuditLog, redactKeys, type AuditEvent, type AuditEventType } from '../audit/audit-log';
 import { openDeclarationStore, type DeclarationsFile } from '../declarations/declaration-store';
 import { openIngestStateStore, type IngestStateFile } from '../ingest/ingest-state';
@@ -75,6 +80,12 @@ export interface ImportReport {
     imported: boolean;
   };
   sessions: TableCount;
+  /** catchments.json: the catchments and their alerts. */
+  catchments: TableCount;
+  catchmentAlerts: TableCount;
+  /** webhooks.json: the webhooks and their queued deliveries. */
+  webhooks: TableCount;
+  webhookDeliveries: TableCount;
   /** The data_version counters bumped (documents that changed), in name order. */
   bumped: string[];
   /** Rows inserted in all tables (declarations_meta and ingest_state not counted: they are updated, not inserted). */
@@ -97,7 +108,7 @@ export class ImportError extends Error {
 const BATCH = 5_000;
 
 /** The names of data_version counters the import may bump. `sessions` has none in schema 1; bumped if one exists. */
-const DOCUMENTS = ['accounts', 'declarations', 'ingest_state', 'keys', 'sessions'] as const;
+const DOCUMENTS = ['accounts', 'catchments', 'declarations', 'ingest_state', 'keys', 'sessions', 'webhooks'] as const;
 type DocumentName = (typeof DOCUMENTS)[number];
 
 const AUDIT_EVENT_TYPES = [
@@ -140,6 +151,8 @@ interface Snapshot {
   declarations: DeclarationsFile;
   ingestState: IngestStateFile | null;
   sessions: SessionsFile;
+  catchments: CatchmentsFile | null;
+  webhooks: WebhooksFile | null;
 }
 
 /**
@@ -209,6 +222,8 @@ async function readDataDir(dataDir: string): Promise<Snapshot> {
       declarations: [],
     };
     const ingestState = (await readStore(dataDir, 'ingest-state.json', openIngestStateStore)) ?? null;
+    const catchments = (await readStore(dataDir, 'catchments.json', openCatchmentStore)) ?? null;
+    const webhooks = (await readStore(dataDir, 'webhooks.json', openWebhookStore)) ?? null;
     const sessions = await readSessions(path.join(dataDir, 'sessions.json'));
     const audit = await readAudit(dataDir);
     for (const key of [...keys.keys, ...archivedKeys]) {
@@ -216,7 +231,7 @@ async function readDataDir(dataDir: string): Promise<Snapshot> {
         throw new ImportError(`API key ${key.id}: status ${key.status} but revoked_at ${key.revoked_at ?? 'null'}`);
       }
     }
-    return { accounts, keys, archivedKeys, audit, declarations, ingestState, sessions };
+    return { accounts, keys, archivedKeys, audit, declarations, ingestState, sessions, catchments, webhooks };
   } catch (err) {
     if (err instanceof ImportError) throw new ImportError(`nothing was imported: ${err.message}`, { cause: err });
     throw new ImportError(`nothing was imported: ${describe(err)}`, { cause: err });
@@ -337,6 +352,14 @@ async function write(
   const ingestState = await step('ingest state', () => updateIngestState(client, data.ingestState));
   if (ingestState.imported) changed.add('ingest_state');
 
+  const catchmentImport = await step('catchments', () => importCatchments(client, data.catchments));
+  if (catchmentImport.catchments.inserted + catchmentImport.alerts.inserted > 0 || catchmentImport.metaUpdated) {
+    changed.add('catchments');
+  }
+
+  const webhookImport = await step('webhooks', () => importWebhooks(client, data.webhooks));
+  if (webhookImport.webhooks.inserted + webhookImport.deliveries.inserted > 0) changed.add('webhooks');
+
   const bumped = [...changed].sort();
   if (bumped.length > 0) {
     await client.query('UPDATE data_version SET version = version + 1, changed_at = now() WHERE name = ANY($1)', [
@@ -345,6 +368,8 @@ async function write(
   }
 
   const tables = [accounts, subscriptions, apiKeys, keyActions, auditEvents, declarations, declarationLgas, sessions];
+  tables.push(catchmentImport.catchments, catchmentImport.alerts);
+  tables.push(webhookImport.webhooks, webhookImport.deliveries);
   return {
     dataDir,
     schema,
@@ -358,6 +383,10 @@ async function write(
     declarationsLastUpdated,
     ingestState,
     sessions,
+    catchments: catchmentImport.catchments,
+    catchmentAlerts: catchmentImport.alerts,
+    webhooks: webhookImport.webhooks,
+    webhookDeliveries: webhookImport.deliveries,
     bumped,
     inserted: tables.reduce((sum, t) => sum + t.inserted, 0),
   };
@@ -791,6 +820,13 @@ export function formatImportReport(report: ImportReport): string {
         row('declarations', report.declarations),
         row('declaration LGAs', report.declarationLgas),
         row('sessions', report.sessions),
+        // Listed when DATA_DIR has catchments (older data directories have none).
+        ...(report.catchments.inDataDir + report.catchmentAlerts.inDataDir > 0
+          ? [row('catchments', report.catchments), row('catchment alerts', report.catchmentAlerts)]
+          : []),
+        ...(report.webhooks.inDataDir + report.webhookDeliveries.inDataDir > 0
+          ? [row('webhooks', report.webhooks), row('webhook deliveries', report.webhookDeliveries)]
+          : []),
       ],
     ),
     '',

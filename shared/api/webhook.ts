@@ -4,13 +4,10 @@ import { IsoTimestamp } from './keys';
 
 export const WebhookRequest = z
   .object({
-    url: z
-      .string()
-      .max(2000)
-      .meta({
-        description: 'http(s) URL the alerts are POSTed to',
-        example: 'https://clinic.example.com.au/hooks/dte',
-      }),
+    url: z.string().max(2000).meta({
+      description: 'http(s) URL the alerts are POSTed to',
+      example: 'https://clinic.example.com.au/hooks/dte',
+    }),
   })
   .meta({ id: 'WebhookRequest' });
 export type WebhookRequest = z.infer<typeof WebhookRequest>;

@@ -3,12 +3,13 @@ import { Writable } from 'node:stream';
 import { sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { createApp } from '../../server/app';
-import { loadConfig } from '../../server/config';
+import { loadConfig, type Config } from '../../server/config';
 import { createHttpServer, type HttpServerOptions } from '../../server/http/http-server';
 import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex, type PostcodeIndex } from '../../server/postcodes/postcode-index';
 import type { SlidingWindowCounter } from '../../server/rate-limit/sliding-window';
 import { openRuntime, type AuthSettings, type DataRuntime, type ServerRuntime } from '../../server/runtime';
+import type { WebhookTuning } from '../../server/webhooks/webhook-service';
 import { fixtureDeclarations } from '../fixtures/declarations';
 import { LOCALITY_ROWS } from '../fixtures/localities';
 import { backendEnv } from './shared-backends';
@@ -41,6 +42,10 @@ export interface TestServerOptions {
   postcodes?: PostcodeIndex | 'production';
   /** The HTTP server's timeouts (default: production's), shortened by the tests that watch them act. */
   http?: HttpServerOptions;
+  /** Settings over the configuration's (WEBHOOK_ALLOW_PRIVATE_ADDRESSES for a receiver on 127.0.0.1). */
+  config?: Partial<Config>;
+  /** Webhook delivery timings (a short back-off). */
+  webhooks?: WebhookTuning;
 }
 
 /**
@@ -65,7 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const runtime = await openRuntime(
-    { ...(await configFor(dataDir)), TRUST_PROXY: options.trustProxy ?? false },
+    { ...(await configFor(dataDir)), TRUST_PROXY: options.trustProxy ?? false, ...options.config },
     {
       clock: options.clock,
       logger: createLogger('info', sink),
@@ -73,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       postcodes:
         options.postcodes === 'production' ? undefined : (options.postcodes ?? buildPostcodeIndex(LOCALITY_ROWS)),
       rateLimitCounter: options.rateLimitCounter,
+      webhooks: options.webhooks,
     },
   );
   if (options.declarations !== false) {

@@ -1,3 +1,4 @@
+import { CatchmentSection } from './CatchmentSection';
 import { ConnectionSettings } from './ConnectionSettings';
 import { KeyManagement } from './KeyManagement';
 import { NoticeLine } from './NoticeLine';
@@ -32,6 +33,8 @@ export function Options() {
           </div>
         )}
       </section>
+      {/* Per account: another sign-in starts from that account's catchment. */}
+      {account.signedInAs && <CatchmentSection key={account.signedInAs} />}
     </main>
   );
 }

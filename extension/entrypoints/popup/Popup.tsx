@@ -12,6 +12,7 @@ import {
   toggleSite,
 } from '../../common/settings';
 import { currentSite } from '../../common/site';
+import { RecentAlerts } from './RecentAlerts';
 import './popup.css';
 
 export function Popup() {
@@ -132,6 +133,7 @@ export function Popup() {
           </>
         )}
       </section>
+      <RecentAlerts />
       <p>
         <button type="button" className="link" onClick={openOptions}>
           Options

@@ -241,10 +241,12 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     expect(first.stdout).toContain('33 new rows in all.');
     expect(await versions(pool)).toEqual({
       accounts: 1,
+      catchments: 0,
       keys: 1,
       declarations: 1,
       ingest_state: 1,
       postcode_correspondence: 0,
+      webhooks: 0,
     });
 
     // Rows equal the files: ids, hashes, prefixes, times to the millisecond, subscription fields, LGAs in order.

@@ -105,10 +105,12 @@ describe('migrateDatabase', () => {
     expect((await pool.query('SELECT count(*)::int AS n FROM postcode_correspondence')).rows[0].n).toBe(1);
     expect((await pool.query('SELECT name FROM data_version ORDER BY name')).rows.map((r) => r.name)).toEqual([
       'accounts',
+      'catchments',
       'declarations',
       'ingest_state',
       'keys',
       'postcode_correspondence',
+      'webhooks',
     ]);
   });
 

@@ -1,0 +1,30 @@
+import { CatchmentResponse } from '../../shared/api/catchment';
+import { sessionCall } from '../background/account-api';
+import type { Fetch } from '../background/server-request';
+import type { CatchmentAnswer } from '../common/messaging';
+
+/** The whole CatchmentResponse (its metadata says how fresh the data is), not just its `data`. */
+function catchmentAnswer(body: unknown): CatchmentAnswer | null {
+  const parsed = CatchmentResponse.safeParse(body);
+  return parsed.success ? { data: parsed.data.data, metadata: parsed.data.metadata } : null;
+}
+
+/**
+ * The clinic's catchment over the cookie session (the background's side of the options page's Catchment section):
+ * read it, replace it, and its CSV.
+ */
+export const catchmentApi = {
+  get: (f: Fetch, url: string) => sessionCall(f, url, '/catchment', 'GET', catchmentAnswer),
+  save: (f: Fetch, url: string, postcodes: string[]) =>
+    sessionCall(f, url, '/catchment', 'PUT', catchmentAnswer, { postcodes }),
+  csv: (f: Fetch, url: string) =>
+    sessionCall(
+      f,
+      url,
+      '/catchment?format=csv',
+      'GET',
+      (body) => (typeof body === 'string' ? body : null),
+      undefined,
+      'text',
+    ),
+};

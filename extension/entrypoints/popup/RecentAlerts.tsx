@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { alertsItem, type StoredAlerts } from '../../common/alerts-storage';
+import { displayInstant } from '../../common/display-dates';
+import { sendMessage } from '../../common/messaging';
+
+/**
+ * The recent alerts about the clinic's catchment, newest first. Opening the popup marks them seen: the count on the
+ * toolbar icon goes. A failed check is said here (the background never interrupts with it).
+ */
+export function RecentAlerts() {
+  const [state, setState] = useState<StoredAlerts | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void alertsItem.getValue().then((value) => live && setState((current) => current ?? value));
+    void sendMessage('alertsSeen')
+      .then((value) => live && setState(value))
+      .catch(() => undefined);
+    const unwatch = alertsItem.watch((value) => live && value && setState(value));
+    return () => {
+      live = false;
+      unwatch();
+    };
+  }, []);
+
+  return (
+    <section className="alerts" aria-labelledby="alerts-heading">
+      {/* A level-2 heading, as the result's headline above it; the popup's one <h2> element stays the result's. */}
+      <div role="heading" aria-level={2} id="alerts-heading" className="alerts-heading">
+        Recent alerts
+      </div>
+      {state?.error && <p className="alerts-error">Could not check alerts: {state.error}</p>}
+      {state && state.alerts.length === 0 && (
+        <p className="hint-line">
+          No alerts yet. You are told here when a declaration starts or ends in your catchment.
+        </p>
+      )}
+      {state && state.alerts.length > 0 && (
+        <ul className="alert-list">
+          {state.alerts.map((alert) => (
+            <li key={alert.id} data-kind={alert.kind}>
+              <time dateTime={alert.created_at}>{displayInstant(alert.created_at)}</time>
+              <span className="alert-text">{alert.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import type { RequestHandler } from 'express';
+import type { AccountService } from '../accounts/account-service';
+import type { KeyService } from '../keys/key-service';
+import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
+import { requireSession } from '../sessions/require-session';
+
+export interface SessionOrApiKeyDeps {
+  accounts: AccountService;
+  keys: KeyService;
+  clock: () => Date;
+  /**
+   * The check's rate limiter, run after the key is identified and before any 401/403 (as on the check), so a key's
+   * reads count against its own limit and a guessed key costs the guesser its own budget.
+   */
+  rateLimit: readonly RequestHandler[];
+}
+
+/**
+ * For reads a practice's systems make as well as its admin: with an `x-api-key` header the key's account (identified,
+ * rate limited and refused as the check does), otherwise the cookie session's. Either way `res.locals.account` is the
+ * caller's account behind it (read it with `signedInAccount`).
+ */
+export function sessionOrApiKey(deps: SessionOrApiKeyDeps): RequestHandler {
+  const { accounts, keys, clock } = deps;
+  const session = requireSession(accounts);
+  const byKey: readonly RequestHandler[] = [
+    identifyApiKey(keys, clock),
+    ...deps.rateLimit,
+    requireApiKey(keys, clock),
+    (_req, res, next) => {
+      const outcome = res.locals.apiKey;
+      if (outcome?.ok) res.locals.account = outcome.account;
+      next();
+    },
+  ];
+  return (req, res, next) => {
+    if (req.headers['x-api-key'] === undefined) return session(req, res, next);
+    // The key's handlers in a row, as Express would run them mounted one after the other.
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const handler = byKey[i++];
+      if (!handler) return next();
+      try {
+        const result = handler(req, res, step) as unknown;
+        if (result instanceof Promise) result.catch(step);
+      } catch (caught) {
+        step(caught);
+      }
+    };
+    step();
+  };
+}

@@ -1,0 +1,29 @@
+import { CATCHMENT_CSV_COLUMNS, type CatchmentPostcode } from '../../shared/api/catchment';
+
+/**
+ * A cell a spreadsheet would not run: text starting with =, +, -, @ (or a tab or carriage return, which some
+ * spreadsheets skip before looking) gets a leading apostrophe, so an LGA name can never become a formula.
+ */
+function safeCell(value: string): string {
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function cells(row: CatchmentPostcode): string[] {
+  return [
+    row.postcode,
+    row.status_color,
+    String(row.is_eligible),
+    row.lga_name,
+    row.lga_code,
+    row.lgas.map((l) => (l.lga_code ? `${l.lga_name} (${l.lga_code})` : l.lga_name)).join('; '),
+    row.active_agrns.join('; '),
+  ];
+}
+
+/** The catchment as CSV (RFC 4180: CRLF line ends, a header row of CATCHMENT_CSV_COLUMNS, one row per postcode). */
+export function catchmentCsv(rows: readonly CatchmentPostcode[]): string {
+  const lines = [CATCHMENT_CSV_COLUMNS.join(',')];
+  for (const row of rows) lines.push(cells(row).map(safeCell).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

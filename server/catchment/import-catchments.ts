@@ -1,0 +1,55 @@
+import type { PoolClient } from 'pg';
+import type { CatchmentsFile } from './catchment-records';
+
+export interface CatchmentImportCount {
+  catchments: { inDataDir: number; inserted: number; alreadyPresent: number };
+  alerts: { inDataDir: number; inserted: number; alreadyPresent: number };
+  /** Whether the processed-refresh marker or the next alert id were moved forward. */
+  metaUpdated: boolean;
+}
+
+/**
+ * catchments.json into the tables of migration 0004, inside the import's transaction: catchments and alerts the
+ * database does not have yet (by subscription id and alert id; present ones are left alone), the next alert id moved
+ * past every imported id, and the processed-refresh marker taken from the file when the database has none or an
+ * older one.
+ */
+export async function importCatchments(client: PoolClient, file: CatchmentsFile | null): Promise<CatchmentImportCount> {
+  const data = file ?? { processed_refresh: null, next_alert_id: 1, catchments: [], alerts: [] };
+  const catchments = await client.query(
+    `INSERT INTO catchments (subscription_id, postcodes, updated_at, baseline)
+     SELECT subscription_id, postcodes, updated_at, baseline
+     FROM jsonb_to_recordset($1::jsonb) AS r(subscription_id text, postcodes text[], updated_at timestamptz, baseline jsonb)
+     ON CONFLICT (subscription_id) DO NOTHING`,
+    [JSON.stringify(data.catchments)],
+  );
+  const alerts = await client.query(
+    `INSERT INTO catchment_alerts (id, subscription_id, created_at, kind, postcode, lga_name, agrn, title, text)
+     SELECT id, subscription_id, created_at, kind, postcode, lga_name, agrn, title, text
+     FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, subscription_id text, created_at timestamptz, kind text,
+       postcode text, lga_name text, agrn text, title text, text text)
+     ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(data.alerts)],
+  );
+  const meta = await client.query(
+    `UPDATE catchments_meta SET
+       next_alert_id = GREATEST(next_alert_id, $1::bigint, COALESCE((SELECT max(id) + 1 FROM catchment_alerts), 1)),
+       processed_refresh = CASE
+         WHEN $2::text IS NOT NULL AND (processed_refresh IS NULL OR processed_refresh::timestamptz < $2::timestamptz)
+         THEN $2::text ELSE processed_refresh END
+     WHERE next_alert_id IS DISTINCT FROM GREATEST(next_alert_id, $1::bigint,
+             COALESCE((SELECT max(id) + 1 FROM catchment_alerts), 1))
+        OR ($2::text IS NOT NULL AND (processed_refresh IS NULL OR processed_refresh::timestamptz < $2::timestamptz))`,
+    [data.next_alert_id, data.processed_refresh],
+  );
+  const count = (inDataDir: number, inserted: number) => ({
+    inDataDir,
+    inserted,
+    alreadyPresent: inDataDir - inserted,
+  });
+  return {
+    catchments: count(data.catchments.length, catchments.rowCount ?? 0),
+    alerts: count(data.alerts.length, alerts.rowCount ?? 0),
+    metaUpdated: (meta.rowCount ?? 0) > 0,
+  };
+}

@@ -1,0 +1,92 @@
+import type { Database } from '../storage/postgres/database';
+import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
+import { deleteRows, diffRows, insertRows, recordTable, updateRows, type Queryable } from '../storage/postgres/rows';
+import { CatchmentsFile, type CatchmentRecord, type StoredAlert } from './catchment-records';
+
+const CATCHMENTS = recordTable<CatchmentRecord>({
+  table: 'catchments',
+  label: 'catchment',
+  key: 'subscription_id',
+  ordered: false,
+  columns: [
+    { name: 'subscription_id', type: 'text' },
+    { name: 'postcodes', type: 'text[]' },
+    { name: 'updated_at', type: 'timestamptz' },
+    { name: 'baseline', type: 'jsonb' },
+  ],
+});
+
+/** Exported for the JSON import. */
+export const CATCHMENT_ALERTS = recordTable<StoredAlert>({
+  table: 'catchment_alerts',
+  label: 'alert',
+  key: 'id',
+  ordered: false,
+  columns: [
+    // bigint: pg gives int8 back as text, which is the alert id's form.
+    { name: 'id', type: 'bigint' },
+    { name: 'subscription_id', type: 'text' },
+    { name: 'created_at', type: 'timestamptz' },
+    { name: 'kind', type: 'text' },
+    { name: 'postcode', type: 'text' },
+    { name: 'lga_name', type: 'text' },
+    { name: 'agrn', type: 'text' },
+    { name: 'title', type: 'text' },
+    { name: 'text', type: 'text' },
+  ],
+});
+
+const bySubscription = (c: CatchmentRecord) => c.subscription_id;
+const byId = (a: { id: string }) => a.id;
+
+/**
+ * catchments.json as the tables of migration 0004: `catchments` (a row per subscription, its baseline as jsonb),
+ * `catchment_alerts` (a row per alert, id as bigint) and `catchments_meta` (the processed-refresh marker and the next
+ * alert id). A write touches the catchments that changed, inserts the new alerts and deletes the pruned ones.
+ */
+export const catchmentsCodec: DocumentCodec<CatchmentsFile> = {
+  name: 'catchments',
+  schema: CatchmentsFile,
+
+  async load(client: Queryable): Promise<CatchmentsFile> {
+    const meta = await client.query('SELECT processed_refresh, next_alert_id::text AS next FROM catchments_meta');
+    const catchments = await client.query(`SELECT ${CATCHMENTS.select} FROM catchments ORDER BY subscription_id`);
+    const alerts = await client.query(`SELECT ${CATCHMENT_ALERTS.select} FROM catchment_alerts ORDER BY id`);
+    return {
+      processed_refresh: meta.rows[0]?.processed_refresh ?? null,
+      next_alert_id: Number(meta.rows[0]?.next ?? 1),
+      catchments: catchments.rows.map((r) => CATCHMENTS.fromRow(r)),
+      alerts: alerts.rows.map((r) => CATCHMENT_ALERTS.fromRow(r)),
+    };
+  },
+
+  async save(client: Queryable, before: CatchmentsFile, after: CatchmentsFile): Promise<void> {
+    const catchments = diffRows(before.catchments, after.catchments, bySubscription);
+    await deleteRows(client, CATCHMENTS, catchments.deleted.map(bySubscription));
+    await updateRows(client, CATCHMENTS, catchments.updated.map(CATCHMENTS.toRow));
+    await insertRows(client, CATCHMENTS, catchments.inserted.map(CATCHMENTS.toRow));
+    // Alerts never change once written: only new ones and pruned ones.
+    const alerts = diffRows(before.alerts, after.alerts, byId);
+    if (alerts.deleted.length > 0) {
+      await client.query('DELETE FROM catchment_alerts WHERE id = ANY($1::bigint[])', [alerts.deleted.map(byId)]);
+    }
+    await insertRows(client, CATCHMENT_ALERTS, alerts.inserted.map(CATCHMENT_ALERTS.toRow));
+    if (before.processed_refresh !== after.processed_refresh || before.next_alert_id !== after.next_alert_id) {
+      await client.query('UPDATE catchments_meta SET processed_refresh = $1, next_alert_id = $2', [
+        after.processed_refresh,
+        after.next_alert_id,
+      ]);
+    }
+  },
+
+  // Loaded as written: catchments by subscription id, alerts by id.
+  retained: (written) => ({
+    ...written,
+    catchments: [...written.catchments].sort((a, b) => (a.subscription_id < b.subscription_id ? -1 : 1)),
+  }),
+};
+
+/** The CatchmentStore in PostgreSQL (DATABASE_URL). */
+export function openPostgresCatchmentStore(db: Database): Promise<PostgresDocumentStore<CatchmentsFile>> {
+  return PostgresDocumentStore.open(db, catchmentsCodec);
+}

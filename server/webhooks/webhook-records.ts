@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { DocumentStore } from '../storage/document-store';
+import { JsonStore } from '../storage/json-store';
+
+const Time = z.string();
+
+/** What GET /api/v1/webhook shows of the newest delivery (WebhookDelivery), with the delivery's id. */
+export const DeliverySummary = z.object({
+  id: z.string().min(1),
+  status: z.enum(['pending', 'delivered', 'retrying', 'failed']),
+  attempts: z.number().int().nonnegative(),
+  last_attempt_at: Time.nullable(),
+  http_status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  alert_count: z.number().int().nonnegative(),
+});
+export type DeliverySummary = z.infer<typeof DeliverySummary>;
+
+/** The one webhook of a subscription. The secret is a signing secret the receiver holds too: kept so deliveries can be signed. */
+export const WebhookRecord = z.object({
+  subscription_id: z.string().min(1),
+  url: z.string().min(1),
+  secret: z.string().min(1),
+  created_at: Time,
+  last_delivery: DeliverySummary.nullable(),
+});
+export type WebhookRecord = z.infer<typeof WebhookRecord>;
+
+/**
+ * A delivery still to make: one batch of alerts, its body fixed at enqueue time (the signature covers exactly these
+ * bytes). Delivered and failed deliveries leave the queue; what GET shows of them is their webhook's last_delivery.
+ */
+export const DeliveryRecord = z.object({
+  id: z.string().min(1),
+  subscription_id: z.string().min(1),
+  body: z.string(),
+  alert_count: z.number().int().nonnegative(),
+  created_at: Time,
+  attempts: z.number().int().nonnegative(),
+  first_attempt_at: Time.nullable(),
+  last_attempt_at: Time.nullable(),
+  next_attempt_at: Time,
+  /** A worker's lease: until then, no other worker (in any instance) sends it. */
+  claimed_until: Time.nullable(),
+  claimed_by: z.string().nullable(),
+  http_status: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type DeliveryRecord = z.infer<typeof DeliveryRecord>;
+
+export const WebhooksFile = z.object({
+  webhooks: z.array(WebhookRecord),
+  deliveries: z.array(DeliveryRecord),
+});
+export type WebhooksFile = z.infer<typeof WebhooksFile>;
+
+/** Where webhooks and their delivery queue are kept: what WebhookService depends on. */
+export type WebhookStore = DocumentStore<WebhooksFile>;
+
+/** The WebhookStore in DATA_DIR/webhooks.json. */
+export function openWebhookStore(dataDir: string, onReloadError?: (err: unknown) => void) {
+  return JsonStore.open({
+    file: path.join(dataDir, 'webhooks.json'),
+    schema: WebhooksFile,
+    version: 1,
+    defaults: () => ({ webhooks: [], deliveries: [] }),
+    onReloadError,
+    // Polled quicker than the account files: another instance's claims and new deliveries matter within a second.
+    watchIntervalMs: 500,
+  });
+}
