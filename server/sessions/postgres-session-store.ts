@@ -23,8 +23,8 @@ export interface PostgresSessionStoreOptions {
 
 interface SessionRow {
   account_id: string;
-  created_at: Date;
-  last_seen_at: Date;
+  created_at: Date | string;
+  last_seen_at: Date | string;
   cookie: Record<string, unknown>;
 }
 
@@ -150,5 +150,10 @@ export class PostgresSessionStore extends SharedSessionStore {
 }
 
 function rowTimes(row: SessionRow): SessionTimes {
-  return { createdAt: row.created_at.getTime(), lastSeenAt: row.last_seen_at.getTime() };
+  return { createdAt: epochMs(row.created_at), lastSeenAt: epochMs(row.last_seen_at) };
+}
+
+/** The service's pool reads a timestamptz as ISO text (PG_TYPES); a plain node-postgres pool as a Date. */
+function epochMs(time: Date | string): number {
+  return time instanceof Date ? time.getTime() : Date.parse(time);
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionData } from '../../../shared/api/auth';
 import { successEnvelope } from '../../../shared/api/envelope';
 import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import { testBackend } from '../../helpers/shared-backends';
 import { json, SessionClient } from './session-client';
 
 const SESSION = successEnvelope(SessionData);
@@ -237,5 +238,26 @@ describe('session cookie behind an HTTPS proxy', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe.runIf(testBackend() === 'shared')('PostgreSQL without Redis: sessions in the sessions table', () => {
+  let server: TestServer;
+  let clinic: SeededAccount;
+
+  beforeAll(async () => {
+    server = await startTestServer({ config: { REDIS_URL: undefined } });
+    clinic = await seedAccount(server.runtime, { withKey: false });
+  });
+  afterAll(() => server.close());
+
+  it('signs in, keeps the session across requests, and signs out', async () => {
+    const client = new SessionClient(server.url);
+    expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
+    const session = await client.get('/api/v1/auth/session');
+    expect(SESSION.parse(await session.json()).data).toMatchObject({ authenticated: true });
+    expect((await client.get('/api/v1/keys/status')).status).toBe(200);
+    expect((await client.post('/api/v1/auth/logout')).status).toBe(200);
+    expect((await client.get('/api/v1/keys/status')).status).toBe(401);
   });
 });

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from '../../../server/sessions/postgres-session-store';
 import { sessionKey, SessionStoreUnavailableError } from '../../../server/sessions/session-store';
+import { PG_TYPES } from '../../../server/storage/postgres/database';
 import { migrateDatabase } from '../../../server/storage/postgres/migrate';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { storeCalls } from '../../helpers/session-store-calls';
@@ -31,9 +32,15 @@ async function ensureAccount(id: string): Promise<void> {
   );
 }
 
-/** Each store instance on a pool of its own, as two processes would be. */
+/**
+ * Each store instance on a pool of its own, as two processes would be, set up as the service sets up its pool
+ * (timestamps read as ISO text, PG_TYPES).
+ */
 const openStore = async (clock: () => Date) =>
-  new PostgresSessionStore({ pool: postgres.pool(url), policy: policyOn(clock) });
+  new PostgresSessionStore({
+    pool: postgres.pool(url, { types: PG_TYPES }),
+    policy: policyOn(clock),
+  });
 
 describe('PostgresSessionStore: the session store contract', () => {
   sessionStoreContract(() => ({
