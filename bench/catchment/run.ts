@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * `npm run bench:catchment` (≈ 20 s, loopback only):
  *
@@ -75,8 +76,11 @@ const time = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'dte-bench-catchment-'));
-  const runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }), {
-    logger: createLogger('silent'),
+  const shared = process.env.DATABASE_URL
+    ? { DATABASE_URL: process.env.DATABASE_URL, SESSION_SECRET: randomBytes(32).toString('hex') }
+    : {};
+  const runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, ...shared }), {
+    logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent'),
     postcodes: buildPostcodeIndex(localityRows()),
   });
   const server = createHttpServer(createApp(runtime), runtime.logger);
