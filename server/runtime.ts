@@ -475,7 +475,9 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
   }
   const { catchments, alerts, closeCatchments } = catchmentParts;
   const webhooks = webhookParts.service;
-  // Each committed batch of alerts becomes a webhook delivery, queued in the store and sent by the worker.
+  // Each committed batch of alerts becomes a webhook delivery, queued in the store and sent by the worker; what a
+  // stop between the two left unqueued is queued when the worker starts.
+  webhooks.attachAlerts(alerts);
   alerts.onAlerts((batches) => {
     webhooks
       .enqueueAlerts(batches)

@@ -15,6 +15,7 @@ export const WEBHOOKS = recordTable<WebhookRecord>({
     { name: 'secret', type: 'text' },
     { name: 'created_at', type: 'timestamptz' },
     { name: 'last_delivery', type: 'jsonb' },
+    { name: 'queued_through', type: 'text' },
   ],
 });
 

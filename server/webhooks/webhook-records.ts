@@ -24,6 +24,15 @@ export const WebhookRecord = z.object({
   secret: z.string().min(1),
   created_at: Time,
   last_delivery: DeliverySummary.nullable(),
+  /**
+   * The id of the newest alert queued for it (null: none seen yet). Alerts are committed before they are queued
+   * here; after a crash in between, `catchUp` at start queues whatever came after this, and nothing twice.
+   */
+  queued_through: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .nullable()
+    .default(null),
 });
 export type WebhookRecord = z.infer<typeof WebhookRecord>;
 

@@ -43,6 +43,12 @@ export interface WebhookTuning {
   lookup?: LookupFunction;
 }
 
+/** Where the alerts are kept (AlertsService): what a webhook catches up from. */
+export interface AlertSource {
+  /** The subscription's alerts after `since` (all kept when absent), oldest first. */
+  list(subscriptionId: string, since?: string): readonly Alert[];
+}
+
 export interface WebhookServiceOptions extends WebhookTuning {
   store: WebhookStore;
   clock: () => Date;
@@ -118,6 +124,7 @@ export class WebhookService {
   private busy = false;
   private again = false;
   private stopped = false;
+  private alertSource: AlertSource | null = null;
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -150,7 +157,16 @@ export class WebhookService {
       let hook = draft.webhooks.find((w) => w.subscription_id === subscriptionId);
       if (hook) Object.assign(hook, { url: checked.url.href, secret, created_at: now });
       else {
-        hook = { subscription_id: subscriptionId, url: checked.url.href, secret, created_at: now, last_delivery: null };
+        // A new webhook gets the alerts from now on, not the ones kept from before.
+        const kept = this.alertSource?.list(subscriptionId) ?? [];
+        hook = {
+          subscription_id: subscriptionId,
+          url: checked.url.href,
+          secret,
+          created_at: now,
+          last_delivery: null,
+          queued_through: this.alertSource ? (kept.at(-1)?.id ?? '0') : null,
+        };
         draft.webhooks.push(hook);
       }
       return structuredClone(hook);
@@ -182,12 +198,17 @@ export class WebhookService {
       for (const batch of wanted) {
         const hook = draft.webhooks.find((w) => w.subscription_id === batch.subscription_id);
         if (!hook) continue;
-        const payload: WebhookPayload = { event: 'alerts', alerts: batch.alerts };
+        // Only alerts after the newest queued: a catch-up and the live batch may carry the same ones.
+        const through = hook.queued_through === null ? null : BigInt(hook.queued_through);
+        const alerts = through === null ? batch.alerts : batch.alerts.filter((a) => BigInt(a.id) > through);
+        if (alerts.length === 0) continue;
+        hook.queued_through = alerts.reduce((max, a) => (BigInt(a.id) > BigInt(max) ? a.id : max), alerts[0]!.id);
+        const payload: WebhookPayload = { event: 'alerts', alerts };
         const delivery: DeliveryRecord = {
           id: randomUUID(),
           subscription_id: batch.subscription_id,
           body: JSON.stringify(payload),
-          alert_count: batch.alerts.length,
+          alert_count: alerts.length,
           created_at: now,
           attempts: 0,
           first_attempt_at: null,
@@ -208,9 +229,36 @@ export class WebhookService {
     return queued;
   }
 
+  /**
+   * Where the alerts are kept: a new webhook starts after the newest one, and `catchUp` (run when the worker starts)
+   * queues what a webhook has not had yet.
+   */
+  attachAlerts(source: AlertSource): void {
+    this.alertSource = source;
+  }
+
+  /**
+   * Queues, for every webhook with a cursor, the alerts committed after it: those whose delivery was never queued
+   * because the process stopped between committing them and queuing them. Returns how many deliveries were queued.
+   */
+  async catchUp(): Promise<number> {
+    const source = this.alertSource;
+    if (!source) return 0;
+    const batches: WebhookAlertBatch[] = [];
+    for (const hook of this.store.current.webhooks) {
+      if (hook.queued_through === null) continue;
+      const alerts = source.list(hook.subscription_id, hook.queued_through);
+      if (alerts.length > 0) batches.push({ subscription_id: hook.subscription_id, alerts: [...alerts] });
+    }
+    return this.enqueueAlerts(batches);
+  }
+
   /** Starts the worker: every pollIntervalMs, and whenever a batch is queued here. stop() ends it. */
   start(): void {
     if (this.timer || this.stopped) return;
+    this.catchUp().catch((err: unknown) =>
+      this.options.logger.error({ err }, 'could not queue the alerts webhooks missed while stopped'),
+    );
     this.timer = setInterval(() => this.kick(), this.pollIntervalMs);
     this.timer.unref();
     this.kick();

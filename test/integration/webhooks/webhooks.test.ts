@@ -653,3 +653,43 @@ describe('webhooks end to end: a refresh that makes a catchment postcode eligibl
     }
   });
 });
+
+describe('webhooks: alerts committed while nothing was queued (a stop between the two)', () => {
+  it('are queued when the worker starts, once; a new webhook gets only alerts from its creation on', async () => {
+    const server = await startTestServer({ config: ALLOW_PRIVATE });
+    const receiver = await startReceiver();
+    try {
+      const clinic = await seedAccount(server.runtime);
+      const client = await signIn(server, clinic);
+      const subscription = subscriptionOf(server, clinic);
+      const commitAlert = (postcode: string) =>
+        server.runtime.catchments.store.update((draft) => {
+          const stored = { ...alert(postcode), id: String(draft.next_alert_id++), subscription_id: subscription };
+          draft.alerts.push(stored);
+          return stored.id;
+        });
+      // Kept from before the webhook: never sent to it.
+      await commitAlert('4000');
+      expect((await put(client, { url: receiver.url })).status).toBe(200);
+      // Committed, but the process stopped before queuing it: no delivery in the queue.
+      const missedId = await commitAlert('2480');
+      expect(server.runtime.webhooks.store.current.deliveries).toHaveLength(0);
+
+      expect(await server.runtime.webhooks.catchUp()).toBe(1);
+      await server.runtime.webhooks.runDue();
+      expect(receiver.received).toHaveLength(1);
+      const payload = WebhookPayload.strict().parse(JSON.parse(receiver.received[0]!.raw.toString('utf8')));
+      expect(payload.alerts.map((a) => [a.id, a.postcode])).toEqual([[missedId, '2480']]);
+
+      // Caught up: neither a second catch-up nor the live batch that carried the same alert queue it again.
+      expect(await server.runtime.webhooks.catchUp()).toBe(0);
+      const [same] = server.runtime.alerts.list(subscription, String(Number(missedId) - 1));
+      expect(await server.runtime.webhooks.enqueueAlerts([{ subscription_id: subscription, alerts: [same!] }])).toBe(0);
+      await server.runtime.webhooks.runDue();
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await server.close();
+      await receiver.close();
+    }
+  });
+});
