@@ -17,6 +17,9 @@ export interface AlertsPollerDeps {
   showCount(text: string): Promise<void>;
 }
 
+/** The id of every alerts notification starts so (the background opens the alerts list when one is clicked). */
+export const ALERTS_NOTIFICATION_PREFIX = 'dte-alerts-';
+
 type AlertsAnswer = { ok: true; alerts: Alert[] } | { ok: false; error: string };
 
 /** GET /api/v1/alerts?since=<id> with the API key; every failure in words. */
@@ -119,7 +122,7 @@ export class AlertsPoller {
     await this.deps.showCount(badgeCount(state.unread));
     if (fresh.length === 0) return;
     try {
-      await this.deps.notify({ id: `dte-alerts-${state.lastId ?? ''}`, ...notificationFor(fresh) });
+      await this.deps.notify({ id: `${ALERTS_NOTIFICATION_PREFIX}${state.lastId ?? ''}`, ...notificationFor(fresh) });
     } catch {
       // Notifications switched off for the browser: the count and the popup's list still say it.
     }

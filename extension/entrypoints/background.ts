@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { AlertsPoller } from '../alerts/alerts-poller';
+import { ALERTS_NOTIFICATION_PREFIX, AlertsPoller } from '../alerts/alerts-poller';
 import { ALERTS_ALARM, ALERTS_PERIOD_MINUTES, alertsItem } from '../alerts/alerts-state';
 import { accountApi } from '../background/account-api';
 import { CheckService } from '../background/check-service';
@@ -100,6 +100,12 @@ export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => void alerts.poll());
   void scheduleAlerts().catch(() => undefined);
   onMessage('alertsSeen', () => alerts.seen());
+  // A click on an alerts notification opens the alerts list (the popup's page, in a tab), which marks them seen.
+  browser.notifications.onClicked.addListener((id) => {
+    if (!id.startsWith(ALERTS_NOTIFICATION_PREFIX)) return;
+    void browser.notifications.clear(id).catch(() => undefined);
+    void browser.tabs.create({ url: browser.runtime.getURL('/popup.html') }).catch(() => undefined);
+  });
 
   async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
     const serverUrl = await serverUrlItem.getValue();

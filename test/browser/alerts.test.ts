@@ -28,7 +28,7 @@ interface WorkerChrome {
       get(name: string): Promise<{ name: string; periodInMinutes?: number } | undefined>;
       onAlarm: { dispatch(alarm: { name: string; scheduledTime: number; periodInMinutes?: number }): void };
     };
-    notifications: { getAll(): Promise<Record<string, boolean>> };
+    notifications: { getAll(): Promise<Record<string, boolean>>; onClicked: { dispatch(id: string): void } };
     action: { getBadgeText(details: object): Promise<string> };
   };
   dteNotifications?: { id: string; options: NotificationOptions }[];
@@ -155,7 +155,13 @@ describe('background: alerts for the catchment', () => {
     expect((await notifications()).shown).toHaveLength(1);
     expect(await badgeText()).toBe('1');
 
-    const popup = await openPopup();
+    // A click on the notification opens the alerts list in a tab and takes the notification away.
+    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url() === ext.url('popup.html') });
+    await ext.worker.evaluate((id) => {
+      (globalThis as unknown as WorkerChrome).chrome.notifications.onClicked.dispatch(id);
+    }, shown[0]!.id);
+    const popup = await opened;
+    await expect.poll(async () => (await notifications()).open).toEqual([]);
     const list = popup.getByRole('region', { name: 'Recent alerts' }).getByRole('listitem');
     await expect.poll(() => list.count()).toBe(1);
     expect(await list.first().textContent()).toContain(recorded!.text);
