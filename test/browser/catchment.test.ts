@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -125,6 +126,11 @@ describe('options page: the catchment', () => {
     expect(await swatchColour(row('4000'))).toBe('rgb(30, 123, 52)');
     expect(await swatchColour(row('2000'))).toBe('rgb(199, 119, 0)');
     expect(await swatchColour(row('2480'))).toBe('rgb(180, 35, 24)');
+
+    if (process.env.DTE_WRITE_SCREENSHOT === '1') {
+      // The README's picture of the section (npm run screenshot:extension).
+      await section().screenshot({ path: path.resolve(import.meta.dirname, '../../docs/extension-catchment.png') });
+    }
   });
 
   it('downloads the catchment as CSV', async () => {
