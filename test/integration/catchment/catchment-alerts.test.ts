@@ -258,6 +258,18 @@ describe('a catchment and its alerts', () => {
     expect(body.error.details).toEqual(['12', '4000', '0100', '9998', ' 4000', 'null']);
   });
 
+  it("lists postcodes in other scripts' digits as refused; concurrent saves each answer, one kept whole", async () => {
+    const arabic = await put({ postcodes: ['٢٤٨٠', '２４８０', '4000'] });
+    expect(arabic.status).toBe(400);
+    expect((await json(arabic)).error.details).toEqual(['٢٤٨٠', '２４８０']);
+
+    const lists = [['4000'], ['2480', '4055'], ['4000', '4007'], ['2480'], ['4055', '4000', '2480']];
+    const answers = await Promise.all(lists.map((postcodes) => put({ postcodes })));
+    expect(answers.map((r) => r.status)).toEqual(lists.map(() => 200));
+    const saved = CatchmentResponse.parse(await json(await client.get('/api/v1/catchment'))).data.postcodes;
+    expect(lists.map((l) => [...l].sort().join())).toContain(saved.map((p) => p.postcode).join());
+  });
+
   it('refuses more than 5000 distinct postcodes; repeats count once', async () => {
     const many = Array.from({ length: MAX_CATCHMENT_POSTCODES + 1 }, (_, i) => String(1000 + i));
     const res = await put({ postcodes: many });
