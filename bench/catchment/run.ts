@@ -152,12 +152,13 @@ async function main(): Promise<void> {
     const PER = 200;
     await runtime.catchments.store.update((draft) => {
       for (let s = 0; s < SUBSCRIPTIONS; s++) {
-        const postcodes = Array.from({ length: PER }, (_, i) => POSTCODES[(s * 37 + i * 29) % POSTCODES.length]!);
+        const drawn = Array.from({ length: PER }, (_, i) => POSTCODES[(s * 37 + i * 29) % POSTCODES.length]!);
+        const postcodes = [...new Set(drawn)].sort();
         draft.catchments.push({
           subscription_id: `bench-sub-${s}`,
-          postcodes: [...new Set(postcodes)].sort(),
+          postcodes,
           updated_at: new Date().toISOString(),
-          baseline: {},
+          pending: postcodes,
         });
       }
     });

@@ -113,55 +113,61 @@ export class AlertsService {
     return batches;
   }
 
+  /**
+   * Each postcode of any catchment is evaluated once; its state is compared once with the state kept from the last
+   * processed refresh; only the catchments holding a changed postcode get alerts (not for their `pending` ones, whose
+   * refresh this is the baseline of). The kept states become the new ones, for the postcodes still in a catchment.
+   */
   private diffAll(draft: CatchmentsFile, now: Date): AlertBatch[] {
     const { sources } = this.deps;
     const day = sydneyToday(now);
     const createdAt = now.toISOString();
-    // Each distinct postcode is evaluated once, whatever the number of catchments holding it.
-    const states = new Map<string, { state: PostcodeState; lgaName: string }>();
-    const stateOf = (postcode: string) => {
-      let known = states.get(postcode);
-      if (!known) {
-        const row = postcodeStatus(sources, postcode, day);
-        known = { state: { is_eligible: row.is_eligible, active_agrns: row.active_agrns }, lgaName: row.lga_name };
-        states.set(postcode, known);
-      }
-      return known;
-    };
+    const held = new Set<string>();
+    for (const catchment of draft.catchments) for (const postcode of catchment.postcodes) held.add(postcode);
+
+    const states: Record<string, PostcodeState> = {};
+    const changed = new Map<string, { before: PostcodeState; lgaName: string; state: PostcodeState }>();
+    for (const postcode of [...held].sort()) {
+      const row = postcodeStatus(sources, postcode, day);
+      const state: PostcodeState = { is_eligible: row.is_eligible, active_agrns: row.active_agrns };
+      const before = draft.states[postcode];
+      // Unchanged states keep their object, so an unchanged document is written as it was.
+      states[postcode] = before && sameState(before, state) ? before : state;
+      if (before && !sameState(before, state)) changed.set(postcode, { before, lgaName: row.lga_name, state });
+    }
+
     const batches: AlertBatch[] = [];
     for (const catchment of draft.catchments) {
       const alerts: StoredAlert[] = [];
-      let baseline: Record<string, PostcodeState> | null = null;
-      for (const postcode of catchment.postcodes) {
-        const { state, lgaName } = stateOf(postcode);
-        const before = catchment.baseline[postcode];
-        if (before && sameState(before, state)) continue;
-        // Written only when something changed, so an unchanged catchment is not rewritten.
-        baseline ??= { ...catchment.baseline };
-        baseline[postcode] = state;
-        // No baseline yet (a postcode just saved): this refresh is its baseline, silently.
-        if (!before) continue;
-        for (const change of diffPostcodeState(before, state)) {
-          const title = sources.titleOf(change.agrn);
-          alerts.push({
-            id: String(draft.next_alert_id++),
-            created_at: createdAt,
-            kind: change.kind,
-            postcode,
-            lga_name: lgaName,
-            agrn: change.agrn,
-            title,
-            text: alertText(change.kind, postcode, lgaName, change.agrn, title),
-            subscription_id: catchment.subscription_id,
-          });
+      if (changed.size > 0) {
+        const pending = new Set(catchment.pending);
+        for (const postcode of catchment.postcodes) {
+          const change = changed.get(postcode);
+          // A postcode saved since the last processed refresh: this refresh is its baseline, silently.
+          if (!change || pending.has(postcode)) continue;
+          for (const { kind, agrn } of diffPostcodeState(change.before, change.state)) {
+            const title = sources.titleOf(agrn);
+            alerts.push({
+              id: String(draft.next_alert_id++),
+              created_at: createdAt,
+              kind,
+              postcode,
+              lga_name: change.lgaName,
+              agrn,
+              title,
+              text: alertText(kind, postcode, change.lgaName, agrn, title),
+              subscription_id: catchment.subscription_id,
+            });
+          }
         }
       }
-      if (baseline) catchment.baseline = baseline;
+      if (catchment.pending.length > 0) catchment.pending = [];
       if (alerts.length > 0) {
         draft.alerts.push(...alerts);
         batches.push({ subscription_id: catchment.subscription_id, alerts: alerts.map(publicAlert) });
       }
     }
+    draft.states = states;
     return batches;
   }
 }

@@ -9,17 +9,17 @@ export const PostcodeState = z.object({
 });
 export type PostcodeState = z.infer<typeof PostcodeState>;
 
-/** One subscription's catchment: its postcodes and the state each had at the last processed refresh. */
+/** One subscription's catchment: its postcodes, and which of them have not been through a processed refresh yet. */
 export const CatchmentRecord = z.object({
   subscription_id: z.string().min(1),
   /** Distinct, ascending. */
   postcodes: z.array(z.string()),
   updated_at: z.string(),
   /**
-   * Per postcode, its state at the refresh `processed_refresh` names. A postcode without one (just added) is given
-   * one silently by the next processed refresh: the first refresh after a save is the baseline, never an alert.
+   * Postcodes saved since the last processed refresh (ascending): the next processed refresh is their baseline, never
+   * an alert. Postcodes kept across a save stay out of it.
    */
-  baseline: z.record(z.string(), PostcodeState),
+  pending: z.array(z.string()),
 });
 export type CatchmentRecord = z.infer<typeof CatchmentRecord>;
 
@@ -28,9 +28,11 @@ export const StoredAlert = Alert.extend({ subscription_id: z.string().min(1) });
 export type StoredAlert = z.infer<typeof StoredAlert>;
 
 /**
- * DATA_DIR/catchments.json (or the catchment tables): every catchment, every alert kept, and which refresh the
- * baselines were computed from. Catchments, alerts and the marker are one document so that processing a refresh
- * (diff, new alerts, new baselines, marker) is one atomic write, serialised across processes and instances.
+ * DATA_DIR/catchments.json (or the catchment tables): every catchment, every alert kept, the refresh processed last
+ * and each catchment postcode's state at it. A postcode's state is the data's, the same in every catchment, so it is
+ * kept once (at most one per postcode, not one per catchment entry). Catchments, alerts, states and the marker are
+ * one document so that processing a refresh (diff, new alerts, new states, marker) is one atomic write, serialised
+ * across processes and instances.
  */
 export const CatchmentsFile = z.object({
   /** `last_updated` of the declarations the baselines were computed from; null before any was processed. */
@@ -38,6 +40,8 @@ export const CatchmentsFile = z.object({
   /** The id the next alert gets (ids are global and never reused). */
   next_alert_id: z.number().int().positive(),
   catchments: z.array(CatchmentRecord),
+  /** Each postcode of any catchment: its state at `processed_refresh` (the baseline of the next diff). */
+  states: z.record(z.string(), PostcodeState),
   /** Oldest first (ascending id). */
   alerts: z.array(StoredAlert),
 });
@@ -47,6 +51,7 @@ export const emptyCatchments = (): CatchmentsFile => ({
   processed_refresh: null,
   next_alert_id: 1,
   catchments: [],
+  states: {},
   alerts: [],
 });
 

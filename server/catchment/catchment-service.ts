@@ -64,23 +64,20 @@ export class CatchmentService {
 
   /**
    * Replaces the subscription's list with `postcodes` (already validated: distinct, known). Postcodes kept keep their
-   * baseline; new ones get theirs silently at the next processed refresh.
+   * baseline; new ones get theirs silently at the next processed refresh (they are `pending` until then).
    */
   async replace(subscriptionId: string, postcodes: readonly string[]): Promise<void> {
     const list = [...new Set(postcodes)].sort();
     const now = this.deps.clock();
     await this.deps.store.update((draft) => {
       const existing = draft.catchments.find((c) => c.subscription_id === subscriptionId);
-      const baseline: CatchmentRecord['baseline'] = {};
-      for (const postcode of list) {
-        const state = existing?.baseline[postcode];
-        if (state) baseline[postcode] = state;
-      }
+      const before = new Set(existing?.postcodes ?? []);
+      const stillPending = new Set(existing?.pending ?? []);
       const record: CatchmentRecord = {
         subscription_id: subscriptionId,
         postcodes: list,
         updated_at: now.toISOString(),
-        baseline,
+        pending: list.filter((postcode) => !before.has(postcode) || stillPending.has(postcode)),
       };
       if (existing) Object.assign(existing, record);
       else draft.catchments.push(record);

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
-import type { CatchmentsFile } from './catchment-records';
+import { emptyCatchments, type CatchmentsFile } from './catchment-records';
+import { stateRows } from './postgres-catchment-store';
 
 export interface CatchmentImportCount {
   catchments: { inDataDir: number; inserted: number; alreadyPresent: number };
@@ -9,19 +10,28 @@ export interface CatchmentImportCount {
 }
 
 /**
- * catchments.json into the tables of migration 0004, inside the import's transaction: catchments and alerts the
+ * catchments.json into the tables of migrations 0004 and 0007, inside the import's transaction: catchments, postcode
+ * states and alerts the
  * database does not have yet (by subscription id and alert id; present ones are left alone), the next alert id moved
  * past every imported id, and the processed-refresh marker taken from the file when the database has none or an
  * older one.
  */
 export async function importCatchments(client: PoolClient, file: CatchmentsFile | null): Promise<CatchmentImportCount> {
-  const data = file ?? { processed_refresh: null, next_alert_id: 1, catchments: [], alerts: [] };
+  const data = file ?? emptyCatchments();
   const catchments = await client.query(
-    `INSERT INTO catchments (subscription_id, postcodes, updated_at, baseline)
-     SELECT subscription_id, postcodes, updated_at, baseline
-     FROM jsonb_to_recordset($1::jsonb) AS r(subscription_id text, postcodes text[], updated_at timestamptz, baseline jsonb)
+    `INSERT INTO catchments (subscription_id, postcodes, updated_at, pending)
+     SELECT subscription_id, postcodes, updated_at, pending
+     FROM jsonb_to_recordset($1::jsonb) AS r(subscription_id text, postcodes text[], updated_at timestamptz, pending text[])
      ON CONFLICT (subscription_id) DO NOTHING`,
     [JSON.stringify(data.catchments)],
+  );
+  // The states the file's baselines hold, for the postcodes the database has none of.
+  await client.query(
+    `INSERT INTO catchment_postcode_states (postcode, is_eligible, active_agrns)
+     SELECT postcode, is_eligible, active_agrns
+     FROM jsonb_to_recordset($1::jsonb) AS r(postcode text, is_eligible boolean, active_agrns text[])
+     ON CONFLICT (postcode) DO NOTHING`,
+    [JSON.stringify(stateRows(data.states))],
   );
   const alerts = await client.query(
     `INSERT INTO catchment_alerts (id, subscription_id, created_at, kind, postcode, lga_name, agrn, title, text)

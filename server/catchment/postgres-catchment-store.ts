@@ -1,7 +1,7 @@
 import type { Database } from '../storage/postgres/database';
 import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import { deleteRows, diffRows, insertRows, recordTable, updateRows, type Queryable } from '../storage/postgres/rows';
-import { CatchmentsFile, type CatchmentRecord, type StoredAlert } from './catchment-records';
+import { CatchmentsFile, type CatchmentRecord, type PostcodeState, type StoredAlert } from './catchment-records';
 
 const CATCHMENTS = recordTable<CatchmentRecord>({
   table: 'catchments',
@@ -12,7 +12,7 @@ const CATCHMENTS = recordTable<CatchmentRecord>({
     { name: 'subscription_id', type: 'text' },
     { name: 'postcodes', type: 'text[]' },
     { name: 'updated_at', type: 'timestamptz' },
-    { name: 'baseline', type: 'jsonb' },
+    { name: 'pending', type: 'text[]' },
   ],
 });
 
@@ -36,11 +36,33 @@ export const CATCHMENT_ALERTS = recordTable<StoredAlert>({
   ],
 });
 
+/** A postcode's state at the processed refresh, as its row. Exported for the JSON import. */
+type StateRow = PostcodeState & { postcode: string };
+export const CATCHMENT_POSTCODE_STATES = recordTable<StateRow>({
+  table: 'catchment_postcode_states',
+  label: 'catchment postcode state',
+  key: 'postcode',
+  ordered: false,
+  columns: [
+    { name: 'postcode', type: 'text' },
+    { name: 'is_eligible', type: 'boolean' },
+    { name: 'active_agrns', type: 'text[]' },
+  ],
+});
+
+/** The document's states as rows, in postcode order. */
+export const stateRows = (states: CatchmentsFile['states']): StateRow[] =>
+  Object.keys(states)
+    .sort()
+    .map((postcode) => ({ postcode, ...states[postcode]! }));
+
 const bySubscription = (c: CatchmentRecord) => c.subscription_id;
 const byId = (a: { id: string }) => a.id;
+const byPostcode = (s: StateRow) => s.postcode;
 
 /**
- * catchments.json as the tables of migration 0004: `catchments` (a row per subscription, its baseline as jsonb),
+ * catchments.json as the tables of migrations 0004 and 0007: `catchments` (a row per subscription, its pending
+ * postcodes as text[]), `catchment_postcode_states` (each catchment postcode's state at the processed refresh),
  * `catchment_alerts` (a row per alert, id as bigint) and `catchments_meta` (the processed-refresh marker and the next
  * alert id). A write touches the catchments that changed, inserts the new alerts and deletes the pruned ones.
  */
@@ -52,10 +74,19 @@ export const catchmentsCodec: DocumentCodec<CatchmentsFile> = {
     const meta = await client.query('SELECT processed_refresh, next_alert_id::text AS next FROM catchments_meta');
     const catchments = await client.query(`SELECT ${CATCHMENTS.select} FROM catchments ORDER BY subscription_id`);
     const alerts = await client.query(`SELECT ${CATCHMENT_ALERTS.select} FROM catchment_alerts ORDER BY id`);
+    const states = await client.query(
+      `SELECT ${CATCHMENT_POSTCODE_STATES.select} FROM catchment_postcode_states ORDER BY postcode`,
+    );
     return {
       processed_refresh: meta.rows[0]?.processed_refresh ?? null,
       next_alert_id: Number(meta.rows[0]?.next ?? 1),
       catchments: catchments.rows.map((r) => CATCHMENTS.fromRow(r)),
+      states: Object.fromEntries(
+        states.rows.map((r) => {
+          const { postcode, ...state } = CATCHMENT_POSTCODE_STATES.fromRow(r);
+          return [postcode, state];
+        }),
+      ),
       alerts: alerts.rows.map((r) => CATCHMENT_ALERTS.fromRow(r)),
     };
   },
@@ -65,6 +96,10 @@ export const catchmentsCodec: DocumentCodec<CatchmentsFile> = {
     await deleteRows(client, CATCHMENTS, catchments.deleted.map(bySubscription));
     await updateRows(client, CATCHMENTS, catchments.updated.map(CATCHMENTS.toRow));
     await insertRows(client, CATCHMENTS, catchments.inserted.map(CATCHMENTS.toRow));
+    const states = diffRows(stateRows(before.states), stateRows(after.states), byPostcode);
+    await deleteRows(client, CATCHMENT_POSTCODE_STATES, states.deleted.map(byPostcode));
+    await updateRows(client, CATCHMENT_POSTCODE_STATES, states.updated.map(CATCHMENT_POSTCODE_STATES.toRow));
+    await insertRows(client, CATCHMENT_POSTCODE_STATES, states.inserted.map(CATCHMENT_POSTCODE_STATES.toRow));
     // Alerts never change once written: only new ones and pruned ones.
     const alerts = diffRows(before.alerts, after.alerts, byId);
     if (alerts.deleted.length > 0) {

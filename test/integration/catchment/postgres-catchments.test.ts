@@ -60,7 +60,7 @@ const saved = (subscription: string, postcodes: string[]): CatchmentsFile['catch
   subscription_id: subscription,
   postcodes,
   updated_at: '2026-11-19T00:00:00.000Z',
-  baseline: {},
+  pending: [...postcodes],
 });
 
 describe('catchments on PostgreSQL', () => {
@@ -110,13 +110,11 @@ describe('catchments on PostgreSQL', () => {
       Object.assign(d, emptyCatchments());
       d.processed_refresh = '2026-11-21T03:00:00.000Z';
       d.next_alert_id = 8;
-      d.catchments.push({
-        ...saved('sub-a', ['2000', '2480']),
-        baseline: {
-          '2000': { is_eligible: false, active_agrns: [] },
-          '2480': { is_eligible: true, active_agrns: ['2001'] },
-        },
-      });
+      d.catchments.push({ ...saved('sub-a', ['2000', '2480']), pending: [] });
+      d.states = {
+        '2000': { is_eligible: false, active_agrns: [] },
+        '2480': { is_eligible: true, active_agrns: ['2001'] },
+      };
       d.alerts.push({
         id: '7',
         subscription_id: 'sub-a',

@@ -201,6 +201,37 @@ describe('migrateDatabase', () => {
   });
 });
 
+describe('migration 7 (catchment postcode states)', () => {
+  it("moves each catchment's baseline into one state per postcode, and marks postcodes without one pending", async () => {
+    const pool = postgres.pool(await freshDatabase());
+    const known = await loadMigrations();
+    await migrateDatabase(pool, { ...quietLogger(), migrations: known.filter((m) => m.version < 7) });
+    const state = (eligible: boolean, agrns: string[]) => ({ is_eligible: eligible, active_agrns: agrns });
+    await pool.query(
+      `INSERT INTO catchments (subscription_id, postcodes, updated_at, baseline) VALUES
+       ('sub-a', '{2000,2480,4000}', now(), $1), ('sub-b', '{2480,4055}', now(), $2)`,
+      [
+        { '2000': state(false, []), '2480': state(true, ['2001', '2003']) },
+        { '2480': state(true, ['2001', '2003']), '4055': state(true, ['1001']) },
+      ],
+    );
+
+    await migrateDatabase(pool, quietLogger());
+
+    const states = await pool.query('SELECT * FROM catchment_postcode_states ORDER BY postcode');
+    expect(states.rows).toEqual([
+      { postcode: '2000', is_eligible: false, active_agrns: [] },
+      { postcode: '2480', is_eligible: true, active_agrns: ['2001', '2003'] },
+      { postcode: '4055', is_eligible: true, active_agrns: ['1001'] },
+    ]);
+    const catchments = await pool.query('SELECT subscription_id, pending FROM catchments ORDER BY subscription_id');
+    expect(catchments.rows).toEqual([
+      { subscription_id: 'sub-a', pending: ['4000'] },
+      { subscription_id: 'sub-b', pending: [] },
+    ]);
+  });
+});
+
 describe('the initial schema', () => {
   let pool: pg.Pool;
   beforeAll(async () => {

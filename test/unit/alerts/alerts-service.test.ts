@@ -65,7 +65,7 @@ describe('AlertsService.processRefresh', () => {
     const w = world();
     const store = memoryStore({
       ...emptyCatchments(),
-      catchments: [{ subscription_id: 's1', postcodes: ['2000', '2480'], updated_at: 'x', baseline: {} }],
+      catchments: [{ subscription_id: 's1', postcodes: ['2000', '2480'], updated_at: 'x', pending: ['2000', '2480'] }],
     });
     const service = new AlertsService({
       store,
@@ -86,7 +86,8 @@ describe('AlertsService.processRefresh', () => {
     service.onAlerts((b) => heard.push(b));
 
     expect(await service.processRefresh()).toEqual([]);
-    expect(store.current.catchments[0]!.baseline).toEqual({
+    expect(store.current.catchments[0]!.pending).toEqual([]);
+    expect(store.current.states).toEqual({
       '2000': { is_eligible: false, active_agrns: [] },
       '2480': { is_eligible: false, active_agrns: [] },
     });
