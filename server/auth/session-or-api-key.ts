@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { AccountService } from '../accounts/account-service';
 import type { KeyService } from '../keys/key-service';
 import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
@@ -23,7 +23,8 @@ export interface SessionOrApiKeyDeps {
 export function sessionOrApiKey(deps: SessionOrApiKeyDeps): RequestHandler {
   const { accounts, keys, clock } = deps;
   const session = requireSession(accounts);
-  const byKey: readonly RequestHandler[] = [
+  // A router runs the key's handlers in a row, as if mounted one after the other, and calls next() after the last.
+  const byKey = Router().use(
     identifyApiKey(keys, clock),
     ...deps.rateLimit,
     requireApiKey(keys, clock),
@@ -32,22 +33,6 @@ export function sessionOrApiKey(deps: SessionOrApiKeyDeps): RequestHandler {
       if (outcome?.ok) res.locals.account = outcome.account;
       next();
     },
-  ];
-  return (req, res, next) => {
-    if (req.headers['x-api-key'] === undefined) return session(req, res, next);
-    // The key's handlers in a row, as Express would run them mounted one after the other.
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined && err !== null) return next(err);
-      const handler = byKey[i++];
-      if (!handler) return next();
-      try {
-        const result = handler(req, res, step) as unknown;
-        if (result instanceof Promise) result.catch(step);
-      } catch (caught) {
-        step(caught);
-      }
-    };
-    step();
-  };
+  );
+  return (req, res, next) => (req.headers['x-api-key'] === undefined ? session : byKey)(req, res, next);
 }

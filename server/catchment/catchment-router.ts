@@ -5,7 +5,7 @@ import { sydneyToday } from '../../shared/domain/dates';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import { sessionOrApiKey } from '../auth/session-or-api-key';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
-import { isStale } from '../declarations/freshness';
+import { dataMetadata, lastRefreshOrUnavailable } from '../check/data-metadata';
 import { AppError } from '../http/app-error';
 import { jsonBodyUpTo } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -28,8 +28,6 @@ export interface CatchmentRouterDeps {
 
 /** A catchment body: 5,000 postcodes with repeats and spacing fit well within this. */
 const MAX_CATCHMENT_BODY_BYTES = 512 * 1024;
-/** Seconds a client should wait for the first refresh of a fresh install (as the check). */
-const FIRST_REFRESH_RETRY_SECONDS = 60;
 
 /** The offending value as shown in error.details: strings as they are, anything else as JSON text. */
 const shown = (value: unknown): string =>
@@ -64,24 +62,15 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
     }
     if (offenders.length > 0) throw new AppError('invalid_postcode', undefined, {}, offenders);
     // Answered as GET, which needs the data: before the first refresh nothing is saved either.
-    dataTime();
+    lastRefreshOrUnavailable(declarations);
     await catchments.replace(subscription.id, [...distinct.values()] as string[]);
     get(req, res);
-  };
-
-  /** The last successful refresh; 503 data_unavailable before the first, as the check. */
-  const dataTime = (): string => {
-    const lastUpdated = declarations.lastUpdated;
-    if (lastUpdated === null) {
-      throw new AppError('data_unavailable', undefined, { 'Retry-After': String(FIRST_REFRESH_RETRY_SECONDS) });
-    }
-    return lastUpdated;
   };
 
   const get = (req: Request, res: Response): void => {
     const format = req.query.format;
     if (format !== undefined && format !== 'csv' && format !== 'json') throw new AppError('invalid_request');
-    const lastUpdated = dataTime();
+    const lastUpdated = lastRefreshOrUnavailable(declarations);
     const now = clock();
     const day = sydneyToday(now);
     const subscriptionId = subscriptionIdOf(res);
@@ -99,12 +88,7 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
     const response: CatchmentResponse = {
       success: true,
       data,
-      metadata: {
-        last_updated: lastUpdated,
-        data_source: 'disasterassist.gov.au',
-        stale: isStale(lastUpdated, now),
-        checked_date: day,
-      },
+      metadata: dataMetadata(lastUpdated, now, day),
     };
     res.json(response);
   };

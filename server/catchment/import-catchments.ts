@@ -1,10 +1,11 @@
 import type { PoolClient } from 'pg';
+import { tableCount, type TableCount } from '../storage/postgres/table-count';
 import { emptyCatchments, type CatchmentsFile } from './catchment-records';
 import { stateRows } from './postgres-catchment-store';
 
 export interface CatchmentImportCount {
-  catchments: { inDataDir: number; inserted: number; alreadyPresent: number };
-  alerts: { inDataDir: number; inserted: number; alreadyPresent: number };
+  catchments: TableCount;
+  alerts: TableCount;
   /** Whether the processed-refresh marker or the next alert id were moved forward. */
   metaUpdated: boolean;
 }
@@ -52,14 +53,9 @@ export async function importCatchments(client: PoolClient, file: CatchmentsFile 
         OR ($2::text IS NOT NULL AND (processed_refresh IS NULL OR processed_refresh::timestamptz < $2::timestamptz))`,
     [data.next_alert_id, data.processed_refresh],
   );
-  const count = (inDataDir: number, inserted: number) => ({
-    inDataDir,
-    inserted,
-    alreadyPresent: inDataDir - inserted,
-  });
   return {
-    catchments: count(data.catchments.length, catchments.rowCount ?? 0),
-    alerts: count(data.alerts.length, alerts.rowCount ?? 0),
+    catchments: tableCount(data.catchments.length, catchments.rowCount ?? 0),
+    alerts: tableCount(data.alerts.length, alerts.rowCount ?? 0),
     metaUpdated: (meta.rowCount ?? 0) > 0,
   };
 }

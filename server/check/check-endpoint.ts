@@ -4,13 +4,13 @@ import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
 import { evaluateEligibility } from '../../shared/eligibility/evaluate';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
-import { isStale } from '../declarations/freshness';
 import { AppError } from '../http/app-error';
 import { jsonBody } from '../http/json-body';
 import { withValidBody } from '../http/validate-request';
 import type { KeyService } from '../keys/key-service';
 import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
+import { dataMetadata, lastRefreshOrUnavailable } from './data-metadata';
 import { AnswerCache } from './answer-cache';
 
 export interface CheckEndpointDeps {
@@ -24,9 +24,6 @@ export interface CheckEndpointDeps {
   rateLimit: RequestHandler[];
   clock: () => Date;
 }
-
-/** Seconds a client should wait for the first refresh of a fresh install before asking again. */
-const FIRST_REFRESH_RETRY_SECONDS = 60;
 
 function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
   if (path[0] === 'date') return 'invalid_date';
@@ -42,12 +39,9 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
 
   const check = (body: CheckRequest, _req: Request, res: Response): void => {
     const now = clock();
-    const lastUpdated = declarations.lastUpdated;
     const today = sydneyToday(now);
     if (body.date !== undefined && body.date > today) throw new AppError('invalid_date');
-    if (lastUpdated === null) {
-      throw new AppError('data_unavailable', undefined, { 'Retry-After': String(FIRST_REFRESH_RETRY_SECONDS) });
-    }
+    const lastUpdated = lastRefreshOrUnavailable(declarations);
 
     const area =
       body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);
@@ -55,15 +49,15 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
     if (area === null) throw new AppError('invalid_suburb');
 
     const day = body.date ?? today;
-    const stale = isStale(lastUpdated, now);
+    const metadata = dataMetadata(lastUpdated, now, day);
     // A whole response depends only on the data, the day and the question, so it is encoded once and served as bytes
     // (outside the JS heap: a response adds no kilobytes of short-lived strings for the GC to move).
-    const dataVersion = `${declarations.version}:${postcodes.version ?? 0}:${lastUpdated}:${stale}`;
+    const dataVersion = `${declarations.version}:${postcodes.version ?? 0}:${lastUpdated}:${metadata.stale}`;
     const payload = answers.get(dataVersion, `${body.postcode}|${body.suburb ?? ''}|${day}`, () => {
       const response: CheckResponse = {
         success: true,
         data: evaluateEligibility({ area, related: declarations.related(area.lgas), day, lastUpdated }),
-        metadata: { last_updated: lastUpdated, data_source: 'disasterassist.gov.au', stale, checked_date: day },
+        metadata,
       };
       return Buffer.from(JSON.stringify(response));
     });

@@ -18,6 +18,7 @@ import type { Logger } from '../logger';
 import { SessionsFile } from '../sessions/session-store';
 import { alignedTable } from '../text-table';
 import { SchemaJsonFile } from '../storage/json-store';
+import { tableCount, type TableCount } from '../storage/postgres/table-count';
 import { migrateDatabase, SchemaTooNewError, type MigrateResult } from '../storage/postgres/migrate';
 
 /**
@@ -43,15 +44,7 @@ import { migrateDatabase, SchemaTooNewError, type MigrateResult } from '../stora
  *   servers reload them.
  */
 
-/** How the rows of one table fared. */
-export interface TableCount {
-  /** Rows the DATA_DIR holds (after upgrading, torn lines skipped). */
-  inDataDir: number;
-  /** Rows this run inserted. */
-  inserted: number;
-  /** Rows the database already had (same primary key, or identical content for rows without one): left as they are. */
-  alreadyPresent: number;
-}
+export type { TableCount } from '../storage/postgres/table-count';
 
 export interface ImportReport {
   /** The directory read, as given. */
@@ -402,10 +395,6 @@ async function step<T>(label: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function counted(inDataDir: number, inserted: number): TableCount {
-  return { inDataDir, inserted, alreadyPresent: inDataDir - inserted };
-}
-
 /** Where insertRows puts rows: the table, its columns (name, SQL type, and how to compute it when not as is). */
 interface InsertSpec {
   table: string;
@@ -452,7 +441,7 @@ async function insertAccounts(client: PoolClient, file: AccountsFile): Promise<T
     },
     file.accounts,
   );
-  return counted(file.accounts.length, inserted.length);
+  return tableCount(file.accounts.length, inserted.length);
 }
 
 async function insertSubscriptions(client: PoolClient, file: AccountsFile): Promise<TableCount> {
@@ -473,7 +462,7 @@ async function insertSubscriptions(client: PoolClient, file: AccountsFile): Prom
     },
     file.subscriptions,
   );
-  return counted(file.subscriptions.length, inserted.length);
+  return tableCount(file.subscriptions.length, inserted.length);
 }
 
 async function insertApiKeys(client: PoolClient, keys: readonly ApiKeyRecord[]): Promise<TableCount> {
@@ -509,7 +498,7 @@ async function insertApiKeys(client: PoolClient, keys: readonly ApiKeyRecord[]):
     },
     rows,
   );
-  return counted(rows.length, inserted.length);
+  return tableCount(rows.length, inserted.length);
 }
 
 /**
@@ -538,7 +527,7 @@ async function insertKeyActions(client: PoolClient, file: KeysFile): Promise<Tab
   const rows = Object.entries(file.key_actions).flatMap(([account_id, times]) =>
     times.map((at) => ({ account_id, at })),
   );
-  if (rows.length === 0) return counted(0, 0);
+  if (rows.length === 0) return tableCount(0, 0);
   await loadTemporary(client, 'import_key_actions', 'account_id text NOT NULL, at timestamptz NOT NULL', rows);
   const { rowCount } = await client.query(`
     WITH src AS (
@@ -554,7 +543,7 @@ async function insertKeyActions(client: PoolClient, file: KeysFile): Promise<Tab
       FROM src LEFT JOIN present USING (account_id, at)
      WHERE src.n > coalesce(present.c, 0)
      ORDER BY src.ord`);
-  return counted(rows.length, rowCount ?? 0);
+  return tableCount(rows.length, rowCount ?? 0);
 }
 
 async function insertSessions(client: PoolClient, file: SessionsFile): Promise<TableCount> {
@@ -580,7 +569,7 @@ async function insertSessions(client: PoolClient, file: SessionsFile): Promise<T
     },
     rows,
   );
-  return counted(rows.length, inserted.length);
+  return tableCount(rows.length, inserted.length);
 }
 
 const AUDIT_COLUMNS = [
@@ -610,7 +599,7 @@ const auditIdentity = (alias: string) =>
  * (the table is read in id order).
  */
 async function insertAuditEvents(client: PoolClient, events: z.infer<typeof AuditLine>[]): Promise<TableCount> {
-  if (events.length === 0) return counted(0, 0);
+  if (events.length === 0) return tableCount(0, 0);
   const rows = events.map((e) => ({
     at: e.at,
     event: e.event,
@@ -646,7 +635,7 @@ async function insertAuditEvents(client: PoolClient, events: z.infer<typeof Audi
       FROM numbered LEFT JOIN present USING (identity)
      WHERE numbered.n > coalesce(present.c, 0)
      ORDER BY numbered.ord`);
-  return counted(rows.length, rowCount ?? 0);
+  return tableCount(rows.length, rowCount ?? 0);
 }
 
 /** New declarations with their LGAs in order; a declaration the database has (same AGRN) is left as it is, LGAs too. */
@@ -696,8 +685,8 @@ async function insertDeclarations(
     lgas.filter((l) => added.has(l.agrn)),
   );
   return {
-    declarations: counted(file.declarations.length, added.size),
-    declarationLgas: counted(lgas.length, insertedLgas.length),
+    declarations: tableCount(file.declarations.length, added.size),
+    declarationLgas: tableCount(lgas.length, insertedLgas.length),
   };
 }
 

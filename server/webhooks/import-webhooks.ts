@@ -1,11 +1,6 @@
 import type { PoolClient } from 'pg';
+import { tableCount, type TableCount } from '../storage/postgres/table-count';
 import type { WebhooksFile } from './webhook-records';
-
-interface TableCount {
-  inDataDir: number;
-  inserted: number;
-  alreadyPresent: number;
-}
 
 export interface WebhookImportCount {
   webhooks: TableCount;
@@ -43,13 +38,8 @@ export async function importWebhooks(client: PoolClient, file: WebhooksFile | nu
      ON CONFLICT (id) DO NOTHING`,
     [JSON.stringify(data.deliveries)],
   );
-  const count = (inDataDir: number, inserted: number) => ({
-    inDataDir,
-    inserted,
-    alreadyPresent: inDataDir - inserted,
-  });
   return {
-    webhooks: count(data.webhooks.length, webhooks.rowCount ?? 0),
-    deliveries: count(data.deliveries.length, deliveries.rowCount ?? 0),
+    webhooks: tableCount(data.webhooks.length, webhooks.rowCount ?? 0),
+    deliveries: tableCount(data.deliveries.length, deliveries.rowCount ?? 0),
   };
 }

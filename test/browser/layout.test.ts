@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import { animationFrames, badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
@@ -74,17 +74,7 @@ async function open(name: PageName): Promise<void> {
   await page.waitForSelector('html[data-ready]');
 }
 
-/** Lets a few frames pass (the overlay places badges in a requestAnimationFrame; observers report after layout). */
-function frames(): Promise<void> {
-  return page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        let n = 0;
-        const tick = () => (++n >= 4 ? resolve() : requestAnimationFrame(tick));
-        requestAnimationFrame(tick);
-      }),
-  );
-}
+const frames = () => animationFrames(page);
 
 /**
  * Boxes of a case (its section, its row and the row's children, every control in it), or of the whole page, in

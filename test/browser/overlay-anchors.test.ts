@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath, overlayHarnessScript, servePages, type StaticServer } from './helpers/browser';
+import { animationFrames, chromiumPath, overlayHarnessScript, servePages, type StaticServer } from './helpers/browser';
 
 /**
  * The overlay's API on its own (extension/page/overlay.ts, bundled into the page): badges anchored to a postcode in
@@ -52,16 +52,7 @@ beforeEach(async () => {
   });
 });
 
-function frames(): Promise<void> {
-  return page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        let n = 0;
-        const tick = () => (++n >= 4 ? resolve() : requestAnimationFrame(tick));
-        requestAnimationFrame(tick);
-      }),
-  );
-}
+const frames = () => animationFrames(page);
 
 /** Adds a badge at the text `text` of element `id`, shows a "no key" result on it, and returns its index. */
 async function addTextBadge(id: string, text: string): Promise<number> {

@@ -212,3 +212,16 @@ export async function overlayHarnessScript(): Promise<string> {
   });
   return result.outputFiles[0]!.text;
 }
+
+/** Lets a few frames pass (the overlay places badges in a requestAnimationFrame; observers report after layout). */
+export function animationFrames(page: Page, count = 4): Promise<void> {
+  return page.evaluate(
+    (count) =>
+      new Promise<void>((resolve) => {
+        let n = 0;
+        const tick = () => (++n >= count ? resolve() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    count,
+  );
+}

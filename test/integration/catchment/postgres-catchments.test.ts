@@ -4,57 +4,11 @@ import { emptyCatchments, type CatchmentsFile } from '../../../server/catchment/
 import { openCatchmentStore } from '../../../server/catchment/catchment-store';
 import { openPostgresCatchmentStore } from '../../../server/catchment/postgres-catchment-store';
 import { importDataDir } from '../../../server/cli/migrate-json-to-postgres';
-import type { RelatedDeclaration } from '../../../shared/domain/declaration';
-import type { PostcodeArea } from '../../../shared/domain/postcode-area';
+import { alertWorld } from '../../helpers/alert-world';
 import { tempDir } from '../../helpers/temp-dir';
 import { postgresDatabases, silentLogger } from '../postgres/fixtures';
 
 const { opened } = postgresDatabases();
-
-const area = (postcode: string, lga: string): PostcodeArea => ({
-  postcode,
-  suburbs: [],
-  state: 'NSW',
-  lgas: [{ lga_name: lga, lga_code: lga, share: 1 }],
-  lga_source: 'abs_correspondence',
-});
-
-/** Postcodes 2000 (Sydney) and 2480 (Lismore); `covering` says which AGRNs cover which LGA. */
-function world() {
-  const areas = new Map([
-    ['2000', area('2000', 'Sydney')],
-    ['2480', area('2480', 'Lismore')],
-  ]);
-  const state = { lastUpdated: '2026-11-20T03:00:00.000Z', covering: new Map<string, string[]>() };
-  const related = (lgas: readonly { lga_code: string }[]): RelatedDeclaration[] =>
-    lgas.flatMap((l) =>
-      (state.covering.get(l.lga_code) ?? []).map((agrn) => ({
-        declaration: {
-          agrn,
-          title: `Flood ${agrn}`,
-          state: 'NSW' as const,
-          hazard_type: 'Flood',
-          start_date: '2026-11-01',
-          end_date: null,
-          url: null,
-          lgas: [],
-          sources: [],
-        },
-        lgas: [{ lga_name: l.lga_code, lga_code: l.lga_code }],
-      })),
-    );
-  const sources = {
-    postcodes: { get: (p: string) => areas.get(p) },
-    declarations: {
-      related,
-      get lastUpdated() {
-        return state.lastUpdated;
-      },
-    },
-    titleOf: (agrn: string) => `Flood ${agrn}`,
-  };
-  return { state, sources };
-}
 
 const saved = (subscription: string, postcodes: string[]): CatchmentsFile['catchments'][number] => ({
   subscription_id: subscription,
@@ -67,7 +21,7 @@ describe('catchments on PostgreSQL', () => {
   it('two instances processing the same refresh record and announce its alerts once', async () => {
     const { dbs } = await opened.fresh(2);
     const stores = await Promise.all(dbs.map(async (db) => opened.track(await openPostgresCatchmentStore(db))));
-    const w = world();
+    const w = alertWorld();
     const clock = () => new Date('2026-11-22T00:00:00.000Z');
     const heard: AlertBatch[][] = [];
     const services = stores.map((store) => {
