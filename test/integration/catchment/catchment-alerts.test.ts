@@ -7,7 +7,7 @@ import type { AlertBatch } from '../../../server/alerts/alerts-service';
 import { runRefresh } from '../../../server/ingest/refresh';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { scenario } from '../../fixtures/ingest/scenario';
-import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
+import { drfaCsv, startMockSite, type MockSite } from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import {
   openDataDir,
@@ -404,6 +404,60 @@ describe('a catchment before the first refresh', () => {
       expect((await json(await client.get('/api/v1/alerts'))).data.alerts).toEqual([]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('alerts from refreshes read from a site shaped like the live one (its list drawn by a script)', () => {
+  it("a declaration the site adds over a catchment LGA: exactly one newly_eligible, with the site's AGRN and title", async () => {
+    const today = sydneyToday(new Date());
+    const s = scenario(today);
+    const added = s.declarations.find((d) => d.lgas.includes('Lismore'))!;
+    const without = {
+      declarations: s.declarations.filter((d) => d !== added),
+      pageSize: 3,
+      drfaCsv: drfaCsv(
+        s.drfaRows.filter((r) => r.agrn !== added.agrn),
+        { bom: true },
+      ),
+      listOptions: { rendering: 'script' as const },
+    };
+    const site = await startMockSite(without);
+    const server = await startTestServer({ declarations: false });
+    try {
+      const refresh = async () => {
+        const result = await runRefresh({
+          ...server.runtime.refreshSettings,
+          declarations: server.runtime.declarations.store,
+          baseUrl: site.url,
+          drfaCsvUrl: site.packageUrl,
+          fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 5_000 },
+          localityRows: LOCALITY_ROWS,
+          minDeclarations: 1,
+          trigger: 'test',
+        });
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+        await server.runtime.alerts.settled();
+      };
+      await refresh(); // the first data: a catchment can be saved
+      const clinic = await seedAccount(server.runtime);
+      const client = new SessionClient(server.url);
+      expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
+      const saved = await client.request('PUT', '/api/v1/catchment', { body: { postcodes: ['2480', '4000'] } });
+      expect(saved.status).toBe(200);
+      await refresh(); // the catchment's baseline
+      const listed = async () => (await json(await client.get('/api/v1/alerts'))).data.alerts as Alert[];
+      expect(await listed()).toEqual([]);
+
+      site.options = { ...without, declarations: s.declarations, drfaCsv: s.drfaCsv };
+      await refresh();
+      const alerts = await listed();
+      expect(alerts.map((a) => [a.kind, a.postcode, a.agrn, a.title])).toEqual([
+        ['newly_eligible', '2480', added.agrn, added.title],
+      ]);
+    } finally {
+      await server.close();
+      await site.close();
     }
   });
 });
