@@ -30,6 +30,7 @@ interface WorkerChrome {
     };
     notifications: { getAll(): Promise<Record<string, boolean>>; onClicked: { dispatch(id: string): void } };
     action: { getBadgeText(details: object): Promise<string> };
+    runtime: { onStartup: { dispatch(): void } };
   };
   dteNotifications?: { id: string; options: NotificationOptions }[];
 }
@@ -184,5 +185,14 @@ describe('background: alerts for the catchment', () => {
     // The alerts already received stay listed.
     expect(await region.getByRole('listitem').count()).toBe(1);
     await popup.close();
+  });
+
+  it('at browser start the count comes back on the icon and the alerts are checked', async () => {
+    const stored = await storedAlerts();
+    await ext.setStorage({ alerts: { ...stored, unread: 3, checkedAt: null, error: null } });
+    await ext.worker.evaluate(() => (globalThis as unknown as WorkerChrome).chrome.runtime.onStartup.dispatch());
+    await expect.poll(badgeText, { timeout: 10_000 }).toBe('3');
+    // Checked at once (with the invalid key of the test before: the answer is the 401, kept for the popup).
+    await expect.poll(async () => (await storedAlerts()).error, { timeout: 10_000 }).toMatch(/HTTP 401/);
   });
 });
