@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AccountService } from './accounts/account-service';
-import { AlertsService } from './alerts/alerts-service';
-import { CatchmentService } from './catchment/catchment-service';
-import { openCatchmentStore, type CatchmentStore } from './catchment/catchment-store';
+import type { AlertsService } from './alerts/alerts-service';
+import { openCatchments } from './alerts/open-catchments';
+import type { CatchmentService } from './catchment/catchment-service';
 import { openWebhooks } from './webhooks/open-webhooks';
 import type { WebhookService, WebhookTuning } from './webhooks/webhook-service';
 import { openAccountStore } from './accounts/account-store';
@@ -542,48 +542,6 @@ async function openServer(data: DataRuntime, overrides: RuntimeOverrides): Promi
       await throttle.close();
       await data.close();
       await closeCounter();
-    },
-  };
-}
-
-/**
- * The catchments and their alerts, on catchments.json or PostgreSQL's catchment tables. A refresh is processed into
- * alerts whenever the declarations change — the server's own refresh, `npm run ingest` or another instance's (picked
- * up by the declaration store's watch) — and once at start-up; processing is idempotent (AlertsService).
- */
-async function openCatchments(data: DataRuntime, postcodes: PostcodeIndex) {
-  const { dataDir, clock, logger, database, declarations } = data;
-  let store: CatchmentStore;
-  if (database) {
-    const { openPostgresCatchmentStore } = await import('./catchment/postgres-catchment-store');
-    store = await openPostgresCatchmentStore(database);
-  } else {
-    store = await openCatchmentStore(dataDir, (err) =>
-      logger.error({ err }, 'could not reload catchments.json changed by another process'),
-    );
-  }
-  store.watch();
-  // Declaration titles by AGRN, rebuilt when the declarations change.
-  let titles: { version: number; byAgrn: Map<string, string> } | null = null;
-  const titleOf = (agrn: string) => {
-    if (titles?.version !== declarations.version) {
-      const byAgrn = new Map(declarations.store.current.declarations.map((d) => [d.agrn, d.title]));
-      titles = { version: declarations.version, byAgrn };
-    }
-    return titles.byAgrn.get(agrn) ?? '';
-  };
-  const sources = { postcodes, declarations, titleOf };
-  const catchments = new CatchmentService({ store, sources, clock });
-  const alerts = new AlertsService({ store, sources, clock, logger });
-  const stopListening = declarations.store.onChange(() => alerts.schedule());
-  alerts.schedule();
-  return {
-    catchments,
-    alerts,
-    async closeCatchments() {
-      stopListening();
-      await alerts.settled();
-      await store.close();
     },
   };
 }

@@ -9,15 +9,22 @@ import type { LgaRef } from '../../shared/domain/lga';
 export class DeclarationIndex {
   private readonly byCode = new Map<string, Declaration[]>();
   private readonly byName = new Map<string, Declaration[]>();
+  private readonly byAgrn = new Map<string, Declaration>();
 
   constructor(declarations: readonly Declaration[]) {
     for (const declaration of declarations) {
+      this.byAgrn.set(declaration.agrn, declaration);
       for (const lga of declaration.lgas) {
         if (lga.code) push(this.byCode, lga.code, declaration);
         const state = (lga.code && stateOfLgaCode(lga.code)) || declaration.state;
         if (state) push(this.byName, `${state}|${normaliseLgaName(lga.name)}`, declaration);
       }
     }
+  }
+
+  /** The declaration with this AGRN (ended ones included), if the data has it. */
+  get(agrn: string): Declaration | undefined {
+    return this.byAgrn.get(agrn);
   }
 
   /** Every declaration naming any of `lgas`, each once, with the LGAs of `lgas` it names. */

@@ -30,6 +30,11 @@ export class DeclarationRepository {
     return this.store.current.declarations.length;
   }
 
+  /** The title of the declaration with this AGRN ("" when the data has none). */
+  titleOf(agrn: string): string {
+    return this.index.get(agrn)?.title ?? '';
+  }
+
   related(lgas: readonly LgaRef[]): RelatedDeclaration[] {
     return this.index.related(lgas);
   }
