@@ -55,6 +55,7 @@ export function createApp(runtime: ServerRuntime): Express {
     secret: runtime.sessionSecret,
     absoluteTimeoutMs: runtime.absoluteTimeoutMs,
     origins: runtime.origins,
+    logger,
   });
   const { signIn, sessions, idleTimeoutMs } = runtime;
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));

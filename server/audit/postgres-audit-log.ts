@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { nullableTimestampOut, timestampOut } from '../storage/postgres/rows';
+import { storageError } from '../storage/postgres/unavailable';
 import { auditEvent, redactKeys, type AuditEvent, type AuditInput, type AuditLog } from './audit-log';
 
 interface AuditRow {
@@ -68,7 +69,12 @@ export class PostgresAuditLog implements AuditLog {
           sub?.rate_limit ?? null,
         ],
       )
-      .then(() => undefined);
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          throw storageError(err);
+        },
+      );
     this.pending.add(write);
     const forget = () => this.pending.delete(write);
     write.then(forget, forget);

@@ -10,6 +10,7 @@ import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
 import { formatImportReport, importDataDir } from './migrate-json-to-postgres';
+import { hearLostConnections } from '../storage/postgres/database';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -127,6 +128,7 @@ const configCommands: Record<string, (config: Config, options: Options) => Promi
     const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2, connectionTimeoutMillis: 10_000 });
     // An idle connection the server drops is no reason to crash; the query that needs it fails and says so.
     pool.on('error', () => undefined);
+    hearLostConnections(pool);
     try {
       return formatImportReport(await importDataDir(pool, config.DATA_DIR, { logger }));
     } finally {

@@ -24,6 +24,12 @@ export interface PostgresServer {
   port: number;
   /** Creates an empty database and returns its connection URL. */
   createDatabase(name: string): Promise<string>;
+  /** kill -9 of the postmaster; resolves once it has exited. */
+  crash(): Promise<void>;
+  /** `pg_ctl -m fast stop`: clients disconnected, transactions aborted; resolves once the server has exited. */
+  fastStop(): Promise<void>;
+  /** Starts the server again on the same data directory and port, after `crash` or `fastStop`. */
+  restart(): Promise<void>;
   /** Stops the server (fast shutdown, then SIGKILL) and removes its directory. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -153,13 +159,20 @@ export async function startPostgres(): Promise<PostgresServer> {
 
 class PortInUseError extends Error {}
 
-async function launch(
+/** One run of the postmaster on `dataDir`: started, and the way to learn that it has ended. */
+interface Postmaster {
+  child: ChildProcess;
+  exit: Promise<void>;
+  readonly exited: boolean;
+}
+
+async function startPostmaster(
   bin: string,
   dir: string,
   dataDir: string,
   port: number,
   user: { uid: number; gid: number } | undefined,
-): Promise<PostgresServer> {
+): Promise<Postmaster> {
   const args = [
     '-D',
     dataDir,
@@ -190,6 +203,7 @@ async function launch(
   const exit = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = { code, signal };
+      process.off('exit', killOnExit);
       resolve();
     });
   });
@@ -212,11 +226,37 @@ async function launch(
     if (Date.now() - started > START_TIMEOUT_MS) {
       killGroup(child, 'SIGKILL');
       await exit;
-      process.off('exit', killOnExit);
       throw new Error(`postgres did not accept connections within ${START_TIMEOUT_MS} ms:\n${tail(log)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return {
+    child,
+    exit,
+    get exited() {
+      return exited !== undefined;
+    },
+  };
+}
+
+async function launch(
+  bin: string,
+  dir: string,
+  dataDir: string,
+  port: number,
+  user: { uid: number; gid: number } | undefined,
+): Promise<PostgresServer> {
+  let postmaster = await startPostmaster(bin, dir, dataDir, port, user);
+  const url = urlFor(port, 'postgres');
+
+  /** Fast shutdown (disconnects clients, aborts their transactions), SIGKILL to the group if it takes too long. */
+  const fastStop = async () => {
+    if (postmaster.exited) return;
+    postmaster.child.kill('SIGINT');
+    const timer = setTimeout(() => killGroup(postmaster.child, 'SIGKILL'), STOP_TIMEOUT_MS);
+    await postmaster.exit;
+    clearTimeout(timer);
+  };
 
   let stopping: Promise<void> | undefined;
   return {
@@ -232,15 +272,29 @@ async function launch(
       }
       return urlFor(port, name);
     },
+    async crash() {
+      // The postmaster alone, as an operator's kill -9 or the OOM killer would: its backends notice and end.
+      if (!postmaster.exited) postmaster.child.kill('SIGKILL');
+      await postmaster.exit;
+    },
+    fastStop,
+    async restart() {
+      if (!postmaster.exited) throw new Error('restart() of a PostgreSQL server that is running');
+      // Backends orphaned by a crash hold the shared memory for a moment after the postmaster is gone.
+      const started = Date.now();
+      for (;;) {
+        try {
+          postmaster = await startPostmaster(bin, dir, dataDir, port, user);
+          return;
+        } catch (err) {
+          if (Date.now() - started > START_TIMEOUT_MS) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    },
     stop() {
       stopping ??= (async () => {
-        if (!exited) {
-          child.kill('SIGINT'); // fast shutdown: disconnects clients, aborts their transactions
-          const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_TIMEOUT_MS);
-          await exit;
-          clearTimeout(timer);
-        }
-        process.off('exit', killOnExit);
+        await fastStop();
         await rm(dir, { recursive: true, force: true });
       })();
       return stopping;

@@ -80,6 +80,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions): P
   const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
   // An idle connection the server drops (restart, failover) is replaced on next use; unheard, it would crash us.
   pool.on('error', (err) => logger.warn({ err }, 'an idle database connection was lost'));
+  hearLostConnections(pool);
   const versions = new DataVersions({ pool, clientConfig, logger });
   let closing: Promise<void> | undefined;
   return {
@@ -103,12 +104,25 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions): P
 async function migrate(clientConfig: pg.ClientConfig, logger: Logger): Promise<void> {
   const pool = new pg.Pool({ ...clientConfig, statement_timeout: undefined, query_timeout: undefined, max: 1 });
   pool.on('error', () => undefined);
+  hearLostConnections(pool);
   try {
     await migrateDatabase(pool, { logger });
   } finally {
     await pool.end().catch(() => undefined);
   }
 }
+
+/**
+ * The pool listens for 'error' only on idle connections: one checked out (a transaction in progress) that the server
+ * drops emits 'error' with nobody listening, and an unheard 'error' event ends the process — every instance at once
+ * when the database goes away under writes. The statement running on it fails by itself (the caller answers 503) and
+ * the pool discards the dead connection on release, so the event needs only to be heard.
+ */
+export function hearLostConnections(pool: pg.Pool): void {
+  pool.on('connect', (client) => client.on('error', ignore));
+}
+
+const ignore = () => undefined;
 
 const PING_TIMEOUT_MS = 1_000;
 

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { DocumentStore } from '../document-store';
 import type { DataVersions, VersionedDocument } from './data-versions';
 import type { Queryable } from './rows';
+import { storageError } from './unavailable';
 
 /**
  * How one document (what a JSON file held) is kept in tables: `load` reads it whole, `save` writes the difference
@@ -124,7 +125,8 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
               cause: err,
             });
           }
-          throw err;
+          // The database went away: nothing was written and `current` is unchanged; the caller answers 503.
+          throw storageError(err);
         }
       }
     });

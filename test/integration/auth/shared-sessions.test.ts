@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
@@ -35,6 +36,8 @@ const redis = useRedisServer();
 let data: DataRuntime;
 let seq = 0;
 const cleanup: (() => Promise<void>)[] = [];
+/** What the session middleware reported through the logger. */
+const storeWarnings: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   data = await openDataDir(await tempDir());
@@ -62,6 +65,7 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
     secret: SECRET,
     absoluteTimeoutMs: ABSOLUTE_MS,
     origins: new OriginPolicy(),
+    logger: { warn: (fields: object, message?: string) => void storeWarnings.push({ ...fields, message }) },
   });
   const signIn = new SignInService(data.accounts, throttle, data.audit);
   app.use(
@@ -202,6 +206,58 @@ describe('two instances on one Redis', () => {
       intervalMs: 100,
       what: 'the session to work again once Redis answers',
     });
+  });
+});
+
+/** GET over `agent` (one keep-alive socket): the status, the body, and the socket it went over. */
+function getOn(
+  agent: http.Agent,
+  url: string,
+  cookie: string,
+): Promise<{ status: number; body: string; socket: Socket; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: { cookie } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body, socket: req.socket!, connection: res.headers.connection }),
+      );
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('a Redis that hangs during session traffic', () => {
+  it('ends neither the keep-alive connection nor the session: the next request on it is answered, the session still works', async () => {
+    const prefix = `h${++seq}:`;
+    const a = await redisInstance(prefix);
+    const clinic = await seedAccount(data, { withKey: false });
+    const onA = new SessionClient(a.url);
+    expect((await onA.login(clinic.email, clinic.password)).status).toBe(200);
+    const cookie = onA.jar.headerFor('/api/v1/keys/status')!;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    cleanup.push(async () => agent.destroy());
+    storeWarnings.length = 0;
+
+    redis.pause();
+    const failed = await getOn(agent, `${a.url}/api/v1/keys/status`, cookie);
+    expect(failed.status).toBe(503);
+    expect(JSON.parse(failed.body).error.code).toBe('session_unavailable');
+    // What the store does after the answer (it used to try to destroy the session) must not cut the connection.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const next = await getOn(agent, `${a.url}/api/v1/keys/nothing-here`, cookie);
+    expect(next.socket).toBe(failed.socket);
+    expect(next.status).not.toBe(200);
+    expect(JSON.parse(next.body).error.code).toBe('session_unavailable');
+
+    redis.resume();
+    // Whatever was queued for Redis while it hung has run by now: the session was never ended by a store error.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const status = await getOn(agent, `${a.url}/api/v1/keys/status`, cookie);
+    expect(status.status).toBe(200);
+    expect(status.socket).toBe(failed.socket);
+    expect(storeWarnings).toEqual([]);
   });
 });
 
