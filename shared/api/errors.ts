@@ -14,6 +14,7 @@ export const API_ERRORS = {
   invalid_webhook_url: { status: 400, message: 'Webhook URL must be an http(s) URL to a public address' },
   no_webhook: { status: 404, message: 'No webhook is set' },
   malformed_request: { status: 400, message: 'Malformed HTTP request' },
+  expectation_failed: { status: 417, message: 'Expect header is not supported' },
   postcode_not_found: { status: 404, message: 'Postcode not found' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   invalid_json: { status: 400, message: 'Request body is not valid JSON' },
@@ -32,6 +33,8 @@ export const API_ERRORS = {
   data_unavailable: { status: 503, message: 'Disaster data is not available yet' },
   rate_limit_unavailable: { status: 503, message: 'Rate limiting is unavailable; try again shortly' },
   session_unavailable: { status: 503, message: 'Sessions are unavailable; try again shortly' },
+  storage_unavailable: { status: 503, message: 'Storage is unavailable; try again shortly' },
+  server_busy: { status: 503, message: 'The server is busy; try again shortly' },
   forbidden_origin: { status: 403, message: 'Request origin is not allowed' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
