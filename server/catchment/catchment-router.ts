@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { MAX_CATCHMENT_POSTCODES, type CatchmentResponse } from '../../shared/api/catchment';
+import { MAX_CATCHMENT_ENTRIES, MAX_CATCHMENT_POSTCODES, type CatchmentResponse } from '../../shared/api/catchment';
 import { isAustralianPostcode } from '../../shared/api/postcode';
 import { sydneyToday } from '../../shared/domain/dates';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
@@ -26,7 +26,7 @@ export interface CatchmentRouterDeps {
   clock: () => Date;
 }
 
-/** A catchment body: 5,000 postcodes with repeats and spacing fit well within this. */
+/** A catchment body: MAX_CATCHMENT_ENTRIES postcodes (about 140 kB written compactly) fit with room for spacing. */
 const MAX_CATCHMENT_BODY_BYTES = 512 * 1024;
 
 /** The offending value as shown in error.details: strings as they are, anything else as JSON text. */
@@ -53,6 +53,8 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
         ? (body as Record<string, unknown>).postcodes
         : undefined;
     if (!Array.isArray(list)) throw new AppError('invalid_request');
+    // Checked before anything is looked at, whatever the entries are: the documented maxItems.
+    if (list.length > MAX_CATCHMENT_ENTRIES) throw new AppError('catchment_too_large');
     const distinct = new Map<string, unknown>();
     for (const value of list) distinct.set(typeof value === 'string' ? value : `\0${shown(value)}`, value);
     if (distinct.size > MAX_CATCHMENT_POSTCODES) throw new AppError('catchment_too_large');

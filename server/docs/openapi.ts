@@ -34,6 +34,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     in: 'cookie',
     name: 'dte.sid',
   });
+  // Declared on every operation, `[]` where no credentials are read, so that a missing declaration never reads as
+  // "whatever the document's default is" (there is none).
+  const noAuth: { [scheme: string]: string[] }[] = [];
+  // Read when present, not required: `{}` is the alternative of sending no credentials at all.
+  const optionalSession = [{ [session.name]: [] }, {}];
 
   registry.registerPath({
     method: 'post',
@@ -62,6 +67,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     method: 'get',
     path: '/healthz',
     summary: 'Liveness and data freshness',
+    security: noAuth,
     responses: { 200: json(Health, 'The service is up') },
   });
 
@@ -71,6 +77,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     summary: 'Sign in; sets the session cookie',
     description:
       'Sets `dte.sid` (httpOnly, SameSite=Lax, Path=/api/v1, Secure over HTTPS) with a new session id. Sessions end after 30 idle minutes or 12 hours (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS). Failed attempts are limited per email (5) and per client address (20) in 15 minutes; while limited, even the right password gets 429 with Retry-After.',
+    security: noAuth,
     request: { body: { required: true, content: { 'application/json': { schema: LoginRequest } } } },
     responses: {
       200: json(successEnvelope(SessionData), 'Signed in'),
@@ -86,12 +93,15 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     method: 'post',
     path: '/api/v1/auth/logout',
     summary: 'Sign out',
+    description: 'Ends the session the cookie names, if any; answers the same when signed out.',
+    security: optionalSession,
     responses: { 200: json(successEnvelope(SessionData), 'Signed out'), 403: error('Request origin is not allowed') },
   });
   registry.registerPath({
     method: 'get',
     path: '/api/v1/auth/session',
     summary: 'The current session',
+    security: optionalSession,
     responses: { 200: json(successEnvelope(SessionData), 'Who is signed in, if anyone') },
   });
 
@@ -156,7 +166,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     responses: {
       200: json(CatchmentResponse, 'The catchment as saved'),
       400: error(
-        'invalid_postcode (error.details lists the offending values), catchment_too_large (over 5000 distinct), invalid_request, invalid_json',
+        'invalid_postcode (error.details lists the offending values), catchment_too_large (over 5000 distinct, or over 20000 entries), invalid_request, invalid_json',
       ),
       401: error('Sign in required'),
       403: error('API subscription is inactive, or request origin not allowed'),
@@ -208,6 +218,8 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     summary: "A batch of new catchment alerts, POSTed to the subscription's webhook URL",
     description:
       'Verify `X-Signature` before trusting the body: HMAC-SHA256 of the raw body bytes with the secret PUT returned, hex, after `sha256=`, compared in constant time. `X-Delivery-Id` is the same on every attempt of one delivery.',
+    // The receiver authenticates the request by its signature, which no OpenAPI security scheme can express.
+    security: noAuth,
     request: {
       headers: z.object({
         'X-Signature': z.string().meta({ description: 'sha256=<hex HMAC-SHA256 of the raw body>' }),
@@ -218,7 +230,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     responses: { 200: { description: 'Any 2xx: delivered. Anything else, or no answer within 10 s: retried.' } },
   });
   const WEBHOOK_DELIVERY =
-    'Each new batch of catchment alerts is POSTed to the URL as a WebhookPayload (`Content-Type: application/json`, `X-Delivery-Id`, and `X-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the secret>`); a 2xx answer counts as delivered, redirects are not followed, each attempt has 10 s. Failed deliveries are retried after 1 minute, doubling, at most hourly, until a day after the first attempt. Only http(s) URLs, and no loopback, private or link-local addresses (checked again on the addresses a host name resolves to) unless the server sets WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true.';
+    'Each new batch of catchment alerts is POSTed to the URL as a WebhookPayload (`Content-Type: application/json`, `X-Delivery-Id`, and `X-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the secret>`); a 2xx answer counts as delivered, redirects are not followed, each attempt has 10 s. Failed deliveries are retried after 1 minute, doubling, at most hourly, until a day after the first attempt. Only http(s) URLs, and no loopback, private, link-local or other non-public address (the IANA special-purpose ranges; IPv4-mapped, NAT64 and 6to4 IPv6 by the IPv4 address inside; checked again on the addresses a host name resolves to) unless the server sets WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true.';
   registry.registerPath({
     method: 'put',
     path: '/api/v1/webhook',

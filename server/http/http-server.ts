@@ -71,6 +71,7 @@ export function createHttpServer(
   logger: Logger,
   options: HttpServerOptions = {},
 ): http.Server {
+  const refuse = refuseRequest(logger);
   const server = http.createServer(
     {
       headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
@@ -78,12 +79,54 @@ export function createHttpServer(
       keepAliveTimeout: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
       connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? TIMEOUT_CHECK_INTERVAL_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
+      // Node's own refusal of an HTTP/1.1 request without Host is a bare 400 with no body, written before any
+      // listener runs: the check is made here instead, with the envelope.
+      requireHostHeader: false,
     },
-    app,
+    (req, res) => {
+      if (lacksHost(req)) refuse(res, 'malformed_request', 'no Host header');
+      else app(req, res);
+    },
   );
   server.timeout = options.socketIdleTimeoutMs ?? SOCKET_IDLE_TIMEOUT_MS;
   server.on('clientError', answerClientError(logger));
+  // An Expect other than 100-continue: without a listener Node answers a bare 417 with no body. Closed afterwards: a
+  // client that expects something may still be holding back its body. Host first, in the order Node checks them.
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (lacksHost(req)) refuse(res, 'malformed_request', 'no Host header');
+    else refuse(res, 'expectation_failed', 'unsupported Expect');
+  });
   return server;
+}
+
+/** RFC 9112 3.2: an HTTP/1.1 request must carry Host (an empty one is allowed); 1.0 need not. */
+function lacksHost(req: http.IncomingMessage): boolean {
+  return req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined;
+}
+
+/** The envelope's headers, the same whether written by a ServerResponse or raw on a socket the parser gave up on. */
+function envelopeHeaders(body: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+  };
+}
+
+/**
+ * Answers a request that parsed but is refused before the app sees it, with the envelope and `Connection: close`:
+ * Node reads and drops the rest of its body, then closes the connection (what follows on it cannot be trusted).
+ */
+function refuseRequest(logger: Logger) {
+  return (res: http.ServerResponse, code: ApiErrorCode, reason: string): void => {
+    const { status } = API_ERRORS[code];
+    const body = JSON.stringify(errorBody(code));
+    logger.info({ status, code, reason }, 'refused a request the HTTP layer could not accept');
+    res.writeHead(status, envelopeHeaders(body));
+    res.end(body);
+  };
 }
 
 /** What Node reports through 'clientError': a parser error (HPE_*), a timeout, or a socket error. */
@@ -104,16 +147,8 @@ function codeFor(err: ClientError): ApiErrorCode {
 function rawAnswer(code: ApiErrorCode): Buffer {
   const { status } = API_ERRORS[code];
   const body = JSON.stringify(errorBody(code));
-  return Buffer.from(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Cache-Control: no-store\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-    'latin1',
-  );
+  const headers = Object.entries(envelopeHeaders(body)).map(([name, value]) => `${name}: ${value}\r\n`);
+  return Buffer.from(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers.join('')}\r\n${body}`, 'latin1');
 }
 
 const ANSWERS = new Map<ApiErrorCode, Buffer>(

@@ -1,124 +1,119 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Longest webhook URL accepted (the contract's WebhookRequest allows 2000 characters). */
 export const MAX_WEBHOOK_URL_LENGTH = 2000;
 
-/** An IPv4 range as its first address (a 32-bit number) and prefix length. */
-interface V4Range {
-  base: number;
-  bits: number;
-  what: string;
-}
-
-function v4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^[0-9]{1,3}$/.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    value = value * 256 + n;
-  }
-  return value;
-}
-
-const range = (cidr: string, what: string): V4Range => {
-  const [base, bits] = cidr.split('/');
-  return { base: v4(base!)!, bits: Number(bits), what };
+/**
+ * ipaddr.js's range names (its IPv4 and IPv6 SpecialRanges, kept up to date with the IANA special-purpose registries)
+ * as the reasons people read in an error. A name it adds later that is missing here is still refused, as itself.
+ */
+const RANGE_REASONS: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT',
+  private: 'private',
+  reserved: 'reserved',
+  benchmarking: 'benchmarking',
+  amt: 'AMT',
+  as112: 'AS112',
+  as112v6: 'AS112',
+  uniqueLocal: 'unique-local',
+  deprecatedSiteLocal: 'site-local',
+  discard: 'discard-only',
+  teredo: 'Teredo',
+  deprecatedOrchid: 'ORCHID',
+  orchid2: 'ORCHID',
+  droneRemoteIdProtocolEntityTags: 'DRIP',
+  segmentRouting: 'SRv6 SID',
+  localUseNat64: 'local-use NAT64',
+  ipv4Compatible: 'IPv4-compatible',
+  dummy: 'dummy-prefix',
+  notGlobalUnicast: 'unallocated',
 };
 
-/** IPv4 ranges no webhook is delivered to: not on the public internet, or not one host. */
-const BLOCKED_V4: readonly V4Range[] = [
-  range('0.0.0.0/8', 'unspecified'),
-  range('10.0.0.0/8', 'private'),
-  range('100.64.0.0/10', 'carrier-grade NAT'),
-  range('127.0.0.0/8', 'loopback'),
-  range('169.254.0.0/16', 'link-local'),
-  range('172.16.0.0/12', 'private'),
-  range('192.0.0.0/24', 'IETF protocol assignments'),
-  range('192.0.2.0/24', 'documentation'),
-  range('192.88.99.0/24', '6to4 relay anycast'),
-  range('192.168.0.0/16', 'private'),
-  range('198.18.0.0/15', 'benchmarking'),
-  range('198.51.100.0/24', 'documentation'),
-  range('203.0.113.0/24', 'documentation'),
-  range('224.0.0.0/4', 'multicast'),
-  range('240.0.0.0/4', 'reserved or broadcast'),
-];
+const cidr6 = (text: string): [ipaddr.IPv6, number] => ipaddr.IPv6.parseCIDR(text);
 
-function blockedV4(value: number): string | null {
-  for (const r of BLOCKED_V4) {
-    const size = 2 ** (32 - r.bits);
-    if (value >= r.base && value < r.base + size) return r.what;
-  }
-  return null;
+/**
+ * Special-purpose IPv6 ranges ipaddr.js (2.5) classifies as unicast: 100:0:0:1::/64 (dummy prefix, RFC 9780) and
+ * ::/96, the deprecated IPv4-compatible form (RFC 4291 2.5.5.1), which no stack routes but which hides an IPv4
+ * address a lax resolver or proxy might act on.
+ */
+const MISSING_V6_RANGES: Record<string, [ipaddr.IPv6, number]> = {
+  ipv4Compatible: cidr6('::/96'),
+  dummy: cidr6('100:0:0:1::/64'),
+};
+
+/** The only IPv6 space allocated for global unicast (IANA's IPv6 address space); all else is reserved by the IETF. */
+const GLOBAL_UNICAST_V6 = cidr6('2000::/3');
+/** The well-known NAT64 prefix (RFC 6052): its last 32 bits are the IPv4 address the translator connects to. */
+const NAT64_WELL_KNOWN = cidr6('64:ff9b::/96');
+
+const v4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+function v4Reason(address: ipaddr.IPv4): string | null {
+  const range: string = address.range();
+  return range === 'unicast' ? null : (RANGE_REASONS[range] ?? range);
 }
 
-/** The 8 16-bit groups of an IPv6 address (with an optional dotted IPv4 tail), or null when it is not one. */
-function v6Groups(text: string): number[] | null {
-  let address = text;
-  const zone = address.indexOf('%');
-  if (zone >= 0) address = address.slice(0, zone);
-  const lastColon = address.lastIndexOf(':');
-  const last = address.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // ::ffff:127.0.0.1 is ::ffff:7f00:1.
-    const four = v4(last);
-    if (four === null) return null;
-    address = `${address.slice(0, lastColon + 1)}${Math.floor(four / 65536).toString(16)}:${(four % 65536).toString(16)}`;
+function v6Reason(address: ipaddr.IPv6): string | null {
+  const [, g1, g2, , , , g6, g7] = address.parts as [number, number, number, number, number, number, number, number];
+  const range: string = address.range();
+  switch (range) {
+    // Forms that carry an IPv4 address the packet ends up at: that address decides.
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // ::ffff:0:a.b.c.d (IPv4-translated)
+      return v4Reason(v4Of(g6, g7));
+    case 'rfc6052':
+      // 64:ff9b::a.b.c.d; 64:ff9b:1::/48 (RFC 8215) is a translator local to some network, never a public one.
+      return address.match(NAT64_WELL_KNOWN) ? v4Reason(v4Of(g6, g7)) : RANGE_REASONS.localUseNat64!;
+    case '6to4': // 2002:aabb:ccdd::/48 is the site behind a.b.c.d
+      return v4Reason(v4Of(g1, g2));
+    case 'unicast': {
+      const missing = ipaddr.subnetMatch(address, MISSING_V6_RANGES, 'unicast');
+      if (missing !== 'unicast') return RANGE_REASONS[missing]!;
+      return address.match(GLOBAL_UNICAST_V6) ? null : RANGE_REASONS.notGlobalUnicast!;
+    }
+    default:
+      return RANGE_REASONS[range] ?? range;
   }
-  const halves = address.split('::');
-  if (halves.length > 2) return null;
-  const parse = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = parse(halves[0]!);
-  const rest = halves.length === 2 ? parse(halves[1]!) : [];
-  if (![...head, ...rest].every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return null;
-  const given = head.length + rest.length;
-  if (halves.length === 1 ? given !== 8 : given > 7) return null;
-  const zeros = new Array<number>(8 - given).fill(0);
-  return [...head.map((g) => parseInt(g, 16)), ...zeros, ...rest.map((g) => parseInt(g, 16))];
-}
-
-const v4Of = (high: number, low: number) => high * 65536 + low;
-
-function blockedV6(groups: number[]): string | null {
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
-  const zeroTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
-  if (zeroTo(8)) return 'unspecified';
-  if (zeroTo(7) && g7 === 1) return 'loopback';
-  // ::ffff:a.b.c.d (IPv4-mapped) and ::a.b.c.d (IPv4-compatible, deprecated): the IPv4 address decides.
-  if (zeroTo(5) && g5 === 0xffff) return blockedV4(v4Of(g6, g7));
-  if (zeroTo(6)) return 'IPv4-compatible';
-  // 64:ff9b::a.b.c.d (NAT64, RFC 6052) and 64:ff9b:1::/48 (local-use NAT64).
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return blockedV4(v4Of(g6, g7));
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'local-use NAT64';
-  // 2002:a.b.c.d::/48 (6to4): the embedded IPv4 address decides.
-  if (g0 === 0x2002) return blockedV4(v4Of(g1, g2));
-  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return 'discard-only';
-  if (g0 === 0x2001 && g1 === 0xdb8) return 'documentation';
-  if ((g0 & 0xfe00) === 0xfc00) return 'unique-local';
-  if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
-  if ((g0 & 0xffc0) === 0xfec0) return 'site-local';
-  if ((g0 & 0xff00) === 0xff00) return 'multicast';
-  return null;
 }
 
 /**
- * Why an IP address is no place to deliver a webhook to (loopback, private, link-local, unique-local, CGNAT,
- * multicast, unspecified, reserved; IPv4-mapped and NAT64/6to4 IPv6 by their IPv4 address), or null for a public
- * address. Something that is not an IP address at all counts as blocked.
+ * An IPv6 address with its dotted IPv4 tail, if any, as two hex groups. ipaddr.js reads `::a.b.c.d` as
+ * `::ffff:a.b.c.d` (IPv4-mapped, so ::8.8.8.8 would pass as 8.8.8.8), while a socket connects to the IPv4-compatible
+ * ::808:808: the guard must judge the address that is used.
+ */
+function hexTail(text: string): string {
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (!tail) return text;
+  const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+  return `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+/**
+ * Why an IP address is no place to deliver a webhook to, or null for a public one: anything ipaddr.js does not class
+ * as unicast (loopback, private, link-local, unique-local, CGNAT, multicast, documentation, Teredo, ORCHID, SRv6…),
+ * the special-purpose ranges it lacks, IPv6 outside global unicast, and IPv4-mapped/translated, NAT64 and 6to4
+ * addresses by the IPv4 address inside them. Something that is not an IP address at all counts as blocked.
  */
 export function blockedAddressReason(address: string): string | null {
   const text = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  // net.isIP first: it takes dotted-decimal IPv4 only, where ipaddr.js would also read 0x7f.1 or 010.0.0.1 (as
+  // octal) — a resolver never answers those, and a URL's host is already normalised by the URL parser.
   const family = isIP(text);
-  if (family === 4) return blockedV4(v4(text)!);
-  if (family === 6) {
-    const groups = v6Groups(text);
-    return groups ? blockedV6(groups) : 'not an IP address';
+  if (family === 0) return 'not an IP address';
+  // The zone (fe80::1%eth0) names an interface, not a different address.
+  const bare = family === 6 ? hexTail(text.replace(/%.*$/, '')) : text;
+  try {
+    return family === 4 ? v4Reason(ipaddr.IPv4.parse(bare)) : v6Reason(ipaddr.IPv6.parse(bare));
+  } catch {
+    return 'not an IP address';
   }
-  return 'not an IP address';
 }
 
 export function isBlockedAddress(address: string): boolean {

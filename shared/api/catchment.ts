@@ -5,15 +5,22 @@ import { IsoTimestamp } from './keys';
 
 /** The most postcodes one subscription's catchment may hold. */
 export const MAX_CATCHMENT_POSTCODES = 5000;
+/**
+ * The most entries a PUT's list may have, repeats included: room for a list pasted with duplicates, while the work of
+ * one request (every entry looked at, every offender listed) stays bounded by the contract rather than by the body
+ * size. Over it: 400 catchment_too_large.
+ */
+export const MAX_CATCHMENT_ENTRIES = MAX_CATCHMENT_POSTCODES * 4;
 
 export const CatchmentRequest = z
   .object({
     postcodes: z
       .array(z.string())
-      .max(MAX_CATCHMENT_POSTCODES * 4)
+      .max(MAX_CATCHMENT_ENTRIES)
       .meta({
         description:
-          `The practice's postcodes: up to ${MAX_CATCHMENT_POSTCODES} distinct ones (repeats count once). Replaces the ` +
+          `The practice's postcodes: up to ${MAX_CATCHMENT_POSTCODES} distinct ones (repeats count once), in at most ` +
+          `${MAX_CATCHMENT_ENTRIES} entries; more of either is refused with 400 catchment_too_large. Replaces the ` +
           'list. Invalid or unknown postcodes are refused in one 400 invalid_postcode listing them in error.details.',
         example: ['2480', '4000', '4055'],
       }),

@@ -56,6 +56,25 @@ const CASES: Case[] = [
     chunks: ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 a TLS hello\r\n\r\n'],
     code: 'malformed_request',
   },
+  // Issue #22 (7): refused by Node's HTTP layer after parsing, by a bare status line and no body.
+  { name: 'HTTP/1.1 GET without Host', chunks: ['GET /healthz HTTP/1.1\r\n\r\n'], code: 'malformed_request' },
+  {
+    name: 'HTTP/1.1 POST without Host',
+    chunks: [
+      `POST /api/v1/check-postcode HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n${BODY}`,
+    ],
+    code: 'malformed_request',
+  },
+  {
+    name: 'Expect: foo',
+    chunks: [`${HEAD}Expect: foo\r\nContent-Length: 19\r\n\r\n${BODY}`],
+    code: 'expectation_failed',
+  },
+  {
+    name: 'Expect: foo without Host (Host is checked first)',
+    chunks: [`POST /api/v1/check-postcode HTTP/1.1\r\nExpect: foo\r\nContent-Length: 19\r\n\r\n${BODY}`],
+    code: 'malformed_request',
+  },
   {
     name: 'headers over 16 kB',
     chunks: [`${HEAD}X-Pad: ${'a'.repeat(17 * 1024)}\r\nContent-Length: 19\r\n\r\n${BODY}`],
@@ -107,5 +126,15 @@ describe('requests the HTTP parser refuses', () => {
   it('still answers a well-formed request afterwards', async () => {
     const exchange = await rawExchange(port, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n']);
     expect(parseResponse(exchange.received)?.status).toBe(200);
+  });
+
+  it('serves HTTP/1.0 without Host, and Expect: 100-continue, as before', async () => {
+    const old = await rawExchange(port, ['GET /healthz HTTP/1.0\r\n\r\n']);
+    expect(parseResponse(old.received)?.status).toBe(200);
+    const exchange = await rawExchange(port, [
+      `${HEAD}X-Api-Key: sk_live_nope\r\nExpect: 100-continue\r\nContent-Length: 19\r\nConnection: close\r\n\r\n`,
+      BODY,
+    ]);
+    expect(exchange.received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
   });
 });

@@ -494,6 +494,13 @@ describe('webhooks: private addresses when not allowed (WEBHOOK_ALLOW_PRIVATE_AD
     'http://[fd00::1]/hook',
     'http://[fe80::1]/hook',
     'http://2130706433/hook',
+    'http://0x7f.1/hook',
+    // Issue #22: IPv6 ranges the hand-written list missed (IPv4-translated, Teredo, ORCHIDv2, documentation, SRv6).
+    'http://[::ffff:0:127.0.0.1]:4555/a',
+    'http://[2001::1]/hook',
+    'http://[2001:20::1]/hook',
+    'http://[3fff::1]/hook',
+    'http://[5f00::1]/hook',
   ])('PUT %s: 400 invalid_webhook_url', async (url) => {
     const res = await put(client, { url });
     expect(res.status).toBe(400);

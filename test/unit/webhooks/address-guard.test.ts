@@ -20,7 +20,7 @@ describe('blockedAddressReason: where no webhook goes', () => {
     ['100.127.255.255', 'carrier-grade NAT'],
     ['0.0.0.0', 'unspecified'],
     ['224.0.0.1', 'multicast'],
-    ['255.255.255.255', 'reserved or broadcast'],
+    ['255.255.255.255', 'broadcast'],
     ['::', 'unspecified'],
     ['::1', 'loopback'],
     ['[::1]', 'loopback'],
@@ -36,7 +36,7 @@ describe('blockedAddressReason: where no webhook goes', () => {
     ['fe80::1', 'link-local'],
     ['fe80::1%eth0', 'link-local'],
     ['ff02::1', 'multicast'],
-    ['2001:db8::1', 'documentation'],
+    ['2001:db8::1', 'reserved'],
   ])('%s is %s', (address, reason) => {
     expect(blockedAddressReason(address)).toBe(reason);
   });
