@@ -1,6 +1,6 @@
-import { CheckResponse } from '../../shared/api/check';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
+import { ClientCheckResponse } from '../common/check-answer';
 import type { CheckOutcome, Problem } from '../common/outcome';
 import { GATEWAY_STATUSES, sendRequest, type Fetch } from './server-request';
 
@@ -48,7 +48,8 @@ export async function requestCheck(
   if (!answer) return { ok: false, postcode, problem: 'unreachable' };
   const { response, body } = answer;
   if (response.ok) {
-    const parsed = CheckResponse.safeParse(body);
+    // Leniently: a server without this one's later fields is still a server (see check-answer.ts).
+    const parsed = ClientCheckResponse.safeParse(body);
     if (parsed.success) return { ok: true, postcode, data: parsed.data.data, metadata: parsed.data.metadata };
     return { ok: false, postcode, problem: 'server_error', status: response.status };
   }

@@ -1,4 +1,4 @@
-import type { CheckData, DataMetadata } from '../../shared/api/check';
+import type { ClientCheckData, ClientMetadata } from './check-answer';
 
 /**
  * Why a check produced no answer, in the terms the badge speaks. Every failure of the background's request ends as
@@ -23,8 +23,8 @@ export type Problem =
 export interface CheckSuccess {
   ok: true;
   postcode: string;
-  data: CheckData;
-  metadata: DataMetadata;
+  data: ClientCheckData;
+  metadata: ClientMetadata;
 }
 
 export interface CheckFailure {

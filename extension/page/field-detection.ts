@@ -360,11 +360,14 @@ function rectOf(box: Element | Text): DOMRect {
   return range.getBoundingClientRect();
 }
 
+/** A drawn box: a DOMRect, or the union of two (a plain object: linkedom, the unit tests' DOM, has no DOMRect). */
+type Box = Pick<DOMRect, 'left' | 'top' | 'right' | 'bottom' | 'width' | 'height'>;
+
 /**
  * How far a label drawn at `label` is from a field drawn at `field`, read the way forms are: above the field, to its
  * left on the same line, or over it (a floating label before it floats). Infinity when it is none of these.
  */
-function labelDistance(label: DOMRect, field: DOMRect): number {
+function labelDistance(label: Box, field: Box): number {
   if (label.width === 0 && label.height === 0) return Infinity;
   const hOverlap = Math.min(label.right, field.right) - Math.max(label.left, field.left);
   const vOverlap = Math.min(label.bottom, field.bottom) - Math.max(label.top, field.top);
@@ -382,6 +385,46 @@ function labelDistance(label: DOMRect, field: DOMRect): number {
     return gap <= MAX_GAP_ABOVE ? gap : Infinity;
   }
   return Infinity;
+}
+
+/**
+ * Widest gap between the parts of a compact group: none in Space.Compact or an input group, a space or a flex gap in
+ * plain markup. Wider apart, they are two fields, and a label over the first is the first one's.
+ */
+const MAX_GROUP_GAP = 16;
+
+/**
+ * The compact group an input ends, as drawn: the control just before it in a small group (a state select), drawn on
+ * the same line right against it, and the box of both. A label over such a group ("State / Postcode" above Ant
+ * Design's Space.Compact of a Select and an Input) is often drawn over its first part only, clear of the input, so it
+ * must be measured against the whole group. Null when the input is not the later part of such a pair.
+ */
+function compactGroup(input: Element): { first: Element; box: Box } | null {
+  const controls = siblingControls(input);
+  const index = controls.indexOf(input);
+  if (index < 1) return null;
+  const first = controls[index - 1]!;
+  let container = input.parentElement;
+  while (container && !container.contains(first)) container = container.parentElement;
+  if (!container) return null;
+  // Each control's box as the user sees it: its outermost wrapper below the element both share (a Select's box, not
+  // the narrow combobox input inside it).
+  const partOf = (el: Element): Element => {
+    let part = el;
+    while (part.parentElement && part.parentElement !== container) part = part.parentElement;
+    return part;
+  };
+  const before = partOf(first).getBoundingClientRect();
+  const own = partOf(input).getBoundingClientRect();
+  const vOverlap = Math.min(before.bottom, own.bottom) - Math.max(before.top, own.top);
+  if (vOverlap < Math.min(before.height, own.height) / 2) return null;
+  // Compact groups overlap their borders by a pixel or two.
+  if (before.left >= own.left || before.right > own.left + 4 || own.left - before.right > MAX_GROUP_GAP) return null;
+  const left = before.left;
+  const top = Math.min(before.top, own.top);
+  const right = Math.max(before.right, own.right);
+  const bottom = Math.max(before.bottom, own.bottom);
+  return { first, box: { left, top, right, bottom, width: right - left, height: bottom - top } };
 }
 
 /** A label drawn next to an input, and the control it is drawn closest to. */
@@ -405,19 +448,30 @@ export function drawnLabel(input: Element, skipTag: (el: Element) => boolean = (
   let best: Drawn | null = null;
   let bestRect: DOMRect | null = null;
   let bestDistance = Infinity;
+  let owner: Element = input;
+  // Measured only when a shared "State / Postcode" text is near (undefined: not yet).
+  let group: ReturnType<typeof compactGroup> | undefined;
   for (const t of texts) {
     const rect = rectOf(t.box);
-    const d = labelDistance(rect, field);
+    let d = labelDistance(rect, field);
+    let drawnFor: Element = input;
+    if (namesStateAndPostcode(t.text)) {
+      if (group === undefined) group = compactGroup(input);
+      const toGroup = group ? labelDistance(rect, group.box) : Infinity;
+      // Drawn for the group: it belongs to the group's first control, and the pair rule (drawnLabelGivesPostcode)
+      // then gives the postcode to this input, never to that control.
+      if (group && toGroup < d) [d, drawnFor] = [toGroup, group.first];
+    }
     if (d < bestDistance) {
       best = t;
       bestRect = rect;
       bestDistance = d;
+      owner = drawnFor;
     }
   }
   if (!best || !bestRect) return null;
-  let owner: Element = input;
   for (const control of controls) {
-    if (control === input) continue;
+    if (control === input || control === owner) continue;
     const d = labelDistance(bestRect, control.getBoundingClientRect());
     if (d < bestDistance) {
       owner = control;

@@ -1,5 +1,6 @@
-import type { CheckData } from '../../shared/api/check';
+import type { LgaRef } from '../../shared/domain/lga';
 import { coveredLgas } from '../../shared/eligibility/lga-coverage';
+import type { ClientCheckData } from '../common/check-answer';
 import type { CheckOutcome, Problem } from '../common/outcome';
 
 /** `neutral` is any answer that is not an eligibility result (an error or a setup step); `pending` is a check under way. */
@@ -29,8 +30,9 @@ const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set([
   'subscription_inactive',
 ]);
 
-function lgaWords(data: CheckData): string {
-  const lgas = data.location.lgas;
+function lgaWords(data: ClientCheckData): string {
+  // Without `lgas` (a server that does not send it) only the principal LGA is known.
+  const lgas = data.location.lgas ?? [];
   if (lgas.length <= 1) return data.location.lga_name;
   return `${data.location.lga_name} + ${lgas.length - 1} more LGA${lgas.length === 2 ? '' : 's'}`;
 }
@@ -86,6 +88,22 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   },
 };
 
+/**
+ * The LGAs an active declaration covers, when they are only some of the postcode's; null when all are, or when the
+ * answer does not say which LGAs the postcode and its declarations have (then the headline speaks for it).
+ */
+function partlyCovered(data: ClientCheckData): LgaRef[] | null {
+  const lgas = data.location.lgas;
+  if (!lgas || lgas.length <= 1) return null;
+  const declarations: { is_active: boolean; lgas: LgaRef[] }[] = [];
+  for (const d of data.disasters) {
+    if (!d.lgas) return null;
+    declarations.push({ is_active: d.is_active, lgas: d.lgas });
+  }
+  const covered = coveredLgas(lgas, declarations);
+  return covered.length < lgas.length ? covered : null;
+}
+
 /** The badge for a check outcome (or a check under way), in words. */
 export function badgeView(outcome: CheckOutcome | { pending: string }, now: number = Date.now()): BadgeView {
   if ('pending' in outcome) {
@@ -128,8 +146,7 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
   }
   const tone: Tone = summary.status_color === 'amber' ? 'amber' : 'green';
   const eligible = tone === 'amber' ? 'Eligible (long-running)' : 'Eligible';
-  const covered = coveredLgas(outcome.data.location.lgas, outcome.data.disasters);
-  const partial = outcome.data.location.lgas.length > 1 && covered.length < outcome.data.location.lgas.length;
-  const where = partial ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA` : lgaWords(outcome.data);
+  const covered = partlyCovered(outcome.data);
+  const where = covered ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA` : lgaWords(outcome.data);
   return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓', short: 'Eligible' };
 }

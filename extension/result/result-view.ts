@@ -1,4 +1,4 @@
-import type { CheckData, DataMetadata, DisasterView } from '../../shared/api/check';
+import type { ClientCheckData, ClientDisaster, ClientMetadata } from '../common/check-answer';
 import { displayDate, displayInstant } from '../common/display-dates';
 import { h } from '../common/dom';
 import type { CheckOutcome, Problem } from '../common/outcome';
@@ -25,7 +25,7 @@ const TRANSIENT_PROBLEMS: ReadonlySet<Problem> = new Set([
   'server_error',
 ]);
 
-const COLOUR_WORDS: Record<DisasterView['status_color'], string> = {
+const COLOUR_WORDS: Record<ClientDisaster['status_color'], string> = {
   green: 'Active (recent)',
   amber: 'Active (2+ years)',
   red: 'Not active',
@@ -75,8 +75,8 @@ function statusLine(doc: Document, badge: BadgeView): HTMLElement {
 
 function renderSuccess(
   doc: Document,
-  data: CheckData,
-  metadata: DataMetadata,
+  data: ClientCheckData,
+  metadata: ClientMetadata,
   badge: BadgeView,
   options: ResultViewOptions,
 ): HTMLElement {
@@ -89,7 +89,9 @@ function renderSuccess(
     h(doc, 'p', { class: 'dte-medicare' }, summary.medicare_status_text),
   );
 
-  const lgaNames = location.lgas.length > 0 ? location.lgas.map((l) => l.lga_name).join(', ') : location.lga_name;
+  // A server without `lgas` names the principal LGA only.
+  const lgas = location.lgas ?? [];
+  const lgaNames = lgas.length > 0 ? lgas.map((l) => l.lga_name).join(', ') : location.lga_name;
   section.append(
     h(
       doc,
@@ -99,7 +101,7 @@ function renderSuccess(
       h(doc, 'dd', {}, location.postcode),
       h(doc, 'dt', {}, 'Suburbs'),
       h(doc, 'dd', {}, `${location.suburb}, ${location.state}`),
-      h(doc, 'dt', {}, location.lgas.length > 1 ? 'LGAs' : 'LGA'),
+      h(doc, 'dt', {}, lgas.length > 1 ? 'LGAs' : 'LGA'),
       h(doc, 'dd', {}, lgaNames),
     ),
   );
@@ -135,6 +137,8 @@ function renderSuccess(
     h(doc, 'p', { class: 'dte-actions' }, copyButton, ' ', copyStatus),
   );
 
+  // Source and staleness only when the server says them.
+  const source = metadata.data_source ? ` from ${metadata.data_source}` : '';
   section.append(
     h(doc, 'h3', {}, 'Disclaimers'),
     h(doc, 'ul', { class: 'dte-disclaimers' }, ...data.disclaimers.map((text) => h(doc, 'li', {}, text))),
@@ -142,14 +146,14 @@ function renderSuccess(
       doc,
       'p',
       { class: 'dte-meta' },
-      `Data last updated ${displayInstant(metadata.last_updated)} from ${metadata.data_source}.`,
+      `Data last updated ${displayInstant(metadata.last_updated)}${source}.`,
       metadata.stale ? ' Warning: the data is more than 48 hours old.' : '',
     ),
   );
   return section;
 }
 
-function renderDeclaration(doc: Document, d: DisasterView): HTMLElement {
+function renderDeclaration(doc: Document, d: ClientDisaster): HTMLElement {
   const dates = d.end_date ? `${d.display_date} to ${displayDate(d.end_date)}` : `from ${d.display_date}, no end date`;
   const url = safeHttpUrl(d.url);
   return h(

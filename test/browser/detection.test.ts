@@ -55,6 +55,9 @@ async function setByScript(selector: string, value: string): Promise<void> {
   }, value);
 }
 
+/** The postcode input of the compact "State / Postcode" group: it has no id or name to find it by. */
+const GROUP_PC = '#layout .group input:not([id])';
+
 describe('labels drawn next to their field (no for, no id)', () => {
   it.each([
     ['a CSS floating label after its input, resting over it', '#float_pc'],
@@ -62,6 +65,7 @@ describe('labels drawn next to their field (no for, no id)', () => {
     ['"P/code" in a label column', '#hrow_pc'],
     ['"PC" alone in a label column', '#hrow_pc2_pc'],
     ['"State / Postcode" over a select and an input: the input', '#shared_pc'],
+    ['"State / Postcode" over a compact group, the input without id, name or label', GROUP_PC],
     ['a label with a second, unlabelled input after the field', '#pair_pc'],
     ['a grid caption above the field', '#grid_pc'],
   ])('%s gets a badge', async (_name, selector) => {
@@ -84,6 +88,8 @@ describe('labels drawn next to their field (no for, no id)', () => {
       '#grid_phone_no',
       '#grid_below_no',
       '#shadow_phone_no',
+      '#group_year_no',
+      '#group_phone_no',
     ];
     for (const selector of negatives) await typePostcode(page.locator(selector), '4000');
     // One positive typed last: once its badge shows, every negative has had its debounce and check too.
@@ -91,7 +97,11 @@ describe('labels drawn next to their field (no for, no id)', () => {
     await expectBadge('#grid_pc', 'Eligible · Brisbane');
     await page.waitForTimeout(500);
     for (const selector of negatives) expect(await badgeOf(selector).count(), selector).toBe(0);
-    expect(await page.locator('#shared_state').evaluate((el) => el.tagName)).toBe('SELECT');
+    // The selects of the groups (a shared label's first control) never get one.
+    for (const selector of ['#shared_state', '#group_state', '#group_month_no', '#group_country_no']) {
+      expect(await page.locator(selector).evaluate((el) => el.tagName), selector).toBe('SELECT');
+      expect(await badgeOf(selector).count(), selector).toBe(0);
+    }
   });
 });
 
@@ -165,7 +175,7 @@ describe('the field watcher itself on the same page (no polling, so only events 
         { pollMs: 0, debounceMs: 50, ownTag: ['dte-overlay', 'dte-eligibility-badge'] },
       );
       watcher.start();
-      g.__fields = () => [...watcher.fields].map((f) => f.name).sort();
+      g.__fields = () => [...watcher.fields].map((f) => f.name || '(no name)').sort();
     });
     const fields = () => page.evaluate(() => (window as unknown as WatcherGlobal).__fields());
     // Shadow roots are searched in idle time.
@@ -178,6 +188,7 @@ describe('the field watcher itself on the same page (no polling, so only events 
           'hrow_pc',
           'hrow_pc2_pc',
           'shared_pc',
+          '(no name)',
           'pair_pc',
           'grid_pc',
           'card_pc',

@@ -81,6 +81,28 @@ describe('before the extension is set up', () => {
     await expect.poll(() => badgeAfter(page, '#postcode').textContent()).toContain('Set API key in options');
   });
 
+  it('the options page says what is wrong with a cut-short, doubled or mistyped key, and saves none of them', async () => {
+    const key = account.apiKey!;
+    const mistyped = key.slice(0, 20) + (key[20] === 'x' ? 'y' : 'x') + key.slice(21);
+    const options = await ext.context.newPage();
+    await options.goto(ext.url('options.html'));
+    await options.getByLabel('Server URL').fill(server.url);
+    const cases = [
+      [key.slice(0, 40), 'This API key is incomplete: 46 characters expected, 40 pasted. Copy the whole key again.'],
+      [`${key}abcd`, 'This API key is too long: 46 characters expected, 50 pasted. Copy the key again, once.'],
+      [key + key, 'This API key is too long: 46 characters expected, 92 pasted. Copy the key again, once.'],
+      [mistyped, 'This API key does not check out: a character was mistyped. Copy the key instead of typing it.'],
+      [`pk_live_${key.slice(8)}`, 'An API key starts with sk_live_ followed by letters and digits.'],
+    ];
+    for (const [pasted, message] of cases) {
+      await options.getByLabel('API key').fill(pasted!);
+      await options.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => options.getByRole('alert').textContent(), { timeout: 5_000 }).toBe(message);
+    }
+    expect(await ext.getStorage(['serverUrl', 'apiKey'])).toEqual({ serverUrl: server.url });
+    await options.close();
+  });
+
   it('the options page saves the Server URL and API key', async () => {
     const options = await ext.context.newPage();
     await options.goto(ext.url('options.html'));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
-import { API_KEY_PATTERN } from '../../../shared/domain/api-key-format';
+import { apiKeyProblem } from '../../common/api-key-check';
 import { normaliseServerUrl, originPattern } from '../../common/server-url';
 import { apiKeyItem, serverUrlItem } from '../../common/settings';
 import type { Notice } from './NoticeLine';
@@ -40,8 +40,9 @@ export function useConnectionSettings() {
       return;
     }
     const key = apiKey.trim();
-    if (key && !API_KEY_PATTERN.test(key)) {
-      setNotice({ kind: 'error', text: 'An API key starts with sk_live_ followed by letters and digits.' });
+    const problem = key ? apiKeyProblem(key) : null;
+    if (problem) {
+      setNotice({ kind: 'error', text: problem });
       return;
     }
     let granted = false;
