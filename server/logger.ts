@@ -5,8 +5,9 @@ export type { Logger };
 
 /**
  * JSON lines, on stdout unless told otherwise. Anything that could carry a secret is redacted in case a caller ever
- * logs it by mistake. Stdout is written asynchronously and in batches (see BatchedLogDestination): a line is out
- * within a fraction of a second, and whatever is queued is written when the process exits.
+ * logs it by mistake. Stdout is written in batches and never waited for (see log-destination.ts): a line is out
+ * within a fraction of a second, and whatever is queued is written when the process exits; lines that a stopped
+ * reader leaves no room for are dropped and counted rather than allowed to hold the process.
  */
 /** What every line carries besides its own fields: level and ISO time, no pid or hostname. */
 const LINE_FORMAT = { base: undefined, timestamp: pino.stdTimeFunctions.isoTime };

@@ -5,7 +5,6 @@
  * that matter are the ratios (check ÷ bare Express, 10× data ÷ 1× data), since the machine is shared and noisy.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postco
 import { startPostgres } from '../../test/helpers/postgres-server';
 import { startRedisServer } from '../../test/helpers/redis-server';
 import { startChildServer, type ChildServer } from '../lib/child-server';
+import { startCommand } from '../lib/start-command';
 import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../lib/cpu-profile';
 import { loadCheck, type LoadResult } from '../lib/load-check';
 import { syntheticDeclarations, writeDataset } from './dataset';
@@ -25,16 +25,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
  * What `npm start` runs, read from package.json so the two cannot drift apart: the server bundled by esbuild, on
  * plain Node, with the start script's Node options (the heap sizing is part of what is measured).
  */
-function startCommand(): { entry: string; nodeArgs: string[] } {
-  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const command = scripts
-    .start!.split('&&')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith('node '));
-  if (!command) throw new Error('package.json start script does not run node');
-  const [, ...args] = command.split(/\s+/);
-  return { entry: args.at(-1)!, nodeArgs: args.slice(0, -1) };
-}
 const SERVER = startCommand();
 const CONNECTIONS = [1, 10, 100];
 /** The check on the shared backends (DATABASE_URL and REDIS_URL), beside the JSON default. */

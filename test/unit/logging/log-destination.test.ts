@@ -1,10 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatchedLogDestination } from '../../../server/log-destination';
 import { REPO_ROOT, TSX } from '../../helpers/child-env';
 
-/** Stands in for sonic-boom: records what reaches it and when it was asked to flush. */
+/** Stands in for the stdout writer: records what reaches it and when it was asked to flush. */
 function recordingWriter() {
   const writes: string[] = [];
   const calls: string[] = [];
@@ -86,4 +88,41 @@ describe('the stdout logger', () => {
       [2, 'queued'],
     ]);
   });
+
+  it('exits within its bound when stdout is not being read, and says on stderr how many lines it dropped', async () => {
+    // A FIFO whose reader holds it open and never reads: full after 64 KiB, as under a stopped log shipper.
+    const dir = mkdtempSync(path.join(tmpdir(), 'dte-stdout-'));
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const readFd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writeFd = openSync(fifo, constants.O_WRONLY);
+    const script = [
+      `import { createLogger } from ${JSON.stringify(path.join(REPO_ROOT, 'server/logger.ts'))};`,
+      `const logger = createLogger('info');`,
+      `for (let i = 0; i < 2000; i++) logger.info({ i, pad: 'x'.repeat(80) }, 'queued');`,
+      `process.exit(0);`,
+    ].join('\n');
+    const child = spawn(TSX, ['--eval', script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', writeFd, 'pipe'],
+      detached: true,
+    });
+    closeSync(writeFd);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const exit = await Promise.race([
+        new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+        new Promise((resolve) => (timer = setTimeout(() => resolve('still running after 10 s'), 10_000))),
+      ]);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(stderr).toMatch(/^\d+ log lines dropped at exit: stdout was not taking them\n$/);
+    } finally {
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+      closeSync(readFd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
 });
