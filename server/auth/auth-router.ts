@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { LoginRequest, type SessionData } from '../../shared/api/auth';
 import type { AccountService } from '../accounts/account-service';
+import { HashingBusyError } from '../accounts/hashing-limiter';
 import type { Account } from '../accounts/account-store';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
@@ -63,6 +64,10 @@ export function authRouter(deps: AuthRouterDeps): Router {
             throw new AppError('rate_limit_unavailable', undefined, {
               'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
             });
+          }
+          // Password checks are all taken (a flood): refused before the attempt was counted, to be tried again.
+          if (err instanceof HashingBusyError) {
+            throw new AppError('server_busy', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
           }
           if (!(err instanceof SignInError)) throw err;
           throw err.code === 'rate_limited'

@@ -1,6 +1,7 @@
 import type { Account } from '../accounts/account-store';
 import type { AccountService } from '../accounts/account-service';
-import { dummyPasswordHash, verifyPassword } from '../accounts/passwords';
+import type { HashingLimiter, HashingPlace } from '../accounts/hashing-limiter';
+import { dummyPasswordHash, passwordHashing, verifyPassword } from '../accounts/passwords';
 import type { AuditRecorder } from '../audit/audit-log';
 import type { LoginThrottle } from './login-throttle';
 
@@ -17,25 +18,47 @@ export class SignInError extends Error {
 /**
  * Signing in and out, and their audit events. Sign-in is throttled per email and per address before any password
  * work; a wrong password and an unknown email both cost one scrypt verification (against a stand-in hash for unknown
- * emails) and fail alike, so neither the time nor the answer reveals which accounts exist.
+ * emails) and fail alike, so neither the time nor the answer reveals which accounts exist. Verifications go through
+ * `hashing` (by default the process's one line, passwords.ts), which bounds how many run and wait at once.
  */
 export class SignInService {
   constructor(
     private readonly accounts: AccountService,
     private readonly throttle: LoginThrottle,
     private readonly audit: AuditRecorder,
+    private readonly hashing: HashingLimiter = passwordHashing,
   ) {}
 
   /**
    * Checks `password` for `email` from client address `ip`. When it is right, `startSession` gives the account its
    * session and the sign-in is recorded; otherwise the failure is recorded and SignInError thrown. When the login
-   * throttle counts in a Redis that cannot be reached, rejects with RateLimitUnavailableError.
+   * throttle counts in a Redis that cannot be reached, rejects with RateLimitUnavailableError; when the password
+   * checks' line is full, with HashingBusyError, and the attempt is not counted.
    */
   async signIn(
     email: string,
     password: string,
     ip: string,
     startSession: (account: Account) => Promise<void>,
+  ): Promise<Account> {
+    // The place in the password checks' line is taken before the throttle counts the attempt: an attempt refused as
+    // busy checked no password, so it must not count as a failure (and the throttle cannot take one back without
+    // forgetting the email's earlier failures).
+    const place = this.hashing.reserve();
+    try {
+      return await this.check(email, password, ip, startSession, place);
+    } finally {
+      // Gives back a place no check used (a throttled attempt); a used one is given back as its check settles.
+      place.release();
+    }
+  }
+
+  private async check(
+    email: string,
+    password: string,
+    ip: string,
+    startSession: (account: Account) => Promise<void>,
+    place: HashingPlace,
   ): Promise<Account> {
     // A shared throttle that cannot be reached rejects (RateLimitUnavailableError): no password is checked.
     const gate = await this.throttle.begin(email, ip);
@@ -44,7 +67,7 @@ export class SignInService {
     const account = this.accounts.findByEmail(email);
     let verified: boolean;
     try {
-      verified = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()));
+      verified = await verifyPassword(password, account?.password_hash ?? (await dummyPasswordHash()), place);
     } catch (err) {
       gate.attempt.failed();
       throw err;

@@ -1,7 +1,7 @@
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
-import { isProcessAlive } from './owned-lock';
+import { isProcessAlive, lockLeftoverPid } from './owned-lock';
 
 /** A temp file older than this is an orphan even when its writer's pid is alive (a reused pid, another host). */
 const ORPHAN_AGE_MS = 3600_000;
@@ -61,16 +61,16 @@ export class DurableJsonFile<T> implements Adapter<T> {
 }
 
 /**
- * Deletes the temp files (and lock directories moved aside) that writers of `filename` left behind when they were
- * killed mid-write: those whose writer process no longer exists on this host, and any older than an hour. Call it
- * only while holding the file's lock: then no other process is writing a temp file of `filename`, so nothing live is
- * touched. Returns the names removed. Best effort: a file that cannot be removed is left for the next time.
+ * Deletes the temp files (and lock directories half made or moved aside, owned-lock.ts) that writers of `filename`
+ * left behind when they were killed mid-write: those whose writer process no longer exists on this host, and any
+ * older than an hour. Call it only while holding the file's lock: then no other process is writing a temp file of
+ * `filename`, so nothing live is touched. Returns the names removed. Best effort: a file that cannot be removed is
+ * left for the next time.
  */
 export async function removeOrphanedTempFiles(filename: string, now = Date.now()): Promise<string[]> {
   const dir = path.dirname(filename);
   const base = path.basename(filename);
   const temp = new RegExp(`^\\.${escapeRegExp(base)}\\.([0-9]+)\\.[0-9]+\\.tmp$`);
-  const aside = new RegExp(`^${escapeRegExp(base)}\\.lock\\.(?:stale|released)-([0-9]+)-[0-9a-f]+$`);
   let names: string[];
   try {
     names = await readdir(dir);
@@ -79,11 +79,12 @@ export async function removeOrphanedTempFiles(filename: string, now = Date.now()
   }
   const removed: string[] = [];
   for (const name of names) {
-    const match = temp.exec(name) ?? aside.exec(name);
-    if (!match) continue;
+    const match = temp.exec(name);
+    const pid = match ? Number(match[1]) : lockLeftoverPid(`${base}.lock`, name);
+    if (pid === undefined) continue;
     const file = path.join(dir, name);
     try {
-      const orphaned = isProcessAlive(Number(match[1])) === false || now - (await stat(file)).mtimeMs > ORPHAN_AGE_MS;
+      const orphaned = isProcessAlive(pid) === false || now - (await stat(file)).mtimeMs > ORPHAN_AGE_MS;
       if (!orphaned) continue;
       await rm(file, { recursive: true, force: true });
       removed.push(name);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,12 +7,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * A cross-process lock that knows who holds it, so that a lock left behind by a crash is recognised at once.
  *
- * The lock is a directory (mkdir is atomic and exclusive on every local and network file system) holding
- * `owner.json`: the holder's pid, host name, boot id and process start time, and a random token for this holding.
- * Another process on the same host that finds the lock asks the kernel whether that process still exists: when it
- * does not (`kill(pid, 0)` → ESRCH), its pid now names a different process (another start time), or the machine has
- * rebooted since (another boot id), the lock is taken over at once. That is what makes start-up after `kill -9`
- * immediate, where a lock that only had its age to go by had to be waited out.
+ * The lock is a directory holding `owner.json`: the holder's pid, host name, boot id and process start time, and a
+ * random token for this holding. Another process on the same host that finds the lock asks the kernel whether that
+ * process still exists: when it does not (`kill(pid, 0)` → ESRCH), its pid now names a different process (another
+ * start time), or the machine has rebooted since (another boot id), the lock is taken over at once. That is what makes
+ * start-up after `kill -9` immediate, where a lock that only had its age to go by had to be waited out.
+ *
+ * The lock appears with its owner inside, in one step: the directory is made and `owner.json` written (and fsynced)
+ * under a name of the taker's own beside the lock, `<lock>.acquiring-<pid>-<random>`, then renamed to the lock's path.
+ * rename(2) is atomic, and onto a directory that is not empty it fails (ENOTEMPTY/EEXIST): the lock is held. So a
+ * lock directory made by this release always names its owner, whenever its taker was killed; what a kill can leave is
+ * the half-made directory beside it, which the next taker removes (its pid is gone). (A mkdir followed by writing the
+ * owner file left, when killed between the two, a lock without owner, which could only be judged by its age.)
+ * rename would replace an empty directory, though: the lock's path is therefore renamed onto only once it was seen
+ * free, so an empty lock directory left by an older release is judged by its age as before. Only an older release
+ * that makes its directory in the instant between that look and the rename can lose its lock to this one.
  *
  * A holder also touches the directory every `updateMs` (a heartbeat). A lock untouched for `staleMs` is taken over
  * whoever holds it: that is the fallback for owners that cannot be checked — another host sharing DATA_DIR, a
@@ -75,6 +84,9 @@ export interface OwnedLock {
 
 export const DEFAULT_STALE_MS = 10_000;
 
+/** Lock paths whose leftovers this process has swept: once each, at its first holding. */
+const swept = new Set<string>();
+
 /** Takes the lock at `lockPath` (a directory that must not exist while free), waiting up to `waitMs` for it. */
 export async function acquireOwnedLock(lockPath: string, options: OwnedLockOptions = {}): Promise<OwnedLock> {
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
@@ -83,7 +95,15 @@ export async function acquireOwnedLock(lockPath: string, options: OwnedLockOptio
   let delayMs = 5;
   for (;;) {
     const attempt = await tryAcquire(lockPath, staleMs);
-    if (attempt.held) return new Holding(lockPath, attempt.owner, updateMs, options.onCompromised);
+    if (attempt.held) {
+      const holding = new Holding(lockPath, attempt.owner, updateMs, options.onCompromised);
+      if (!swept.has(lockPath)) {
+        swept.add(lockPath);
+        // Best effort: a leftover that cannot be removed now is harmless, and is tried again by the next process.
+        await removeLockLeftovers(lockPath).catch(() => undefined);
+      }
+      return holding;
+    }
     if (attempt.retryNow) continue;
     const left = deadline - Date.now();
     if (left <= 0) throw new LockBusyError(lockPath, attempt.owner);
@@ -96,13 +116,10 @@ export async function acquireOwnedLock(lockPath: string, options: OwnedLockOptio
 type Attempt = { held: true; owner: LockOwner } | { held: false; retryNow: boolean; owner?: LockOwner };
 
 async function tryAcquire(lockPath: string, staleMs: number): Promise<Attempt> {
-  try {
-    await mkdir(lockPath);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    const seen = await inspect(lockPath, staleMs);
-    if (seen.state === 'absent') return { held: false, retryNow: true };
-    if (seen.state === 'held') return { held: false, retryNow: false, owner: seen.owner };
+  // Looked at before anything is made: a new lock is renamed only onto a path seen free (see above).
+  const seen = await inspect(lockPath, staleMs);
+  if (seen.state === 'held') return { held: false, retryNow: false, owner: seen.owner };
+  if (seen.state === 'stale') {
     await removeStale(lockPath, seen.identity);
     return { held: false, retryNow: true };
   }
@@ -113,13 +130,26 @@ async function tryAcquire(lockPath: string, staleMs: number): Promise<Attempt> {
     token: randomBytes(16).toString('hex'),
     acquired_at: new Date().toISOString(),
   };
+  const making = leftoverPath(lockPath, 'acquiring');
+  await mkdir(making); // ENOENT here: the lock's directory itself is missing, which retrying would not mend
   try {
-    await writeFile(path.join(lockPath, OWNER_FILE), JSON.stringify(owner), { flag: 'wx', mode: 0o600 });
+    const handle = await open(path.join(making, OWNER_FILE), 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(owner), 'utf8');
+      // A lock that outlives a power cut then still names its owner, and is known to be from before the reboot.
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(making, lockPath);
   } catch (err) {
+    await rm(making, { recursive: true, force: true });
     const code = (err as NodeJS.ErrnoException).code;
-    // Someone taking over a lock they judged stale moved our fresh directory aside for an instant: start again.
-    if (code === 'ENOENT' || code === 'EEXIST') return { held: false, retryNow: true };
-    await rm(lockPath, { recursive: true, force: true });
+    // ENOTEMPTY/EEXIST: another taker's lock got there first. ENOTDIR: something else holds the path, judged by its
+    // age. ENOENT: our half-made directory was swept by a process that thought us gone. In each case, look again.
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT') {
+      return { held: false, retryNow: true };
+    }
     throw err;
   }
   return { held: true, owner };
@@ -146,7 +176,7 @@ export async function inspect(lockPath: string, staleMs: number): Promise<Inspec
 
 /** Moves the stale lock aside and deletes it, unless what was moved is not the holding judged stale. */
 async function removeStale(lockPath: string, identity: string): Promise<void> {
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const aside = leftoverPath(lockPath, 'stale');
   try {
     await rename(lockPath, aside);
   } catch (err) {
@@ -194,7 +224,7 @@ class Holding implements OwnedLock {
     // Only our own holding is removed: after a takeover the directory belongs to someone else.
     if ((await readOwner(this.path))?.token !== this.owner.token) return;
     // Moved aside in one step, then deleted: nobody sees a lock directory whose owner file is already gone.
-    const aside = `${this.path}.released-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const aside = leftoverPath(this.path, 'released');
     try {
       await rename(this.path, aside);
     } catch (err) {
@@ -228,12 +258,55 @@ class Holding implements OwnedLock {
   }
 }
 
+/**
+ * What takers leave beside a lock for an instant, named by their pid: a lock being made (`acquiring`), or one moved
+ * aside to be deleted (`stale`, `released`). A kill at that instant leaves one behind.
+ */
+type LeftoverKind = 'acquiring' | 'stale' | 'released';
+
+function leftoverPath(lockPath: string, kind: LeftoverKind): string {
+  return `${lockPath}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** The pid of the process that left `name` beside the lock named `lockName`; undefined when it is no such leftover. */
+export function lockLeftoverPid(lockName: string, name: string): number | undefined {
+  if (!name.startsWith(`${lockName}.`)) return undefined;
+  const match = /^(?:acquiring|stale|released)-([0-9]+)-[0-9a-f]+$/.exec(name.slice(lockName.length + 1));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Past this age a leftover is removed even when its pid is alive: that pid was reused, or is on another host. */
+const LEFTOVER_AGE_MS = 3600_000;
+
+/**
+ * Removes the leftovers beside `lockPath` (lockLeftoverPid) whose process no longer exists on this host, and any
+ * older than LEFTOVER_AGE_MS; a live taker's is left alone. Returns the names removed. Best effort.
+ */
+export async function removeLockLeftovers(lockPath: string, now = Date.now()): Promise<string[]> {
+  const dir = path.dirname(lockPath);
+  const lockName = path.basename(lockPath);
+  const removed: string[] = [];
+  for (const name of await readdir(dir)) {
+    const pid = lockLeftoverPid(lockName, name);
+    if (pid === undefined) continue;
+    const leftover = path.join(dir, name);
+    try {
+      if (isProcessAlive(pid) !== false && now - (await stat(leftover)).mtimeMs <= LEFTOVER_AGE_MS) continue;
+      await rm(leftover, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Gone already, or not ours to remove: left for the next time.
+    }
+  }
+  return removed;
+}
+
 async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
   let text: string;
   try {
     text = await readFile(path.join(lockPath, OWNER_FILE), 'utf8');
   } catch {
-    return undefined; // not written yet, or a lock from a release that wrote none: judged by its age
+    return undefined; // a lock from an older release, made before its owner file was written: judged by its age
   }
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
