@@ -59,6 +59,17 @@ export async function openDataDir(dataDir: string): Promise<DataRuntime> {
   return openRuntime(await configFor(dataDir), { purpose: 'admin', logger: createLogger('silent') });
 }
 
+/**
+ * The data of a deployment configured by `vars` (DATABASE_URL, REDIS_URL …) as the admin CLI opens it, over a data
+ * directory of its own: for seeding and inspecting what several server processes share.
+ */
+export async function openSharedData(vars: Record<string, string>): Promise<DataRuntime> {
+  return openRuntime(loadConfig({ ...vars, DATA_DIR: await tempDir('dte-admin-') }), {
+    purpose: 'admin',
+    logger: createLogger('silent'),
+  });
+}
+
 /** The real app on a real HTTP server on an ephemeral port, over a real data directory. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDir());

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sydneyToday } from '../../../shared/domain/dates';
-import { loadConfig } from '../../../server/config';
-import { createLogger } from '../../../server/logger';
-import { openRuntime } from '../../../server/runtime';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres-server';
 import { startRedisServer, type TestRedisServer } from '../../helpers/redis-server';
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
-import { checkPostcode, seedAccount, type SeededAccount } from '../../helpers/test-server';
+import { checkPostcode, openSharedData, seedAccount, type SeededAccount } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 
@@ -46,11 +43,7 @@ describe('a database outage under write load', () => {
   const instances: { server: ServerProcess; url: string }[] = [];
   let writers: Writer[] = [];
 
-  const openData = async () =>
-    openRuntime(loadConfig({ ...env, DATA_DIR: await tempDir('dte-admin-') }), {
-      purpose: 'admin',
-      logger: createLogger('silent'),
-    });
+  const openData = () => openSharedData(env);
 
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);

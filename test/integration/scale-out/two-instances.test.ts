@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sydneyToday } from '../../../shared/domain/dates';
-import { loadConfig } from '../../../server/config';
-import { createLogger } from '../../../server/logger';
-import { openRuntime } from '../../../server/runtime';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { tryAdvisoryLock } from '../../../server/storage/postgres/advisory-lock';
 import { FAST_CLI_ARGS, runIngest } from '../../fixtures/ingest/cli';
@@ -14,7 +11,7 @@ import { startRedisServer, type TestRedisServer } from '../../helpers/redis-serv
 import { runAdminWith } from '../../helpers/run-cli';
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
-import { checkPostcode, seedAccount } from '../../helpers/test-server';
+import { checkPostcode, openSharedData, seedAccount } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 
@@ -45,11 +42,7 @@ describe('two instances on PostgreSQL and Redis', () => {
       await data.close();
     }
   }
-  const openData = async () =>
-    openRuntime(loadConfig({ ...env, DATA_DIR: await tempDir('dte-admin-') }), {
-      purpose: 'admin',
-      logger: createLogger('silent'),
-    });
+  const openData = () => openSharedData(env);
 
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);

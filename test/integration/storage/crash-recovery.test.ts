@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JsonStore } from '../../../server/storage/json-store';
-import { childEnv, REPO_ROOT } from '../../helpers/child-env';
+import { spawnWorker } from '../../helpers/spawn-worker';
 import { startServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
 
-const WORKER = path.join(REPO_ROOT, 'test/integration/storage/lock-holder.worker.ts');
-const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const WORKER = 'test/integration/storage/lock-holder.worker.ts';
 const CounterFile = z.object({ counter: z.number().int() });
 /** How long the old lock waited before it took over a lock whose holder had crashed. */
 const OLD_STALE_MS = 10_000;
@@ -27,23 +25,13 @@ interface Holder {
 
 /** Starts lock-holder.worker.ts as one node process and waits until it holds the lock. */
 async function startHolder(args: string[]): Promise<Holder> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, WORKER, ...args], {
-    cwd: REPO_ROOT,
-    env: childEnv({}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (output += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (output += c));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const { child, output, exited } = spawnWorker(WORKER, args);
   try {
-    const { value } = await waitFor(() => /holding (\d+) (\S+)/.exec(output), {
+    const { value } = await waitFor(() => /holding (\d+) (\S+)/.exec(output()), {
       timeoutMs: 15_000,
-      what: `the lock holder\n${output}`,
+      what: 'the lock holder',
     });
-    return { child, pid: Number(value[1]), temp: value[2]!, output: () => output, exited };
+    return { child, pid: Number(value[1]), temp: value[2]!, output, exited };
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

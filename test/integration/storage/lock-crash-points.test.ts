@@ -1,17 +1,14 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JsonStore } from '../../../server/storage/json-store';
 import { acquireOwnedLock, removeLockLeftovers } from '../../../server/storage/owned-lock';
-import { childEnv, REPO_ROOT } from '../../helpers/child-env';
+import { spawnWorker } from '../../helpers/spawn-worker';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
 
-const WORKER = path.join(REPO_ROOT, 'test/integration/storage/lock-churn.worker.ts');
-const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const WORKER = 'test/integration/storage/lock-churn.worker.ts';
 const KILLS = 12;
 /** A lock left by a dead holder is taken over at once; one judged by its age waits out staleMs (10 s). */
 const PROMPT_MS = 3_000;
@@ -20,22 +17,14 @@ const TIMEOUT_MS = KILLS * 15_000;
 
 /** Starts the worker, lets it loop for a random moment, then kills it with SIGKILL wherever it is. */
 async function churnThenKill(kind: 'lock' | 'store', target: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, WORKER, kind, target], {
-    cwd: REPO_ROOT,
-    env: childEnv({}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (output += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (output += c));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const { child, output, exited } = spawnWorker(WORKER, [kind, target]);
   try {
-    await waitFor(() => output.includes('looping'), { timeoutMs: 30_000, what: `the worker to loop\n${output}` });
+    await waitFor(() => output().includes('looping'), { timeoutMs: 30_000, what: 'the worker to loop' });
     await new Promise((r) => setTimeout(r, Math.random() * 250));
   } finally {
     child.kill('SIGKILL');
   }
-  expect(await exited, output).toBe('SIGKILL');
+  expect((await exited).signal, output()).toBe('SIGKILL');
 }
 
 describe('a process killed with SIGKILL at any point of taking, holding or releasing a lock', () => {
