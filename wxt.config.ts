@@ -1,5 +1,16 @@
 import { defineConfig } from 'wxt';
 
+/**
+ * The public half of the key that fixes the Chrome build's extension ID at hmckgidnchpkkmbegppdhlccgjjfhpke, whatever folder it is
+ * loaded from or store it is packed for: enterprise policies (ExtensionInstallForcelist, ExtensionSettings, the
+ * `3rdparty` configuration) name the extension by that ID. The private half is the publisher's, never in the repository.
+ */
+export const CHROME_EXTENSION_KEY =
+  'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAlmsyUkO9ebzYm3BgWpVpFeJ5ciwgk529VLtj2uFuG9fx98hRTM2Rm8w3UyjFxMgzjteraRSa4IU7daRYd+tSRwsokUQFtJSXHSFMPAwaaBOV9su75bb+3CbB9u11KAlJjpsqLo7RYOS7BFQigT+hUnDNPD2kEMBQLBRFzBKQa40dBA9iT9lzQrN+7jQEqPat3/hrhQoDLOUHGqRVKiRtYQ70JRKxI6cYc7bEsKsbTtOe3BPYyYxa85jYrXeFnW70mHqoCh2b/iW9e8uxUdxrhR9yDlsWl8CLHE/lYS4n5s6Ydm4733yUZEzTnO+ALGjuOfWoNu+hIpFXBJsuEalSbQIDAQAB';
+export const CHROME_EXTENSION_ID = 'hmckgidnchpkkmbegppdhlccgjjfhpke';
+/** Firefox names an add-on by this id (policies.json's ExtensionSettings and `3rdparty`). */
+export const FIREFOX_ADDON_ID = 'disaster-telehealth-eligibility@extension';
+
 /** Where the options page may ask for access: the origin of a clinic's server, whatever it is (one at a time). */
 const ANY_SERVER = ['https://*/*', 'http://*/*'];
 
@@ -29,6 +40,9 @@ export default defineConfig({
     // MV2 has no optional_host_permissions (WXT drops the key): there, origins are optional permissions.
     ...(manifestVersion === 2 ? { optional_permissions: ANY_SERVER } : { optional_host_permissions: ANY_SERVER }),
     action: { default_title: 'Telehealth disaster eligibility' },
+    // Chrome and Edge: the fixed ID, and the settings an organisation's policy may set (managed storage; Firefox reads
+    // the same keys from policies.json's `3rdparty` section without a schema in the manifest).
+    ...(browser !== 'firefox' && { key: CHROME_EXTENSION_KEY, storage: { managed_schema: 'managed-schema.json' } }),
     // Firefox only (Chrome warns about the key): the add-on id (AMO and storage need one that does not change), the
     // oldest Firefox that reads data_collection_permissions (desktop 140, the ESR; Android 142), and what leaves the
     // browser: the postcode of the page, sent to the clinic's configured server, and the email and password of the
@@ -36,7 +50,7 @@ export default defineConfig({
     ...(browser === 'firefox' && {
       browser_specific_settings: {
         gecko: {
-          id: 'disaster-telehealth-eligibility@extension',
+          id: FIREFOX_ADDON_ID,
           strict_min_version: '140.0',
           data_collection_permissions: { required: ['locationInfo', 'authenticationInfo'] },
         },
