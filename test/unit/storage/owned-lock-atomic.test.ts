@@ -49,7 +49,8 @@ describe('taking an owned lock is one atomic step', () => {
     await writeFile(path.join(dir, halfMade, 'owner.json'), '{"pid": ');
     const started = Date.now();
     const held = await acquireOwnedLock(lock, { staleMs: 60_000 });
-    expect(Date.now() - started).toBeLessThan(500);
+    // Recognised as a dead taker's, not waited out: far below staleMs whatever else the machine is doing.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect((await readdir(dir)).sort()).toEqual(['data.json.lock']);
     await held.release();
     expect(existsSync(lock)).toBe(false);
