@@ -252,9 +252,15 @@ describe('a Redis that hangs during session traffic', () => {
     expect(JSON.parse(next.body).error.code).toBe('session_unavailable');
 
     redis.resume();
-    // Whatever was queued for Redis while it hung has run by now: the session was never ended by a store error.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const status = await getOn(agent, `${a.url}/api/v1/keys/status`, cookie);
+    // Once Redis answers again (and has run whatever was queued while it hung), the session is still there: it was
+    // never ended by a store error.
+    const { value: status } = await waitFor(
+      async () => {
+        const res = await getOn(agent, `${a.url}/api/v1/keys/status`, cookie);
+        return res.status === 503 ? null : res;
+      },
+      { timeoutMs: 5000, intervalMs: 100, what: 'Redis to answer again' },
+    );
     expect(status.status).toBe(200);
     expect(status.socket).toBe(failed.socket);
     expect(storeWarnings).toEqual([]);
