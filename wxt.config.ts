@@ -11,7 +11,10 @@ export const CHROME_EXTENSION_ID = 'hmckgidnchpkkmbegppdhlccgjjfhpke';
 /** Firefox names an add-on by this id (policies.json's ExtensionSettings and `3rdparty`). */
 export const FIREFOX_ADDON_ID = 'disaster-telehealth-eligibility@extension';
 
-/** Where the options page may ask for access: the origin of a clinic's server, whatever it is (one at a time). */
+/**
+ * Where the extension may ask for access: the origin of a clinic's server (options page), a site a person chooses
+ * ("Use on this site" in the popup), the sites of the organisation's policy (one step in the popup).
+ */
 const ANY_SERVER = ['https://*/*', 'http://*/*'];
 
 export default defineConfig({
@@ -24,18 +27,21 @@ export default defineConfig({
   // The browser tests build into a private temporary folder so a build never swaps files under a browser that
   // another test run (or a person) has loaded from .output/.
   outDir: process.env.DTE_EXTENSION_OUT_DIR || '.output',
-  // Chrome and Edge: MV3 (`wxt build`). Firefox: MV2, WXT's default for it (`wxt build -b firefox`), where content
-  // scripts run on every site from install, as in Chrome, rather than after the user grants each site.
+  // Chrome and Edge: MV3 (`wxt build`). Firefox: MV2, WXT's default for it (`wxt build -b firefox`). In both the
+  // content script is in no manifest entry: the background registers it (scripting API, Firefox 102+ in MV2 too) for
+  // the sites the organisation's policy lists and those a person chose in the popup, so installing asks for no site.
   manifest: ({ browser, manifestVersion }) => ({
     name: 'Disaster Telehealth Eligibility',
     description: 'Shows next to a postcode field whether the Medicare telehealth disaster exemption applies.',
-    // storage: the server URL, API key and switched-off sites. activeTab: the popup reads the address of the tab it
-    // was opened on, to switch the extension off for that site. contextMenus: "Check disaster eligibility" on
-    // selected text. alarms: the hourly check for alerts about the clinic's catchment; notifications: a new batch of
-    // them shown once. Nothing else.
-    permissions: ['storage', 'activeTab', 'contextMenus', 'alarms', 'notifications'],
+    // storage: the server URL, API key, chosen and switched-off sites. activeTab: the popup reads the address of the
+    // tab it was opened on, to offer the extension for that site; a context-menu click lets the answer be shown in
+    // that tab. contextMenus: "Check disaster eligibility" on selected text. alarms: the hourly check for alerts about
+    // the clinic's catchment; notifications: a new batch of them shown once. scripting: the content script registered
+    // for the chosen sites, and run in an open tab when a site is chosen or a selection is checked. Nothing else.
+    permissions: ['storage', 'activeTab', 'contextMenus', 'alarms', 'notifications', 'scripting'],
     // A server on this computer (a clinic's own install, and the tests) works without a prompt; every other server
-    // is asked for, for its origin only, when the user saves its URL in the options.
+    // is asked for, for its origin only, when the user saves its URL in the options. These also let the content
+    // script run on localhost pages, but only where it is registered (a chosen site), like any other site.
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
     // MV2 has no optional_host_permissions (WXT drops the key): there, origins are optional permissions.
     ...(manifestVersion === 2 ? { optional_permissions: ANY_SERVER } : { optional_host_permissions: ANY_SERVER }),

@@ -6,9 +6,14 @@ import { allSeen, badgeCount, checkFailed, notificationFor, takeAlerts, type Sto
 export interface AlertsPollerDeps {
   fetch: Fetch;
   now?: () => number;
-  /** The saved server URL and key, as the check uses them. */
+  /** The server URL and key in use (the organisation's or the person's), as the check uses them. */
   config(): Promise<{ serverUrl: string; apiKey: string }>;
   hasPermission(serverUrl: string): Promise<boolean>;
+  /**
+   * Whether alerts are checked at all (an organisation's policy can switch them off); asked at every check, so a
+   * policy change applies to the next alarm. Default: on.
+   */
+  enabled?(): Promise<boolean>;
   load(): Promise<StoredAlerts>;
   save(state: StoredAlerts): Promise<void>;
   /** Shows one browser notification. */
@@ -89,6 +94,8 @@ export class AlertsPoller {
   }
 
   private async check(): Promise<void> {
+    // Switched off: not even a request the server would count against the key. What was stored stays for the popup.
+    if (this.deps.enabled && !(await this.deps.enabled())) return;
     const { serverUrl, apiKey } = await this.deps.config();
     const stored = await this.deps.load();
     const failed = (error: string) => this.deps.save(checkFailed(stored, serverUrl, error, this.now()));
@@ -103,7 +110,7 @@ export class AlertsPoller {
       permitted = false;
     }
     if (!permitted) {
-      await failed('the browser has not allowed access to the server: open the options and press Save.');
+      await failed('the browser has not allowed access to the server: open the options and allow it.');
       return;
     }
     const since = stored.serverUrl === serverUrl ? stored.lastId : null;

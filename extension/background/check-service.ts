@@ -6,7 +6,10 @@ import type { Fetch } from './server-request';
 export interface CheckServiceDeps {
   fetch: Fetch;
   now?: () => number;
-  /** The saved server URL and key (read on every uncached check, so a change applies at once). */
+  /**
+   * The server URL and key in use, the organisation's or the person's (read on every uncached check, so a change
+   * applies at once).
+   */
   config(): Promise<{ serverUrl: string; apiKey: string }>;
   /** Whether the browser lets the extension reach this server URL. */
   hasPermission(serverUrl: string): Promise<boolean>;

@@ -1,4 +1,4 @@
-import { storage } from 'wxt/utils/storage';
+import { browser, type Browser } from 'wxt/browser';
 import { apiKeyProblem } from './api-key-check';
 import { normaliseServerUrl } from './server-url';
 
@@ -101,7 +101,19 @@ function managedBoolean(raw: unknown, what: string): Managed<boolean> {
 export function parseManaged(raw: Partial<Record<ManagedKey, unknown>>): ManagedSettings {
   const settings: ManagedSettings = {};
   if (raw.server_url !== undefined) settings.serverUrl = managedServerUrl(raw.server_url);
-  if (raw.api_key !== undefined) settings.apiKey = managedApiKey(raw.api_key);
+  if (raw.api_key !== undefined) {
+    const apiKey = managedApiKey(raw.api_key);
+    // The organisation's key goes only to the organisation's server: with the person's own server URL it would be
+    // handed to whatever server they typed, and a key the policy hides from them would be theirs to read there.
+    settings.apiKey =
+      apiKey.ok && !settings.serverUrl?.ok
+        ? {
+            ok: false,
+            problem:
+              'The API key set by your organisation is used only with a server URL set by your organisation, and it set no usable one, so the key is not used.',
+          }
+        : apiKey;
+  }
   if (raw.sites !== undefined) settings.sites = managedSites(raw.sites);
   if (raw.page_text !== undefined) {
     settings.pageText = managedBoolean(raw.page_text, 'Badges on addresses shown as text');
@@ -110,42 +122,85 @@ export function parseManaged(raw: Partial<Record<ManagedKey, unknown>>): Managed
   return settings;
 }
 
-const managedItems = Object.fromEntries(
-  MANAGED_KEYS.map((key) => [key, storage.defineItem<unknown>(`managed:${key}`)]),
-) as Record<ManagedKey, ReturnType<typeof storage.defineItem<unknown>>>;
+/** The storage.managed area, or null in a browser or context without one (it then reads as no policy). */
+function managedArea(): Browser.storage.StorageArea | null {
+  try {
+    return browser.storage?.managed ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * The policy as it is now. A browser without managed storage (or with it switched off) reads as no policy: the
+ * The policy as it is now, read afresh each call (the API key is never kept anywhere else). `keys` limits the read to
+ * what the caller needs: a content script asks for `page_text` only, so the key never enters a page's process. A
+ * browser without managed storage (Firefox with no policies.json entry rejects the read) reads as no policy: the
  * extension then works on what the options page holds.
  */
-export async function readManagedSettings(): Promise<ManagedSettings> {
+export async function readManagedSettings(keys: readonly ManagedKey[] = MANAGED_KEYS): Promise<ManagedSettings> {
+  const area = managedArea();
+  if (!area) return {};
+  let stored: Record<string, unknown>;
+  try {
+    stored = await area.get([...keys]);
+  } catch {
+    return {};
+  }
   const raw: Partial<Record<ManagedKey, unknown>> = {};
-  await Promise.all(
-    MANAGED_KEYS.map(async (key) => {
-      try {
-        const value = await managedItems[key].getValue();
-        if (value !== null && value !== undefined) raw[key] = value;
-      } catch {
-        // No managed storage here: no policy.
-      }
-    }),
-  );
+  for (const key of keys) {
+    const value = stored?.[key];
+    if (value !== null && value !== undefined) raw[key] = value;
+  }
   return parseManaged(raw);
 }
 
-/** Calls `listener` with the new policy whenever the organisation changes it (no restart needed). */
-export function watchManagedSettings(listener: (settings: ManagedSettings) => void): () => void {
-  const unwatch = MANAGED_KEYS.map((key) => {
-    try {
-      return managedItems[key].watch(() => void readManagedSettings().then(listener));
-    } catch {
-      return () => undefined;
-    }
-  });
-  return () => unwatch.forEach((stop) => stop());
+/**
+ * Calls `listener` with the new policy whenever the organisation changes one of `keys` (no restart needed): once per
+ * change, however many keys it touched. Through `storage.onChanged`, which every browser fires for the managed area.
+ */
+export function watchManagedSettings(
+  listener: (settings: ManagedSettings) => void,
+  keys: readonly ManagedKey[] = MANAGED_KEYS,
+): () => void {
+  const onChanged = (changes: Record<string, unknown>, area: string) => {
+    if (area !== 'managed' || !keys.some((key) => key in changes)) return;
+    void readManagedSettings(keys).then(listener);
+  };
+  try {
+    browser.storage.onChanged.addListener(onChanged);
+  } catch {
+    return () => undefined;
+  }
+  return () => browser.storage.onChanged.removeListener(onChanged);
 }
 
 /** A managed value when the policy holds a usable one, else the person's own. */
 export function effective<T>(managed: Managed<T> | undefined, own: T): T {
   return managed?.ok ? managed.value : own;
+}
+
+/**
+ * The policy as the options page and popup may hold it: everything but the API key's value, of which they learn only
+ * whether one is set and usable (or why not). Pages render what they hold; a key never held cannot leak into the DOM.
+ */
+export interface ManagedView extends Omit<ManagedSettings, 'apiKey'> {
+  apiKey?: { ok: true } | { ok: false; problem: string };
+}
+
+export function managedView(settings: ManagedSettings): ManagedView {
+  const { apiKey, ...rest } = settings;
+  if (!apiKey) return rest;
+  return { ...rest, apiKey: apiKey.ok ? { ok: true } : { ok: false, problem: apiKey.problem } };
+}
+
+/** Every value the policy holds that is not used, with its reason in words, in the order of the schema. */
+export function managedProblems(view: ManagedView): string[] {
+  return [view.serverUrl, view.apiKey, view.sites, view.pageText, view.alerts].flatMap((field) =>
+    field && !field.ok ? [field.problem] : [],
+  );
+}
+
+/** Whether the policy sets anything at all (with none, the pages look exactly as they do without policy support). */
+export function hasPolicy(view: ManagedView): boolean {
+  return Object.values(view).some((field) => field !== undefined);
 }

@@ -2,7 +2,11 @@ import { storage } from 'wxt/utils/storage';
 
 /**
  * What the extension keeps, all in `storage.local` of this browser profile (never synced to other devices: an API
- * key is a clinic's secret). Content scripts read only `disabledSites` and `readOnlyOffSites`.
+ * key is a clinic's secret). Content scripts read only the site lists: `disabledSites`, `readOnlyOffSites` and
+ * `enabledSites` (enabled-sites.ts).
+ *
+ * These are the person's own values. An organisation's policy (managed-settings.ts) wins over them without touching
+ * them: effective-settings.ts decides which applies, so they come back as they were if the policy drops a setting.
  */
 
 /** Base URL of the eligibility server, e.g. `https://eligibility.example.com.au` (no trailing slash). */

@@ -6,7 +6,10 @@ import { accountApi } from '../background/account-api';
 import { CheckService } from '../background/check-service';
 import { checkSelection, SELECTION_MENU, type SelectionMenuDeps } from '../background/selection-menu';
 import type { Fetch } from '../background/server-request';
+import { sendToFrame, startSiteScripts } from '../background/site-scripts';
 import { catchmentApi } from '../catchment/catchment-api';
+import { alertsOn, effectiveConnection } from '../common/effective-settings';
+import { readManagedSettings, watchManagedSettings } from '../common/managed-settings';
 import { onMessage, sendMessage, type AccountResult } from '../common/messaging';
 import { originPattern } from '../common/server-url';
 import { apiKeyItem, disabledSitesItem, serverUrlItem } from '../common/settings';
@@ -37,15 +40,17 @@ function toolbarButton() {
  * it to check a postcode; the options page asks it to sign in and manage keys.
  */
 export default defineBackground(() => {
+  // The content script, on the chosen sites only: registered now, and whenever the choice changes.
+  startSiteScripts();
+
   // `fetch` must be called unbound-safe: the service worker's global fetch throws "Illegal invocation" if detached.
   const fetchFn: Fetch = (input, init) => fetch(input, init);
 
+  // Every request below takes its server and key from effectiveConnection: the organisation's policy where it set
+  // usable ones, the options page's otherwise, read afresh each time (a managed key is never copied to storage).
   const checks = new CheckService({
     fetch: fetchFn,
-    config: async () => {
-      const [serverUrl, apiKey] = await Promise.all([serverUrlItem.getValue(), apiKeyItem.getValue()]);
-      return { serverUrl, apiKey };
-    },
+    config: effectiveConnection,
     hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
   });
   // A new key or server makes every remembered answer (and every "wait") meaningless, and badges that asked for a
@@ -58,17 +63,16 @@ export default defineBackground(() => {
   };
   serverUrlItem.watch(configChanged);
   apiKeyItem.watch(configChanged);
+  watchManagedSettings(configChanged, ['server_url', 'api_key']);
 
   // Alerts for the clinic's catchment: checked every ALERTS_PERIOD_MINUTES by an alarm (which survives the service
   // worker stopping), at browser start, and on install or update. Not on every settings change: the server counts an
   // alerts request against the key's rate limit, like a check.
   const alerts = new AlertsPoller({
     fetch: fetchFn,
-    config: async () => {
-      const [serverUrl, apiKey] = await Promise.all([serverUrlItem.getValue(), apiKeyItem.getValue()]);
-      return { serverUrl, apiKey };
-    },
+    config: effectiveConnection,
     hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
+    enabled: async () => alertsOn((await readManagedSettings(['alerts'])).alerts),
     load: () => alertsItem.getValue(),
     save: (state) => alertsItem.setValue(state),
     notify: async ({ id, title, message }) => {
@@ -108,7 +112,7 @@ export default defineBackground(() => {
   });
 
   async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
-    const serverUrl = await serverUrlItem.getValue();
+    const { serverUrl } = await effectiveConnection();
     if (!serverUrl) return { ...NOT_CONFIGURED };
     return call(serverUrl);
   }
@@ -127,7 +131,8 @@ export default defineBackground(() => {
   const selection: SelectionMenuDeps = {
     check: (postcode) => checks.check(postcode),
     switchedOffSites: () => disabledSitesItem.getValue(),
-    send: (result, target) => sendMessage('showSelectionResult', result, target),
+    // On a site not chosen no content script is there to show it: it is run in that frame first.
+    send: (result, target) => sendToFrame(() => sendMessage('showSelectionResult', result, target), target),
   };
   browser.contextMenus.onClicked.addListener((info, tab) => void checkSelection(info, tab, selection));
   onMessage('openOptions', () => browser.runtime.openOptionsPage());

@@ -1,34 +1,48 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
+import { CONTENT_SCRIPT_MARK, enabledSitesItem, isSiteChosen } from '../common/enabled-sites';
+import { readManagedSettings, watchManagedSettings, type Managed } from '../common/managed-settings';
 import { checkThroughBackground, onMessage, sendMessage } from '../common/messaging';
-import { checksPageTextOn, disabledSitesItem, isDisabledFor, readOnlyOffSitesItem } from '../common/settings';
+import { pageTextOn } from '../common/effective-settings';
+import { disabledSitesItem, isDisabledFor, readOnlyOffSitesItem } from '../common/settings';
 import { topSite } from '../common/site';
 import { PageController } from '../page/page-controller';
 import { PageTextBadges } from '../page/page-text-badges';
 import { handleSelectionResult } from '../page/selection-check';
 
 /**
- * Runs in every http(s) page and frame. It reads postcode fields and, unless switched off for the site, postcodes in
- * addresses shown as text, and sends nothing but a complete postcode, to the background (which alone talks to the
- * server).
+ * Runs in the pages and frames of the sites chosen for it (the policy's and the person's), and wherever the context
+ * menu's check of a selection needs to show its answer. It reads postcode fields and, unless switched off for the
+ * site, postcodes in addresses shown as text, and sends nothing but a complete postcode, to the background (which
+ * alone talks to the server).
  */
 export default defineContentScript({
-  matches: ['*://*/*'],
-  allFrames: true,
-  // about:blank and srcdoc frames a page builds itself (same-origin) get the script too.
-  matchAboutBlank: true,
-  runAt: 'document_idle',
+  // Not in the manifest: the background registers it for the chosen sites only (all frames, about:blank and srcdoc
+  // ones included, at document_idle: extension/background/site-scripts.ts), so installing asks for no site at all.
+  registration: 'runtime',
   async main(ctx) {
+    // For the background: a frame with a live script is not given a second one.
+    (globalThis as unknown as Record<symbol, unknown>)[Symbol.for(CONTENT_SCRIPT_MARK)] = ctx;
     const site = topSite(window);
     const controller = new PageController(ctx, document, {
       check: checkThroughBackground,
       openOptions: () => void sendMessage('openOptions').catch(() => undefined),
     });
     const pageText = new PageTextBadges(document, controller);
+    // Run on demand on a site not chosen (the context menu's answer), the script shows that answer and nothing else;
+    // a site the person stops using, or the policy drops, stops at once. The frame's own origin, as registration
+    // matches it (an about:blank or srcdoc frame has its creator's).
+    const origin = window.origin !== 'null' ? window.origin : site;
+    let enabledSites = await enabledSitesItem.getValue();
+    let policySites: Managed<string[]> | undefined;
+    let chosen = isSiteChosen(origin, enabledSites, policySites);
     // Two switches per site (popup): the extension as a whole, and badges on postcodes in the page's text.
     let siteOff = isDisabledFor(await disabledSitesItem.getValue(), site);
-    let textOn = checksPageTextOn(await readOnlyOffSitesItem.getValue(), site);
+    // The page-text switch: the organisation's on/off for every site when its policy sets one, else the person's.
+    let textOffSites = await readOnlyOffSitesItem.getValue();
+    let textPolicy: Managed<boolean> | undefined;
+    let textOn = pageTextOn(textPolicy, textOffSites, site);
     const apply = () => {
-      if (siteOff) {
+      if (siteOff || !chosen) {
         pageText.stop();
         controller.stop();
         return;
@@ -38,22 +52,59 @@ export default defineContentScript({
       else pageText.stop();
     };
     apply();
+    const choose = () => {
+      chosen = isSiteChosen(origin, enabledSites, policySites);
+      apply();
+    };
+    // Not awaited: the browser may take seconds to load the policy after a start (nothing waits for it meanwhile,
+    // and no change of the person's switches is missed), and the person's own sites need none of it. A policy site
+    // starts, and the organisation's page-text choice applies, as soon as it is read.
+    void readManagedSettings(['sites', 'page_text']).then((managed) => {
+      if (ctx.isInvalid) return;
+      policySites = managed.sites;
+      textPolicy = managed.pageText;
+      textOn = pageTextOn(textPolicy, textOffSites, site);
+      choose();
+    });
+    const unwatchEnabled = enabledSitesItem.watch((list) => {
+      enabledSites = list ?? [];
+      choose();
+    });
+    const unwatchPolicy = watchManagedSettings(
+      (managed) => {
+        policySites = managed.sites;
+        choose();
+      },
+      ['sites'],
+    );
     const unwatchSite = disabledSitesItem.watch((list) => {
       siteOff = isDisabledFor(list ?? [], site);
       apply();
     });
     const unwatchText = readOnlyOffSitesItem.watch((list) => {
-      textOn = checksPageTextOn(list ?? [], site);
+      textOffSites = list ?? [];
+      textOn = pageTextOn(textPolicy, textOffSites, site);
       apply();
     });
+    const unwatchTextPolicy = watchManagedSettings(
+      (managed) => {
+        textPolicy = managed.pageText;
+        textOn = pageTextOn(textPolicy, textOffSites, site);
+        apply();
+      },
+      ['page_text'],
+    );
     const unlisten = onMessage('configChanged', () => controller.recheckProblems());
     // The context menu's answer for a selection in this frame; shown even on a switched-off site (it says so).
     const unlistenSelection = onMessage('showSelectionResult', ({ data }) =>
       handleSelectionResult(data, (range, postcode, outcome) => controller.showSelection(range, postcode, outcome)),
     );
     ctx.onInvalidated(() => {
+      unwatchEnabled();
+      unwatchPolicy();
       unwatchSite();
       unwatchText();
+      unwatchTextPolicy();
       unlisten();
       unlistenSelection();
       pageText.stop();

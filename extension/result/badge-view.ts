@@ -54,7 +54,7 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   no_permission: {
     label: 'Allow server access in options',
     detail:
-      'The browser has not allowed the extension to reach the configured server. Open the options and press Save to grant access.',
+      'The browser has not allowed the extension to reach the configured server. Open the options and allow access to the server (Save, or Allow access when your organisation set the server).',
   },
   invalid_key: {
     label: 'Key invalid',

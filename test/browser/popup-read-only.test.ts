@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchWithExtension, servePages, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import {
+  launchWithExtension,
+  servePages,
+  openPopupOver,
+  useExtensionOn,
+  type ExtensionBrowser,
+  type StaticServer,
+} from './helpers/browser';
 
 /**
  * The popup's per-site switch for postcodes in the page's text. The popup names the site of the active tab of its
  * window, so it is opened the way a person sees it: over the practice page. Playwright cannot open the toolbar popup,
  * so popup.html is opened in a background tab of the practice page's window (the practice page stays the active tab).
  */
-
-interface WorkerChrome {
-  chrome: {
-    tabs: {
-      query(q: { url: string }): Promise<{ id: number; windowId: number; index: number }[]>;
-      create(p: { url: string; windowId: number; index: number; active: boolean }): Promise<unknown>;
-    };
-  };
-}
 
 let pages: StaticServer;
 let ext: ExtensionBrowser;
@@ -24,6 +22,7 @@ let practice: Page;
 beforeAll(async () => {
   pages = await servePages();
   ext = await launchWithExtension(inject('extensionDir'));
+  await useExtensionOn(ext, [pages.origin]);
   practice = await ext.context.newPage();
   await practice.goto(`${pages.origin}/practice.html`);
 });
@@ -35,17 +34,7 @@ afterAll(async () => {
 
 /** The popup as it opens over the practice page. */
 async function openPopupOverPractice(): Promise<Page> {
-  const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html') });
-  await ext.worker.evaluate(
-    async ({ pattern, url }) => {
-      const { chrome } = globalThis as unknown as WorkerChrome;
-      const [tab] = await chrome.tabs.query({ url: pattern });
-      if (!tab) throw new Error('no practice tab');
-      await chrome.tabs.create({ url, windowId: tab.windowId, index: tab.index + 1, active: false });
-    },
-    { pattern: `${pages.origin}/*`, url: ext.url('popup.html') },
-  );
-  const popup = await opened;
+  const popup = await openPopupOver(ext, pages.origin);
   await expect.poll(() => popup.getByText(pages.origin, { exact: true }).count()).toBe(1);
   // The site is read once, when the popup opens; in front, its tab renders (and so acts) at full speed.
   await popup.bringToFront();

@@ -6,6 +6,7 @@ import {
   openPanel,
   servePages,
   typePostcode,
+  useExtensionOn,
   type ExtensionBrowser,
   type StaticServer,
 } from './helpers/browser';
@@ -27,6 +28,7 @@ beforeAll(async () => {
   seed = await startSeedServer();
   pages = await servePages();
   ext = await launchWithExtension(inject('extensionDir'));
+  await useExtensionOn(ext, [pages.origin]);
   // Stored as the options page stores them; the stub takes any key.
   await ext.setStorage({ serverUrl: seed.url, apiKey: 'sk_live_0123456789abcdefABCDEF0123456789abcdef' });
   page = await ext.context.newPage();

@@ -1,10 +1,25 @@
 import { useState } from 'react';
+import { SET_BY_ORGANISATION } from '../../common/managed-settings';
+import type { ServerAccess } from '../../components/useServerAccess';
 import { NoticeLine } from './NoticeLine';
 import type { ConnectionSettings as Settings } from './useConnectionSettings';
 
-/** The "Connection" section: the Server URL and API key form. */
-export function ConnectionSettings({ settings }: { settings: Settings }) {
+/** Said after a value the organisation's policy holds; fields name it in their accessible description. */
+export function ManagedMark({ id }: { id?: string }) {
+  return (
+    <span id={id} className="managed-mark">
+      {SET_BY_ORGANISATION}
+    </span>
+  );
+}
+
+/**
+ * The "Connection" section: the Server URL and API key form. A value the organisation sets is shown read-only and
+ * marked, and its key never: the page says only that one is set (it does not even hold it, see ManagedView).
+ */
+export function ConnectionSettings({ settings, access }: { settings: Settings; access: ServerAccess | null }) {
   const [showKey, setShowKey] = useState(false);
+  const { managedServerUrl, managedKey } = settings;
   return (
     <section aria-labelledby="connection-heading">
       <h2 id="connection-heading">Connection</h2>
@@ -17,37 +32,73 @@ export function ConnectionSettings({ settings }: { settings: Settings }) {
       >
         <div className="field">
           <label htmlFor="server-url">Server URL</label>
-          <input
-            id="server-url"
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            placeholder="https://eligibility.example.com.au"
-            value={settings.serverUrl}
-            onChange={(e) => settings.setServerUrl(e.target.value)}
-          />
+          {managedServerUrl !== null ? (
+            <>
+              <input
+                id="server-url"
+                type="url"
+                readOnly
+                spellCheck={false}
+                value={managedServerUrl}
+                aria-describedby="server-url-managed"
+              />
+              <ManagedMark id="server-url-managed" />
+            </>
+          ) : (
+            <input
+              id="server-url"
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              spellCheck={false}
+              placeholder="https://eligibility.example.com.au"
+              value={settings.serverUrl}
+              onChange={(e) => settings.setServerUrl(e.target.value)}
+            />
+          )}
         </div>
-        <div className="field">
-          <label htmlFor="api-key">API key</label>
-          <input
-            id="api-key"
-            type={showKey ? 'text' : 'password'}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="sk_live_…"
-            value={settings.apiKey}
-            onChange={(e) => settings.setApiKey(e.target.value)}
-          />
-          <label className="inline">
-            <input type="checkbox" checked={showKey} onChange={(e) => setShowKey(e.target.checked)} /> Show
-          </label>
-        </div>
-        <button type="submit">Save</button>
+        {managedServerUrl !== null && access?.granted === false && (
+          // A policy cannot grant access to a server that is not on this computer: the person allows it, once.
+          <div className="actions">
+            <button type="button" onClick={() => void access.request()} aria-describedby="server-access-why">
+              Allow access to {access.origin}
+            </button>
+            <span id="server-access-why" className="hint">
+              Checks need the browser&apos;s permission to reach the server your organisation set.
+            </span>
+          </div>
+        )}
+        {managedKey ? (
+          <div className="field">
+            <span className="field-label">API key</span>
+            <p className="managed-value">An API key is set by your organisation.</p>
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor="api-key">API key</label>
+            <input
+              id="api-key"
+              type={showKey ? 'text' : 'password'}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="sk_live_…"
+              value={settings.apiKey}
+              onChange={(e) => settings.setApiKey(e.target.value)}
+            />
+            <label className="inline">
+              <input type="checkbox" checked={showKey} onChange={(e) => setShowKey(e.target.checked)} /> Show
+            </label>
+          </div>
+        )}
+        {/* Nothing of the person's to save when the organisation sets both. */}
+        {(managedServerUrl === null || !managedKey) && <button type="submit">Save</button>}
         <NoticeLine notice={settings.notice} />
       </form>
       <p className="hint">
-        Only the postcode typed in a page is sent, and only to this server. The key stays in this browser profile.
+        Only the postcode typed in a page is sent, and only to this server.{' '}
+        {managedKey
+          ? 'The key is read from your organisation’s policy each time it is needed.'
+          : 'The key stays in this browser profile.'}
       </p>
     </section>
   );

@@ -7,6 +7,8 @@ export interface KeyManagementProps {
   account: Account;
   /** The key this browser uses, to say whether a revoke leaves it holding a dead key. */
   savedApiKey: string;
+  /** The organisation's policy sets this browser's key: a new key cannot replace it here. */
+  managedKey: boolean;
   /** "Use in this browser": saves a new key as this browser's key. */
   onUseKey(key: string): Promise<void>;
 }
@@ -15,8 +17,8 @@ export interface KeyManagementProps {
  * The signed-in clinic's subscription and key: generate, regenerate or revoke (both after a confirmation), and a new
  * key shown once with Copy and "Use in this browser".
  */
-export function KeyManagement({ account, savedApiKey, onUseKey }: KeyManagementProps) {
-  const keys = useKeyActions(account, savedApiKey, onUseKey);
+export function KeyManagement({ account, savedApiKey, managedKey, onUseKey }: KeyManagementProps) {
+  const keys = useKeyActions(account, managedKey ? null : savedApiKey, onUseKey);
   const { newKey, confirming, setConfirming, notice } = keys;
   const { status, busy } = account;
   const keyActive = status?.key.status === 'active';
@@ -68,16 +70,31 @@ export function KeyManagement({ account, savedApiKey, onUseKey }: KeyManagementP
       {newKey && (
         <div className="new-key" role="region" aria-labelledby="new-key-heading">
           <h3 id="new-key-heading">Your new key</h3>
-          <p>Shown once: the server keeps only a hash of it. Copy it now or use it in this browser.</p>
+          <p>
+            Shown once: the server keeps only a hash of it.{' '}
+            {managedKey ? 'Copy it now.' : 'Copy it now or use it in this browser.'}
+          </p>
           <p>
             <code data-testid="new-key">{newKey.api_key}</code>
           </p>
           <button type="button" onClick={() => void keys.copyNewKey()}>
             Copy
           </button>{' '}
-          <button type="button" onClick={() => void keys.adoptNewKey()}>
+          <button
+            type="button"
+            onClick={() => void keys.adoptNewKey()}
+            disabled={managedKey}
+            aria-describedby={managedKey ? 'use-key-managed' : undefined}
+          >
             Use in this browser
           </button>
+          {managedKey && (
+            // The policy's key would win over a key saved here anyway; saving one would only hide that.
+            <p id="use-key-managed" className="hint">
+              This browser uses the API key set by your organisation. To use the new key here, ask whoever manages the
+              browser policy to set it there.
+            </p>
+          )}
         </div>
       )}
       <NoticeLine notice={notice} />

@@ -1,6 +1,9 @@
+import { useManagedView } from '../../components/useManagedView';
+import { useServerAccess } from '../../components/useServerAccess';
 import { CatchmentSection } from './CatchmentSection';
 import { ConnectionSettings } from './ConnectionSettings';
 import { KeyManagement } from './KeyManagement';
+import { ManagedPolicy } from './ManagedPolicy';
 import { NoticeLine } from './NoticeLine';
 import { SignInForm } from './SignInForm';
 import { useAccount } from './useAccount';
@@ -9,17 +12,21 @@ import './options.css';
 
 /** The options page: where the extension finds its server and key, and where a clinic manages its key. */
 export function Options() {
-  const settings = useConnectionSettings();
-  const account = useAccount(settings.savedServerUrl);
+  const managed = useManagedView();
+  const settings = useConnectionSettings(managed);
+  // The account lives on the server the background talks to: the organisation's when its policy sets one.
+  const account = useAccount(settings.serverUrlInUse);
+  const access = useServerAccess(settings.managedServerUrl);
 
   return (
     <main className="options">
       <h1>Telehealth disaster eligibility</h1>
-      <ConnectionSettings settings={settings} />
+      <ManagedPolicy view={managed} />
+      <ConnectionSettings settings={settings} access={access} />
       <section aria-labelledby="account-heading">
         <h2 id="account-heading">Account and subscription</h2>
         {!account.signedInAs ? (
-          <SignInForm account={account} serverSaved={settings.savedServerUrl !== ''} />
+          <SignInForm account={account} serverSaved={settings.serverUrlInUse !== ''} />
         ) : (
           <div>
             <p>
@@ -29,7 +36,12 @@ export function Options() {
               </button>
             </p>
             <NoticeLine notice={account.notice} />
-            <KeyManagement account={account} savedApiKey={settings.savedApiKey} onUseKey={settings.saveApiKey} />
+            <KeyManagement
+              account={account}
+              savedApiKey={settings.savedApiKey}
+              managedKey={settings.managedKey}
+              onUseKey={settings.saveApiKey}
+            />
           </div>
         )}
       </section>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { apiKeyProblem } from '../../common/api-key-check';
+import type { ManagedView } from '../../common/managed-settings';
 import { normaliseServerUrl, originPattern } from '../../common/server-url';
 import { apiKeyItem, serverUrlItem } from '../../common/settings';
 import type { Notice } from './NoticeLine';
@@ -10,13 +11,18 @@ export type ConnectionSettings = ReturnType<typeof useConnectionSettings>;
 /**
  * The Server URL and API key: what the form holds and what is saved in this browser. Saving asks the browser for
  * access to the server's origin; a key saved elsewhere (the "Use in this browser" button) shows up here too.
+ *
+ * Where the organisation's policy sets a usable server URL or key (`managed`), that one is used and the form leaves
+ * the person's own alone: it stays saved, unused, and applies again should the policy drop the setting.
  */
-export function useConnectionSettings() {
+export function useConnectionSettings(managed: ManagedView | null) {
   const [serverUrl, setServerUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [savedServerUrl, setSavedServerUrl] = useState('');
   const [savedApiKey, setSavedApiKey] = useState('');
   const [notice, setNotice] = useState<Notice>(null);
+  const managedServerUrl = managed?.serverUrl?.ok ? managed.serverUrl.value : null;
+  const managedKey = managed?.apiKey?.ok === true;
 
   useEffect(() => {
     void (async () => {
@@ -31,8 +37,8 @@ export function useConnectionSettings() {
 
   /** Saves what the form holds. Call it inside the click: the browser shows its permission prompt only for one. */
   const save = async () => {
-    const url = normaliseServerUrl(serverUrl);
-    if (!url) {
+    const url = managedServerUrl ? null : normaliseServerUrl(serverUrl);
+    if (!managedServerUrl && !url) {
       setNotice({
         kind: 'error',
         text: 'Enter the server address, starting with https:// (or http:// for a server on this computer or network).',
@@ -40,25 +46,29 @@ export function useConnectionSettings() {
       return;
     }
     const key = apiKey.trim();
-    const problem = key ? apiKeyProblem(key) : null;
+    const problem = !managedKey && key ? apiKeyProblem(key) : null;
     if (problem) {
       setNotice({ kind: 'error', text: problem });
       return;
     }
-    let granted = false;
-    try {
-      granted = await browser.permissions.request({ origins: [originPattern(url)] });
-    } catch {
-      granted = false;
+    let granted = true;
+    if (url) {
+      try {
+        granted = await browser.permissions.request({ origins: [originPattern(url)] });
+      } catch {
+        granted = false;
+      }
+      await serverUrlItem.setValue(url);
+      setServerUrl(url);
+      setSavedServerUrl(url);
     }
-    await serverUrlItem.setValue(url);
-    await apiKeyItem.setValue(key);
-    setServerUrl(url);
-    setApiKey(key);
-    setSavedServerUrl(url);
-    setSavedApiKey(key);
+    if (!managedKey) {
+      await apiKeyItem.setValue(key);
+      setApiKey(key);
+      setSavedApiKey(key);
+    }
     setNotice(
-      granted
+      granted || !url
         ? { kind: 'ok', text: 'Saved.' }
         : {
             kind: 'error',
@@ -74,5 +84,21 @@ export function useConnectionSettings() {
     setSavedApiKey(key);
   };
 
-  return { serverUrl, setServerUrl, apiKey, setApiKey, savedServerUrl, savedApiKey, notice, save, saveApiKey };
+  return {
+    serverUrl,
+    setServerUrl,
+    apiKey,
+    setApiKey,
+    savedServerUrl,
+    savedApiKey,
+    /** The organisation's server URL, when its policy sets a usable one. */
+    managedServerUrl,
+    /** Whether the organisation's policy sets a usable key (whose value this page never holds). */
+    managedKey,
+    /** The server the background talks to: the organisation's, or the one saved here. */
+    serverUrlInUse: managedServerUrl ?? savedServerUrl,
+    notice,
+    save,
+    saveApiKey,
+  };
 }

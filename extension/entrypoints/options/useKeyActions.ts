@@ -10,9 +10,14 @@ export type KeyAction = 'generateKey' | 'regenerateKey' | 'revokeKey';
 
 /**
  * Generate, regenerate and revoke the clinic's key (the last two after a confirmation), and the new key, which the
- * server shows once: copied, or made this browser's key (`adoptNewKey`).
+ * server shows once: copied, or made this browser's key (`adoptNewKey`). `savedApiKey` is null while the
+ * organisation's policy sets the key: this page cannot tell whether a revoked key is that one.
  */
-export function useKeyActions(account: Account, savedApiKey: string, saveAsBrowserKey: (key: string) => Promise<void>) {
+export function useKeyActions(
+  account: Account,
+  savedApiKey: string | null,
+  saveAsBrowserKey: (key: string) => Promise<void>,
+) {
   const [newKey, setNewKey] = useState<NewKeyData | null>(null);
   const [confirming, setConfirming] = useState<'regenerate' | 'revoke' | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
@@ -28,12 +33,14 @@ export function useKeyActions(account: Account, savedApiKey: string, saveAsBrows
           setNotice({ kind: 'error', text: accountMessage(result) });
         } else {
           setNewKey(null);
-          const thisBrowser = revokedPrefix !== null && savedApiKey.startsWith(revokedPrefix);
+          const thisBrowser = revokedPrefix !== null && savedApiKey?.startsWith(revokedPrefix) === true;
           setNotice({
             kind: 'ok',
             text: thisBrowser
               ? 'Key revoked. This browser still holds the revoked key, so badges will say "Key invalid" until a new key is generated and used here.'
-              : 'Key revoked.',
+              : savedApiKey === null
+                ? 'Key revoked. If it is the key your organisation set for this browser, badges will say "Key invalid" until the policy holds a new one.'
+                : 'Key revoked.',
           });
         }
       } else {
@@ -59,7 +66,7 @@ export function useKeyActions(account: Account, savedApiKey: string, saveAsBrows
   };
 
   const adoptNewKey = async () => {
-    if (!newKey) return;
+    if (!newKey || savedApiKey === null) return;
     await saveAsBrowserKey(newKey.api_key);
     setNotice({ kind: 'ok', text: 'This browser now uses the new key.' });
   };

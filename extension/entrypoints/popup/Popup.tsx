@@ -1,18 +1,18 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { browser } from 'wxt/browser';
 import { ResultView } from '../../components/ResultView';
+import { pageTextOn } from '../../common/effective-settings';
+import { SET_BY_ORGANISATION } from '../../common/managed-settings';
 import { checkThroughBackground } from '../../common/messaging';
 import type { CheckOutcome } from '../../common/outcome';
 import { completePostcode } from '../../common/postcode';
-import {
-  checksPageTextOn,
-  disabledSitesItem,
-  isDisabledFor,
-  readOnlyOffSitesItem,
-  toggleSite,
-} from '../../common/settings';
+import { disabledSitesItem, isDisabledFor, readOnlyOffSitesItem, toggleSite } from '../../common/settings';
 import { currentSite } from '../../common/site';
+import { useManagedView } from '../../components/useManagedView';
+import { useServerAccess } from '../../components/useServerAccess';
+import { ManagedNotice } from './ManagedNotice';
 import { RecentAlerts } from './RecentAlerts';
+import { SiteAccess } from './SiteAccess';
 import './popup.css';
 
 export function Popup() {
@@ -23,6 +23,8 @@ export function Popup() {
   const [site, setSite] = useState<string | null>(null);
   const [disabledSites, setDisabledSites] = useState<string[]>([]);
   const [readOnlyOffSites, setReadOnlyOffSites] = useState<string[]>([]);
+  const managed = useManagedView();
+  const access = useServerAccess(managed?.serverUrl?.ok ? managed.serverUrl.value : null);
 
   useEffect(() => {
     void currentSite()
@@ -68,7 +70,9 @@ export function Popup() {
     setDisabledSites(list);
     void disabledSitesItem.setValue(list);
   };
-  const checksPageText = site !== null && checksPageTextOn(readOnlyOffSites, site);
+  // The organisation's on/off, when its policy sets one, holds for every site: the switch shows it read-only.
+  const pageTextManaged = managed?.pageText?.ok === true;
+  const checksPageText = site !== null && pageTextOn(managed?.pageText, readOnlyOffSites, site);
   const onTogglePageText = (next: boolean) => {
     if (site === null) return;
     const list = toggleSite(readOnlyOffSites, site, next);
@@ -109,7 +113,7 @@ export function Popup() {
         {site === null ? (
           <p>The extension does not run on this page.</p>
         ) : (
-          <>
+          <SiteAccess site={site}>
             <label className="switch">
               <input type="checkbox" role="switch" checked={enabled} onChange={(e) => onToggle(e.target.checked)} />
               Enabled on this site
@@ -121,19 +125,21 @@ export function Popup() {
                 type="checkbox"
                 role="switch"
                 checked={checksPageText}
-                disabled={!enabled}
+                disabled={!enabled || pageTextManaged}
                 aria-describedby="page-text-hint"
                 onChange={(e) => onTogglePageText(e.target.checked)}
               />
               Check postcodes in page text on this site
             </label>
             <p id="page-text-hint" className="hint">
+              {pageTextManaged && <span className="managed-mark">{SET_BY_ORGANISATION}. </span>}
               When off, only postcode fields get badges on this site.
             </p>
-          </>
+          </SiteAccess>
         )}
       </section>
-      <RecentAlerts />
+      <ManagedNotice view={managed} access={access} />
+      <RecentAlerts switchedOff={managed?.alerts?.ok === true && !managed.alerts.value} />
       <p>
         <button type="button" className="link" onClick={openOptions}>
           Options

@@ -5,9 +5,11 @@ import { sendMessage } from '../../common/messaging';
 
 /**
  * The recent alerts about the clinic's catchment, newest first. Opening the popup marks them seen: the count on the
- * toolbar icon goes. A failed check is said here (the background never interrupts with it).
+ * toolbar icon goes. A failed check is said here (the background never interrupts with it). `switchedOff`: the
+ * organisation switched alerts off (ManagedNotice says so); the alerts already received stay listed, but neither the
+ * last check's failure nor the promise of future alerts is shown.
  */
-export function RecentAlerts() {
+export function RecentAlerts({ switchedOff = false }: { switchedOff?: boolean }) {
   const [state, setState] = useState<StoredAlerts | null>(null);
 
   useEffect(() => {
@@ -29,12 +31,13 @@ export function RecentAlerts() {
       <div role="heading" aria-level={2} id="alerts-heading" className="alerts-heading">
         Recent alerts
       </div>
-      {state?.error && <p className="alerts-error">Could not check alerts: {state.error}</p>}
-      {state && state.alerts.length === 0 && (
+      {!switchedOff && state?.error && <p className="alerts-error">Could not check alerts: {state.error}</p>}
+      {!switchedOff && state && state.alerts.length === 0 && (
         <p className="hint-line">
           No alerts yet. You are told here when a declaration starts or ends in your catchment.
         </p>
       )}
+      {switchedOff && state && state.alerts.length === 0 && <p className="hint-line">No alerts.</p>}
       {state && state.alerts.length > 0 && (
         <ul className="alert-list">
           {state.alerts.map((alert) => (

@@ -41,6 +41,34 @@ interface ChromeGlobal {
         set(values: Record<string, unknown>): Promise<void>;
         get(keys: string[]): Promise<Record<string, unknown>>;
       };
+      managed: { get(keys: null): Promise<Record<string, unknown>> };
+    };
+  };
+}
+
+/**
+ * The toolbar popup as it opens over a page of `origin`: popup.html in a background tab next to it, so that the page
+ * stays its window's active tab (the popup reads the site of that tab once, when it opens).
+ */
+export async function openPopupOver(ext: ExtensionBrowser, origin: string): Promise<Page> {
+  const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html') });
+  await ext.worker.evaluate(
+    async ({ pattern, url }) => {
+      const { chrome } = globalThis as unknown as TabsChrome;
+      const [tab] = await chrome.tabs.query({ url: pattern });
+      if (!tab) throw new Error(`no tab on ${pattern}`);
+      await chrome.tabs.create({ url, windowId: tab.windowId, index: tab.index + 1, active: false });
+    },
+    { pattern: `${origin}/*`, url: ext.url('popup.html') },
+  );
+  return opened;
+}
+
+interface TabsChrome {
+  chrome: {
+    tabs: {
+      query(q: { url: string }): Promise<{ id: number; windowId: number; index: number }[]>;
+      create(p: { url: string; windowId: number; index: number; active: boolean }): Promise<unknown>;
     };
   };
 }
@@ -106,6 +134,10 @@ export async function launchWithExtension(extensionDir: string): Promise<Extensi
     ],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+  // Chromium answers the first read of managed storage (the organisation's policy) about 3 s after it starts, policy
+  // or none, and the extension rightly waits for it before its first check: a person at a workstation never checks in
+  // the browser's first seconds, so the tests start, as a person would, once the browser has its policy.
+  await worker.evaluate(() => (globalThis as unknown as ChromeGlobal).chrome.storage.managed.get(null));
   const extensionId = new URL(worker.url()).host;
   return {
     context,
@@ -122,6 +154,38 @@ export async function launchWithExtension(extensionDir: string): Promise<Extensi
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The service worker's `chrome.scripting`, as much of it as the tests read. */
+interface ScriptingGlobal {
+  chrome: { scripting: { getRegisteredContentScripts(): Promise<{ id: string; matches?: string[] }[]> } };
+}
+
+/** The match patterns the extension's content script is registered for now (none: not registered). */
+export async function registeredSites(ext: ExtensionBrowser): Promise<string[]> {
+  const scripts = await ext.worker.evaluate(() =>
+    (globalThis as unknown as ScriptingGlobal).chrome.scripting.getRegisteredContentScripts(),
+  );
+  return scripts.flatMap((script) => script.matches ?? []);
+}
+
+/**
+ * Chooses sites as "Use on this site" in the popup does (the extension's list of them; localhost and 127.0.0.1 need
+ * no permission prompt, the manifest requires them), and waits until the content script is registered for them:
+ * pages loaded from then on get it.
+ */
+export async function useExtensionOn(ext: ExtensionBrowser, origins: string[]): Promise<void> {
+  await ext.setStorage({ enabledSites: origins });
+  const wanted = origins.map((origin) => `${origin}/*`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const registered = await registeredSites(ext);
+    if (wanted.every((pattern) => registered.includes(pattern))) return;
+    if (Date.now() > deadline) {
+      throw new Error(`content script not registered for ${wanted.join(', ')} (registered: ${registered.join(', ')})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export interface StaticServer {

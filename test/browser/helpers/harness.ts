@@ -7,7 +7,7 @@ import {
   type TestServer,
   type TestServerOptions,
 } from '../../helpers/test-server';
-import { launchWithExtension, servePages, type ExtensionBrowser, type StaticServer } from './browser';
+import { launchWithExtension, servePages, useExtensionOn, type ExtensionBrowser, type StaticServer } from './browser';
 
 /** What a browser test works with: the API server, the pages it browses, Chromium with the built extension. */
 export interface ExtensionHarness {
@@ -30,6 +30,11 @@ export interface ExtensionHarnessOptions {
   connect?: boolean;
   /** Where the served pages are (default test/fixtures/pages). */
   pagesDir?: string;
+  /**
+   * Use the extension on the served pages' site, as a person does once with "Use on this site" (default true): the
+   * content script runs only on chosen sites. False: the pages' site is not chosen.
+   */
+  useOnPages?: boolean;
 }
 
 /**
@@ -52,6 +57,7 @@ export async function openExtensionHarness(options: ExtensionHarnessOptions = {}
     if (account?.apiKey && options.connect !== false) {
       await ext.setStorage({ serverUrl: server.url, apiKey: account.apiKey });
     }
+    if (options.useOnPages !== false) await useExtensionOn(ext, [pages.origin]);
     const page = await ext.context.newPage();
     return { server, account, pages, ext, page, close };
   } catch (err) {

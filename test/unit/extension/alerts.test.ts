@@ -189,4 +189,33 @@ describe('AlertsPoller', () => {
     expect(none.fetch).not.toHaveBeenCalled();
     expect(none.state().error).toMatch(/API key/);
   });
+
+  it('switched off (an organisation policy): no request at all, and what was stored stays; on again, it asks', async () => {
+    let on = false;
+    const fetch = vi.fn<Fetch>(async () => json(200, { success: true, data: { alerts: [alert(1)] } }));
+    const stored: StoredAlerts = { ...NO_ALERTS, serverUrl: SERVER, lastId: '0', error: 'an old failure' };
+    let state = stored;
+    const save = vi.fn(async (next: StoredAlerts) => {
+      state = next;
+    });
+    const p = new AlertsPoller({
+      fetch,
+      now: () => NOW,
+      config: async () => ({ serverUrl: SERVER, apiKey: KEY }),
+      hasPermission: async () => true,
+      enabled: async () => on,
+      load: async () => state,
+      save,
+      notify: async () => undefined,
+      showCount: async () => undefined,
+    });
+    await p.poll();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(save).not.toHaveBeenCalled();
+    expect(state).toBe(stored);
+    on = true;
+    await p.poll();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(state.alerts.map((a) => a.id)).toEqual(['1']);
+  });
 });
