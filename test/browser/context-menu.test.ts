@@ -1,10 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CDPSession, Frame, Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { type TestServer } from '../helpers/test-server';
 import { tempDir } from '../helpers/temp-dir';
-import { openPanel, type ExtensionBrowser, type StaticServer } from './helpers/browser';
+import {
+  chooseMenuItem,
+  MENU_ID,
+  openPanel,
+  selectText,
+  type ExtensionBrowser,
+  type StaticServer,
+} from './helpers/browser';
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
@@ -16,8 +23,6 @@ import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
  */
 
 /** The id the background gives its menu item (extension/background/selection-menu.ts). */
-const MENU_ID = 'dte-check-selection';
-
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Patient</title></head><body>
 <h1>Patient record</h1>
 <p id="address">12 Smith St, LISMORE NSW 2480</p>
@@ -27,15 +32,6 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 const REFERRAL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Referral</title></head><body>
 <p id="address">Unit 3, 20 Queen St, BRISBANE CITY QLD 4000</p>
 </body></html>`;
-
-interface ClickInfo {
-  menuItemId: string;
-  editable: boolean;
-  selectionText: string;
-  pageUrl: string;
-  frameUrl?: string;
-  frameId: number;
-}
 
 interface Tab {
   id: number;
@@ -51,7 +47,6 @@ interface WorkerChrome {
     tabs: { query(q: { url: string }): Promise<Tab[]> };
     contextMenus: {
       update(id: string, props: object): Promise<void>;
-      onClicked: { dispatch(info: ClickInfo, tab: Tab): void };
     };
   };
   dteFrameIds?: Record<string, number>;
@@ -133,18 +128,6 @@ async function openPatient(): Promise<Frames> {
   return frames;
 }
 
-/** Selects an element's text in a frame, as a person does with the mouse, and returns the selected text. */
-function select(frame: Frame, selector: string): Promise<string> {
-  return frame.locator(selector).evaluate((el) => {
-    const range = el.ownerDocument.createRange();
-    range.selectNodeContents(el);
-    const selection = el.ownerDocument.getSelection()!;
-    selection.removeAllRanges();
-    selection.addRange(range);
-    return selection.toString();
-  });
-}
-
 /** The extension's frame id of the referral iframe: its content script says hello, the worker reads the sender. */
 async function referralFrameId(frames: Frames): Promise<number> {
   await ext.worker.evaluate(() => {
@@ -170,25 +153,14 @@ async function referralFrameId(frames: Frames): Promise<number> {
   return id!;
 }
 
-/** What Chrome does when the menu item is chosen on selected text: dispatches onClicked with the info and the tab. */
-async function chooseMenuItem(selectionText: string, frameId = 0, frameUrl?: string): Promise<void> {
-  const info: ClickInfo = {
-    menuItemId: MENU_ID,
-    editable: false,
+/** The menu item chosen on `selectionText` in the patient page (or, with `frameId`, in one of its frames). */
+function chooseMenuItemOnPatient(selectionText: string, frameId = 0, frameUrl?: string): Promise<void> {
+  return chooseMenuItem(ext, pages.origin, {
     selectionText,
     pageUrl: `${pages.origin}/patient.html`,
     frameId,
     ...(frameUrl && { frameUrl }),
-  };
-  await ext.worker.evaluate(
-    async ({ info, pattern }) => {
-      const { chrome } = globalThis as unknown as WorkerChrome;
-      const [tab] = await chrome.tabs.query({ url: pattern });
-      if (!tab) throw new Error('no tab');
-      chrome.contextMenus.onClicked.dispatch(info, tab);
-    },
-    { info, pattern: `${pages.origin}/*` },
-  );
+  });
 }
 
 /** The text of the overlay's open panel(s) in the page's top frame ('' when none is open). */
@@ -223,10 +195,10 @@ describe('"Check disaster eligibility" on selected text', () => {
 
   it('an address selected in the page: 2480 is checked and the answer goes to that frame’s content script', async () => {
     const frames = await openPatient();
-    const text = await select(page.mainFrame(), '#address');
+    const text = await selectText(page.mainFrame(), '#address');
     expect(text).toBe('12 Smith St, LISMORE NSW 2480');
     const before = checkRequests();
-    await chooseMenuItem(text);
+    await chooseMenuItemOnPatient(text);
 
     await expect.poll(() => received(frames.top), { timeout: 10_000 }).toHaveLength(1);
     const [message] = await received(frames.top);
@@ -251,8 +223,8 @@ describe('"Check disaster eligibility" on selected text', () => {
   it('an address selected in an iframe: its answer goes to the iframe’s content script only', async () => {
     const frames = await openPatient();
     const referral = page.frame({ url: /referral\.html$/ })!;
-    const text = await select(referral, '#address');
-    await chooseMenuItem(text, await referralFrameId(frames), referral.url());
+    const text = await selectText(referral, '#address');
+    await chooseMenuItemOnPatient(text, await referralFrameId(frames), referral.url());
 
     await expect.poll(() => received(frames.referral), { timeout: 10_000 }).toHaveLength(1);
     const [message] = await received(frames.referral);
@@ -267,7 +239,7 @@ describe('"Check disaster eligibility" on selected text', () => {
   it('a selection without a postcode (a phone number and a date) gets "No postcode in the selection"', async () => {
     const frames = await openPatient();
     const before = checkRequests();
-    await chooseMenuItem(await select(page.mainFrame(), '#phone'));
+    await chooseMenuItemOnPatient(await selectText(page.mainFrame(), '#phone'));
     await expect
       .poll(() => received(frames.top), { timeout: 10_000 })
       .toEqual([{ postcode: null, outcome: { notice: 'no_postcode', text: 'No postcode in the selection' } }]);
@@ -279,7 +251,7 @@ describe('"Check disaster eligibility" on selected text', () => {
     const frames = await openPatient();
     await ext.setStorage({ disabledSites: [pages.origin] });
     const before = checkRequests();
-    await chooseMenuItem(await select(page.mainFrame(), '#address'));
+    await chooseMenuItemOnPatient(await selectText(page.mainFrame(), '#address'));
     await expect
       .poll(() => received(frames.top), { timeout: 10_000 })
       .toEqual([

@@ -6,9 +6,11 @@ import { tempDir } from '../helpers/temp-dir';
 import {
   animationFrames,
   badgeAfter,
+  chooseMenuItem,
   openPanel,
   openPopupOver,
   registeredSites,
+  selectText,
   type ExtensionBrowser,
   type StaticServer,
 } from './helpers/browser';
@@ -51,7 +53,6 @@ interface WorkerChrome {
       contains(p: { origins: string[] }): Promise<boolean>;
       remove(p: { origins: string[] }): Promise<boolean>;
     };
-    contextMenus: { onClicked: { dispatch(info: object, tab: object): void } };
     runtime: { onInstalled: { dispatch(details: object): void } };
     notifications: { getAll(): Promise<Record<string, boolean>>; clear(id: string): Promise<boolean> };
     storage: { local: { remove(keys: string[]): Promise<void> } };
@@ -226,32 +227,8 @@ describe('the context menu on a site not chosen', () => {
     await expect.poll(() => registeredSites(ext)).toEqual([]);
     await openSite();
     await expectNoBadges(page);
-    const text = await page.locator('#address').evaluate((el) => {
-      const range = el.ownerDocument.createRange();
-      range.selectNodeContents(el);
-      const selection = el.ownerDocument.getSelection()!;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      return selection.toString();
-    });
-    await ext.worker.evaluate(
-      async ({ info, pattern }) => {
-        const { chrome } = globalThis as unknown as WorkerChrome;
-        const [tab] = await chrome.tabs.query({ url: pattern });
-        if (!tab) throw new Error('no tab');
-        chrome.contextMenus.onClicked.dispatch(info, tab);
-      },
-      {
-        info: {
-          menuItemId: 'dte-check-selection',
-          editable: false,
-          selectionText: text,
-          pageUrl: `${pages.origin}/site.html`,
-          frameId: 0,
-        },
-        pattern: `${pages.origin}/*`,
-      },
-    );
+    const text = await selectText(page, '#address');
+    await chooseMenuItem(ext, pages.origin, { selectionText: text, pageUrl: `${pages.origin}/site.html`, frameId: 0 });
     await expect
       .poll(async () => ((await openPanel(page).count()) > 0 ? await openPanel(page).first().textContent() : ''), {
         timeout: 10_000,

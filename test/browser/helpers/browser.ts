@@ -64,6 +64,59 @@ export async function openPopupOver(ext: ExtensionBrowser, origin: string): Prom
   return opened;
 }
 
+/** The context menu item's id (extension/background/selection-menu.ts). */
+export const MENU_ID = 'dte-check-selection';
+
+/** What Chrome passes to `contextMenus.onClicked` for a click on selected text. */
+export interface ClickInfo {
+  menuItemId: string;
+  editable: boolean;
+  selectionText: string;
+  pageUrl: string;
+  frameUrl?: string;
+  frameId: number;
+}
+
+/**
+ * What Chrome does when "Check disaster eligibility" is chosen on selected text in a tab of `origin`: dispatches
+ * onClicked in the service worker with the click's info and the tab.
+ */
+export async function chooseMenuItem(
+  ext: ExtensionBrowser,
+  origin: string,
+  click: Omit<ClickInfo, 'menuItemId' | 'editable'>,
+): Promise<void> {
+  const info: ClickInfo = { menuItemId: MENU_ID, editable: false, ...click };
+  await ext.worker.evaluate(
+    async ({ info, pattern }) => {
+      const { chrome } = globalThis as unknown as MenuChrome;
+      const [tab] = await chrome.tabs.query({ url: pattern });
+      if (!tab) throw new Error(`no tab on ${pattern}`);
+      chrome.contextMenus.onClicked.dispatch(info, tab);
+    },
+    { info, pattern: `${origin}/*` },
+  );
+}
+
+interface MenuChrome {
+  chrome: {
+    tabs: { query(q: { url: string }): Promise<{ id: number }[]> };
+    contextMenus: { onClicked: { dispatch(info: ClickInfo, tab: { id: number }): void } };
+  };
+}
+
+/** Selects an element's text in a frame, as a person does with the mouse, and returns the selected text. */
+export function selectText(frame: Frame | Page, selector: string): Promise<string> {
+  return frame.locator(selector).evaluate((el) => {
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    const selection = el.ownerDocument.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return selection.toString();
+  });
+}
+
 interface TabsChrome {
   chrome: {
     tabs: {

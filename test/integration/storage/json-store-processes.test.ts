@@ -1,35 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { JsonStore } from '../../../server/storage/json-store';
-import { childEnv, REPO_ROOT, TSX } from '../../helpers/child-env';
+import { spawnWorker } from '../../helpers/spawn-worker';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
 
-const WORKER = path.join(REPO_ROOT, 'test/helpers/counter-store-worker.ts');
+const WORKER = 'test/helpers/counter-store-worker.ts';
 const CounterFile = z.object({ counter: z.number().int(), writers: z.array(z.string()) });
 
-interface Worker {
+interface CounterWorker {
   child: ChildProcess;
   output: () => string;
-  /** The pid of the node process doing the writes (tsx runs the script in a child of its own). */
+  /** The pid of the node process doing the writes, as it reports it. */
   pid: () => string | undefined;
   exited: Promise<number | null>;
 }
 
-function startWorker(file: string, increments: number, goFile?: string, maxLead?: number): Worker {
-  const child = spawn(TSX, [WORKER, file, String(increments), ...(goFile ? [goFile, String(maxLead ?? '')] : [])], {
-    cwd: REPO_ROOT,
-    env: childEnv({}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (output += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (output += c));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, pid: () => /ready (\d+)/.exec(output)?.[1], exited };
+function startWorker(file: string, increments: number, goFile?: string, maxLead?: number): CounterWorker {
+  const worker = spawnWorker(WORKER, [file, String(increments), ...(goFile ? [goFile, String(maxLead ?? '')] : [])]);
+  return {
+    ...worker,
+    pid: () => /ready (\d+)/.exec(worker.output())?.[1],
+    exited: worker.exited.then(({ code }) => code),
+  };
 }
 
 describe('JsonStore across processes', () => {
