@@ -20,6 +20,12 @@ const NOT_CONFIGURED = {
   message: 'Save the Server URL first.',
 } as const;
 
+// `fetch` must be called unbound-safe: the service worker's global fetch throws "Illegal invocation" if detached.
+const fetchFn: Fetch = (input, init) => fetch(input, init);
+
+const hasServerPermission = (serverUrl: string) =>
+  browser.permissions.contains({ origins: [originPattern(serverUrl)] });
+
 /** Tells every tab's content scripts that the settings changed. Tabs without one simply do not answer. */
 async function notifyTabs(): Promise<void> {
   const tabs = await browser.tabs.query({});
@@ -36,25 +42,10 @@ function toolbarButton() {
 }
 
 /**
- * The service worker: the only part of the extension that talks to the server. Content scripts and the popup ask
- * it to check a postcode; the options page asks it to sign in and manage keys.
+ * A new key or server makes every remembered answer (and every "wait") meaningless, and badges that asked for a key
+ * or could not reach the server may now get an answer: tell the tabs (content scripts ask again themselves).
  */
-export default defineBackground(() => {
-  // The content script, on the chosen sites only: registered now, and whenever the choice changes.
-  startSiteScripts();
-
-  // `fetch` must be called unbound-safe: the service worker's global fetch throws "Illegal invocation" if detached.
-  const fetchFn: Fetch = (input, init) => fetch(input, init);
-
-  // Every request below takes its server and key from effectiveConnection: the organisation's policy where it set
-  // usable ones, the options page's otherwise, read afresh each time (a managed key is never copied to storage).
-  const checks = new CheckService({
-    fetch: fetchFn,
-    config: effectiveConnection,
-    hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
-  });
-  // A new key or server makes every remembered answer (and every "wait") meaningless, and badges that asked for a
-  // key or could not reach the server may now get an answer: tell the tabs (content scripts ask again themselves).
+function watchConnection(checks: CheckService): void {
   let notify: ReturnType<typeof setTimeout> | undefined;
   const configChanged = () => {
     checks.clear();
@@ -64,14 +55,14 @@ export default defineBackground(() => {
   serverUrlItem.watch(configChanged);
   apiKeyItem.watch(configChanged);
   watchManagedSettings(configChanged, ['server_url', 'api_key']);
+}
 
-  // Alerts for the clinic's catchment: checked every ALERTS_PERIOD_MINUTES by an alarm (which survives the service
-  // worker stopping), at browser start, and on install or update. Not on every settings change: the server counts an
-  // alerts request against the key's rate limit, like a check.
-  const alerts = new AlertsPoller({
+/** The alerts poller, showing what it finds as notifications and as the count on the toolbar button. */
+function createAlertsPoller(): AlertsPoller {
+  return new AlertsPoller({
     fetch: fetchFn,
     config: effectiveConnection,
-    hasPermission: (serverUrl) => browser.permissions.contains({ origins: [originPattern(serverUrl)] }),
+    hasPermission: hasServerPermission,
     enabled: async () => alertsOn((await readManagedSettings(['alerts'])).alerts),
     load: () => alertsItem.getValue(),
     save: (state) => alertsItem.setValue(state),
@@ -89,14 +80,24 @@ export default defineBackground(() => {
       await button.setBadgeText({ text });
     },
   });
-  const scheduleAlerts = async () => {
-    if (!(await browser.alarms.get(ALERTS_ALARM))) {
-      await browser.alarms.create(ALERTS_ALARM, {
-        delayInMinutes: ALERTS_PERIOD_MINUTES,
-        periodInMinutes: ALERTS_PERIOD_MINUTES,
-      });
-    }
-  };
+}
+
+async function scheduleAlerts(): Promise<void> {
+  if (!(await browser.alarms.get(ALERTS_ALARM))) {
+    await browser.alarms.create(ALERTS_ALARM, {
+      delayInMinutes: ALERTS_PERIOD_MINUTES,
+      periodInMinutes: ALERTS_PERIOD_MINUTES,
+    });
+  }
+}
+
+/**
+ * Alerts for the clinic's catchment: checked every ALERTS_PERIOD_MINUTES by an alarm (which survives the service
+ * worker stopping), at browser start, and on install or update. Not on every settings change: the server counts an
+ * alerts request against the key's rate limit, like a check.
+ */
+function startAlerts(): void {
+  const alerts = createAlertsPoller();
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALERTS_ALARM) void alerts.poll();
   });
@@ -110,18 +111,14 @@ export default defineBackground(() => {
     void browser.notifications.clear(id).catch(() => undefined);
     void browser.tabs.create({ url: browser.runtime.getURL('/popup.html') }).catch(() => undefined);
   });
+}
 
-  async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
-    const { serverUrl } = await effectiveConnection();
-    if (!serverUrl) return { ...NOT_CONFIGURED };
-    return call(serverUrl);
-  }
-
-  onMessage('check', ({ data }) => checks.check(String(data)));
-
-  // "Check disaster eligibility" on selected text. Chrome keeps an MV3 extension's menu items across restarts, so
-  // they are made once per install or update; a persistent MV2 background page (Firefox) runs once per start and
-  // makes them each time.
+/**
+ * "Check disaster eligibility" on selected text. Chrome keeps an MV3 extension's menu items across restarts, so they
+ * are made once per install or update; a persistent MV2 background page (Firefox) runs once per start and makes them
+ * each time.
+ */
+function registerSelectionMenu(checks: CheckService): void {
   const createMenu = () =>
     void browser.contextMenus
       .removeAll()
@@ -135,8 +132,16 @@ export default defineBackground(() => {
     send: (result, target) => sendToFrame(() => sendMessage('showSelectionResult', result, target), target),
   };
   browser.contextMenus.onClicked.addListener((info, tab) => void checkSelection(info, tab, selection));
-  onMessage('openOptions', () => browser.runtime.openOptionsPage());
+}
 
+async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<T>>): Promise<AccountResult<T>> {
+  const { serverUrl } = await effectiveConnection();
+  if (!serverUrl) return { ...NOT_CONFIGURED };
+  return call(serverUrl);
+}
+
+/** The options page's sign-in, session and key management, over the cookie session on the server in use. */
+function registerAccountMessages(checks: CheckService): void {
   onMessage('login', ({ data }) =>
     withServer(async (url) => {
       const login = await accountApi.login(fetchFn, url, {
@@ -163,7 +168,9 @@ export default defineBackground(() => {
   };
   onMessage('regenerateKey', () => withServer((url) => accountApi.regenerateKey(fetchFn, url).then(forgetChecksIfOk)));
   onMessage('revokeKey', () => withServer((url) => accountApi.revokeKey(fetchFn, url).then(forgetChecksIfOk)));
+}
 
+function registerCatchmentMessages(): void {
   onMessage('getCatchment', () => withServer((url) => catchmentApi.get(fetchFn, url)));
   onMessage('saveCatchment', ({ data }) =>
     withServer((url) =>
@@ -175,4 +182,24 @@ export default defineBackground(() => {
     ),
   );
   onMessage('catchmentCsv', () => withServer((url) => catchmentApi.csv(fetchFn, url)));
+}
+
+/**
+ * The service worker: the only part of the extension that talks to the server. Content scripts and the popup ask
+ * it to check a postcode; the options page asks it to sign in and manage keys. Every listener is added in the
+ * worker's first turn, so an event that woke it reaches its listener.
+ */
+export default defineBackground(() => {
+  // The content script, on the chosen sites only: registered now, and whenever the choice changes.
+  startSiteScripts();
+  // Every request takes its server and key from effectiveConnection: the organisation's policy where it set usable
+  // ones, the options page's otherwise, read afresh each time (a managed key is never copied to storage).
+  const checks = new CheckService({ fetch: fetchFn, config: effectiveConnection, hasPermission: hasServerPermission });
+  watchConnection(checks);
+  startAlerts();
+  onMessage('check', ({ data }) => checks.check(String(data)));
+  registerSelectionMenu(checks);
+  onMessage('openOptions', () => browser.runtime.openOptionsPage());
+  registerAccountMessages(checks);
+  registerCatchmentMessages();
 });

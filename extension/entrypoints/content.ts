@@ -1,3 +1,4 @@
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { defineContentScript } from 'wxt/utils/define-content-script';
 import { CONTENT_SCRIPT_MARK, enabledSitesItem, isSiteChosen } from '../common/enabled-sites';
 import { readManagedSettings, watchManagedSettings, type Managed } from '../common/managed-settings';
@@ -32,17 +33,8 @@ export default defineContentScript({
     // a site the person stops using, or the policy drops, stops at once. The frame's own origin, as registration
     // matches it (an about:blank or srcdoc frame has its creator's).
     const origin = window.origin !== 'null' ? window.origin : site;
-    let enabledSites = await enabledSitesItem.getValue();
-    let policySites: Managed<string[]> | undefined;
-    let chosen = isSiteChosen(origin, enabledSites, policySites);
-    // Two switches per site (popup): the extension as a whole, and badges on postcodes in the page's text.
-    let siteOff = isDisabledFor(await disabledSitesItem.getValue(), site);
-    // The page-text switch: the organisation's on/off for every site when its policy sets one, else the person's.
-    let textOffSites = await readOnlyOffSitesItem.getValue();
-    let textPolicy: Managed<boolean> | undefined;
-    let textOn = pageTextOn(textPolicy, textOffSites, site);
-    const apply = () => {
-      if (siteOff || !chosen) {
+    const unwatch = await followSwitches(ctx, site, origin, ({ running, textOn }) => {
+      if (!running) {
         pageText.stop();
         controller.stop();
         return;
@@ -50,64 +42,99 @@ export default defineContentScript({
       controller.start();
       if (textOn) pageText.start();
       else pageText.stop();
-    };
-    apply();
-    const choose = () => {
-      chosen = isSiteChosen(origin, enabledSites, policySites);
-      apply();
-    };
-    // Not awaited: the browser may take seconds to load the policy after a start (nothing waits for it meanwhile,
-    // and no change of the person's switches is missed), and the person's own sites need none of it. A policy site
-    // starts, and the organisation's page-text choice applies, as soon as it is read.
-    void readManagedSettings(['sites', 'page_text']).then((managed) => {
-      if (ctx.isInvalid) return;
-      policySites = managed.sites;
-      textPolicy = managed.pageText;
-      textOn = pageTextOn(textPolicy, textOffSites, site);
-      choose();
     });
-    const unwatchEnabled = enabledSitesItem.watch((list) => {
+    const unlisten = listenToBackground(controller);
+    ctx.onInvalidated(() => {
+      unwatch();
+      unlisten();
+      pageText.stop();
+    });
+  },
+});
+
+/** What the script does in this frame, as the site's switches and the policy stand. */
+interface Switches {
+  /** Badges at all: the site is chosen (the policy's or the person's) and not switched off in the popup. */
+  running: boolean;
+  /** Badges on postcodes in the page's text too. */
+  textOn: boolean;
+}
+
+/**
+ * Reads the switches that decide what the script does in this frame and calls `apply` with them, now and on every
+ * change; returns what stops following them.
+ */
+async function followSwitches(
+  ctx: ContentScriptContext,
+  site: string,
+  origin: string,
+  apply: (switches: Switches) => void,
+): Promise<() => void> {
+  let enabledSites = await enabledSitesItem.getValue();
+  let policySites: Managed<string[]> | undefined;
+  let chosen = isSiteChosen(origin, enabledSites, policySites);
+  // Two switches per site (popup): the extension as a whole, and badges on postcodes in the page's text.
+  let siteOff = isDisabledFor(await disabledSitesItem.getValue(), site);
+  // The page-text switch: the organisation's on/off for every site when its policy sets one, else the person's.
+  let textOffSites = await readOnlyOffSitesItem.getValue();
+  let textPolicy: Managed<boolean> | undefined;
+  const update = () => apply({ running: !siteOff && chosen, textOn: pageTextOn(textPolicy, textOffSites, site) });
+  update();
+  const choose = () => {
+    chosen = isSiteChosen(origin, enabledSites, policySites);
+    update();
+  };
+  // Not awaited: the browser may take seconds to load the policy after a start (nothing waits for it meanwhile,
+  // and no change of the person's switches is missed), and the person's own sites need none of it. A policy site
+  // starts, and the organisation's page-text choice applies, as soon as it is read.
+  void readManagedSettings(['sites', 'page_text']).then((managed) => {
+    if (ctx.isInvalid) return;
+    policySites = managed.sites;
+    textPolicy = managed.pageText;
+    choose();
+  });
+  const unwatch = [
+    enabledSitesItem.watch((list) => {
       enabledSites = list ?? [];
       choose();
-    });
-    const unwatchPolicy = watchManagedSettings(
+    }),
+    watchManagedSettings(
       (managed) => {
         policySites = managed.sites;
         choose();
       },
       ['sites'],
-    );
-    const unwatchSite = disabledSitesItem.watch((list) => {
+    ),
+    disabledSitesItem.watch((list) => {
       siteOff = isDisabledFor(list ?? [], site);
-      apply();
-    });
-    const unwatchText = readOnlyOffSitesItem.watch((list) => {
+      update();
+    }),
+    readOnlyOffSitesItem.watch((list) => {
       textOffSites = list ?? [];
-      textOn = pageTextOn(textPolicy, textOffSites, site);
-      apply();
-    });
-    const unwatchTextPolicy = watchManagedSettings(
+      update();
+    }),
+    watchManagedSettings(
       (managed) => {
         textPolicy = managed.pageText;
-        textOn = pageTextOn(textPolicy, textOffSites, site);
-        apply();
+        update();
       },
       ['page_text'],
-    );
-    const unlisten = onMessage('configChanged', () => controller.recheckProblems());
-    // The context menu's answer for a selection in this frame; shown even on a switched-off site (it says so).
-    const unlistenSelection = onMessage('showSelectionResult', ({ data }) =>
-      handleSelectionResult(data, (range, postcode, outcome) => controller.showSelection(range, postcode, outcome)),
-    );
-    ctx.onInvalidated(() => {
-      unwatchEnabled();
-      unwatchPolicy();
-      unwatchSite();
-      unwatchText();
-      unwatchTextPolicy();
-      unlisten();
-      unlistenSelection();
-      pageText.stop();
-    });
-  },
-});
+    ),
+  ];
+  return () => {
+    for (const stop of unwatch) stop();
+  };
+}
+
+/** The background's messages to this frame; returns what stops listening to them. */
+function listenToBackground(controller: PageController): () => void {
+  const unlisten = onMessage('configChanged', () => controller.recheckProblems());
+  // The context menu's answer for a selection in this frame; shown even on a switched-off site (it says so).
+  const unlistenSelection = onMessage('showSelectionResult', ({ data }) =>
+    handleSelectionResult(data, (range, postcode, outcome) => controller.showSelection(range, postcode, outcome)),
+  );
+  return () => {
+    unlisten();
+    unlistenSelection();
+  };
+}

@@ -1,5 +1,7 @@
 import { completePostcode } from '../common/postcode';
-import { isPostcodeField, isTextLikeInput, LabelIndex, treeOf } from './field-detection';
+import { IdleBatch, ownTagSet, ShadowFollowingObserver } from './dom-watch';
+import { isPostcodeField } from './field-detection';
+import { isTextLikeInput, LabelIndex, treeOf } from './field-markup';
 
 export interface FieldWatcherHooks {
   /**
@@ -31,6 +33,9 @@ const SHOW_ELEMENT = 1;
 /** A mutation record adding more nodes than this has its parent searched for shadow roots, not each node. */
 const MANY_ADDED = 8;
 
+/** How long an added subtree may wait for idle time before it is searched for shadow roots anyway. */
+const SHADOW_SEARCH_WAIT_MS = 500;
+
 /**
  * Finds postcode fields in one document, and in the open shadow roots of its web components, and reports their
  * complete values. One MutationObserver (child lists only, on the document and on each open shadow root found) sees
@@ -44,16 +49,14 @@ export class FieldWatcher {
   readonly fields = new Set<HTMLInputElement>();
   private readonly lastValue = new WeakMap<HTMLInputElement, string | null>();
   private readonly timers = new Map<HTMLInputElement, ReturnType<typeof setTimeout>>();
-  private observer: MutationObserver | null = null;
+  /** Child lists of the document and of the shadow roots found since start. */
+  private readonly observer: ShadowFollowingObserver;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private readonly debounceMs: number;
   private readonly pollMs: number;
   private readonly ownTags: ReadonlySet<string>;
-  /** Shadow roots observed since start. */
-  private shadowRoots = new WeakSet<ShadowRoot>();
-  /** Added subtrees not yet searched for shadow roots, and the idle callback that will. */
-  private pendingSearch = new Set<Node>();
-  private searchHandle: { cancel(): void } | null = null;
+  /** Added subtrees not yet searched for shadow roots, searched together in idle time. */
+  private readonly shadowSearch: IdleBatch;
   private readonly skipTag = (el: Element): boolean => this.ownTags.has(el.tagName);
 
   constructor(
@@ -63,35 +66,30 @@ export class FieldWatcher {
   ) {
     this.debounceMs = options.debounceMs ?? 400;
     this.pollMs = options.pollMs ?? 1000;
-    const own =
-      options.ownTag === undefined ? [] : typeof options.ownTag === 'string' ? [options.ownTag] : options.ownTag;
-    this.ownTags = new Set(own.map((t) => t.toUpperCase()));
+    this.ownTags = ownTagSet(options.ownTag);
+    this.observer = new ShadowFollowingObserver(doc, { childList: true, subtree: true }, this.onMutations);
+    this.shadowSearch = new IdleBatch(doc, SHADOW_SEARCH_WAIT_MS, (nodes) => {
+      for (const node of nodes) if (node.isConnected) this.searchShadowRoots(node);
+    });
   }
 
   get running(): boolean {
-    return this.observer !== null;
+    return this.observer.running;
   }
 
   start(): void {
-    if (this.observer) return;
-    const view = this.doc.defaultView;
-    const Observer = view?.MutationObserver ?? globalThis.MutationObserver;
-    this.observer = new Observer(this.onMutations);
-    this.observer.observe(this.doc, { childList: true, subtree: true });
+    if (this.observer.running) return;
+    this.observer.start();
     this.doc.addEventListener('input', this.onInput, true);
     this.doc.addEventListener('change', this.onChange, true);
     this.doc.addEventListener('focusin', this.onFocusIn, true);
     this.scan(this.doc.documentElement, new LabelIndex(this.doc), this.doc);
-    this.queueShadowSearch(this.doc.documentElement);
+    this.shadowSearch.add(this.doc.documentElement);
   }
 
   stop(): void {
-    this.observer?.disconnect();
-    this.observer = null;
-    this.shadowRoots = new WeakSet();
-    this.pendingSearch.clear();
-    this.searchHandle?.cancel();
-    this.searchHandle = null;
+    this.observer.stop();
+    this.shadowSearch.clear();
     this.doc.removeEventListener('input', this.onInput, true);
     this.doc.removeEventListener('change', this.onChange, true);
     this.doc.removeEventListener('focusin', this.onFocusIn, true);
@@ -135,11 +133,11 @@ export class FieldWatcher {
    * inside those). Normally done in idle time for what was added; exposed for tests and for callers that cannot wait.
    */
   searchShadowRoots(root: Node): void {
-    if (!this.observer) return;
+    if (!this.observer.running) return;
     const found: ShadowRoot[] = [];
     const visit = (el: Element) => {
       const shadow = el.shadowRoot;
-      if (shadow && !this.shadowRoots.has(shadow) && !this.ownTags.has(el.tagName)) found.push(shadow);
+      if (shadow && !this.observer.follows(shadow) && !this.ownTags.has(el.tagName)) found.push(shadow);
     };
     if (root.nodeType === 1) {
       const el = root as Element;
@@ -157,22 +155,9 @@ export class FieldWatcher {
 
   /** Observes an open shadow root and scans it, with the shadow roots inside it. */
   private adoptShadowRoot(shadow: ShadowRoot): void {
-    if (!this.observer || this.shadowRoots.has(shadow)) return;
-    this.shadowRoots.add(shadow);
-    this.observer.observe(shadow, { childList: true, subtree: true });
+    if (!this.observer.adopt(shadow)) return;
     this.scan(shadow);
     this.searchShadowRoots(shadow);
-  }
-
-  private queueShadowSearch(node: Node): void {
-    this.pendingSearch.add(node);
-    if (this.searchHandle) return;
-    this.searchHandle = whenIdle(this.doc, () => {
-      this.searchHandle = null;
-      const pending = [...this.pendingSearch];
-      this.pendingSearch.clear();
-      for (const node of pending) if (node.isConnected) this.searchShadowRoots(node);
-    });
   }
 
   private consider(el: Element, labels: LabelIndex, tree?: Document | ShadowRoot): void {
@@ -223,7 +208,7 @@ export class FieldWatcher {
       // A new element may be (or hold) a web component with an open shadow root: searched in idle time, the parent
       // once for a record that added many nodes (an innerHTML), else each element.
       const many = added.length > MANY_ADDED;
-      if (many) this.queueShadowSearch(record.target);
+      if (many) this.shadowSearch.add(record.target);
       for (let i = 0; i < added.length; i++) {
         const node = added[i]!;
         if (node.nodeType !== 1) continue;
@@ -232,7 +217,7 @@ export class FieldWatcher {
           tree ??= treeOf(record.target, this.doc);
           this.scan(el, labels, tree);
         }
-        if (!many) this.queueShadowSearch(node);
+        if (!many) this.shadowSearch.add(node);
       }
       if (record.removedNodes.length > 0) removed = true;
     }
@@ -311,15 +296,4 @@ function eventField(event: Event): HTMLInputElement | null {
   if (!target.shadowRoot) return target as HTMLInputElement;
   const inner = event.composedPath()[0] as Element | undefined;
   return inner && inner.nodeType === 1 ? (inner as HTMLInputElement) : null;
-}
-
-/** Runs `run` when the page is idle (at the latest after half a second), or on the next task where it cannot tell. */
-function whenIdle(doc: Document, run: () => void): { cancel(): void } {
-  const view = doc.defaultView;
-  if (view && typeof view.requestIdleCallback === 'function') {
-    const id = view.requestIdleCallback(run, { timeout: 500 });
-    return { cancel: () => view.cancelIdleCallback(id) };
-  }
-  const id = setTimeout(run, 0);
-  return { cancel: () => clearTimeout(id) };
 }

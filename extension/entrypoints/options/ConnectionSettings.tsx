@@ -13,12 +13,97 @@ export function ManagedMark({ id }: { id?: string }) {
   );
 }
 
+/** The Server URL field: the person's own, or the organisation's shown read-only. */
+function ServerUrlField(props: { managedServerUrl: string | null; serverUrl: string; onChange(url: string): void }) {
+  const { managedServerUrl } = props;
+  return (
+    <div className="field">
+      <label htmlFor="server-url">Server URL</label>
+      {managedServerUrl !== null ? (
+        <>
+          <input
+            id="server-url"
+            type="url"
+            readOnly
+            spellCheck={false}
+            value={managedServerUrl}
+            aria-describedby="server-url-managed"
+          />
+          <ManagedMark id="server-url-managed" />
+        </>
+      ) : (
+        <input
+          id="server-url"
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://eligibility.example.com.au"
+          value={props.serverUrl}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A policy cannot grant access to a server that is not on this computer: the person allows it, once. */
+function AllowServerAccess({ access }: { access: ServerAccess }) {
+  return (
+    <div className="actions">
+      <button type="button" onClick={() => void access.request()} aria-describedby="server-access-why">
+        Allow access to {access.origin}
+      </button>
+      <span id="server-access-why" className="hint">
+        Checks need the browser&apos;s permission to reach the server your organisation set.
+      </span>
+    </div>
+  );
+}
+
+/** The API key field, hidden unless asked; only a mention when the organisation sets the key (never its value). */
+function ApiKeyField({
+  managedKey,
+  apiKey,
+  onChange,
+}: {
+  managedKey: boolean;
+  apiKey: string;
+  onChange(key: string): void;
+}) {
+  const [showKey, setShowKey] = useState(false);
+  if (managedKey) {
+    return (
+      <div className="field">
+        <span className="field-label">API key</span>
+        <p className="managed-value">An API key is set by your organisation.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="field">
+      <label htmlFor="api-key">API key</label>
+      <input
+        id="api-key"
+        type={showKey ? 'text' : 'password'}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="sk_live_…"
+        value={apiKey}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <label className="inline">
+        <input type="checkbox" checked={showKey} onChange={(e) => setShowKey(e.target.checked)} /> Show
+      </label>
+    </div>
+  );
+}
+
 /**
  * The "Connection" section: the Server URL and API key form. A value the organisation sets is shown read-only and
  * marked, and its key never: the page says only that one is set (it does not even hold it, see ManagedView).
  */
 export function ConnectionSettings({ settings, access }: { settings: Settings; access: ServerAccess | null }) {
-  const [showKey, setShowKey] = useState(false);
   const { managedServerUrl, managedKey } = settings;
   return (
     <section aria-labelledby="connection-heading">
@@ -30,66 +115,13 @@ export function ConnectionSettings({ settings, access }: { settings: Settings; a
         }}
         noValidate
       >
-        <div className="field">
-          <label htmlFor="server-url">Server URL</label>
-          {managedServerUrl !== null ? (
-            <>
-              <input
-                id="server-url"
-                type="url"
-                readOnly
-                spellCheck={false}
-                value={managedServerUrl}
-                aria-describedby="server-url-managed"
-              />
-              <ManagedMark id="server-url-managed" />
-            </>
-          ) : (
-            <input
-              id="server-url"
-              type="url"
-              inputMode="url"
-              autoComplete="url"
-              spellCheck={false}
-              placeholder="https://eligibility.example.com.au"
-              value={settings.serverUrl}
-              onChange={(e) => settings.setServerUrl(e.target.value)}
-            />
-          )}
-        </div>
-        {managedServerUrl !== null && access?.granted === false && (
-          // A policy cannot grant access to a server that is not on this computer: the person allows it, once.
-          <div className="actions">
-            <button type="button" onClick={() => void access.request()} aria-describedby="server-access-why">
-              Allow access to {access.origin}
-            </button>
-            <span id="server-access-why" className="hint">
-              Checks need the browser&apos;s permission to reach the server your organisation set.
-            </span>
-          </div>
-        )}
-        {managedKey ? (
-          <div className="field">
-            <span className="field-label">API key</span>
-            <p className="managed-value">An API key is set by your organisation.</p>
-          </div>
-        ) : (
-          <div className="field">
-            <label htmlFor="api-key">API key</label>
-            <input
-              id="api-key"
-              type={showKey ? 'text' : 'password'}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="sk_live_…"
-              value={settings.apiKey}
-              onChange={(e) => settings.setApiKey(e.target.value)}
-            />
-            <label className="inline">
-              <input type="checkbox" checked={showKey} onChange={(e) => setShowKey(e.target.checked)} /> Show
-            </label>
-          </div>
-        )}
+        <ServerUrlField
+          managedServerUrl={managedServerUrl}
+          serverUrl={settings.serverUrl}
+          onChange={settings.setServerUrl}
+        />
+        {managedServerUrl !== null && access?.granted === false && <AllowServerAccess access={access} />}
+        <ApiKeyField managedKey={managedKey} apiKey={settings.apiKey} onChange={settings.setApiKey} />
         {/* Nothing of the person's to save when the organisation sets both. */}
         {(managedServerUrl === null || !managedKey) && <button type="submit">Save</button>}
         <NoticeLine notice={settings.notice} />

@@ -1,7 +1,8 @@
+import type { KeyStatusData, NewKeyData } from '../../../shared/api/keys';
 import { KeyStatusList } from './KeyStatusList';
 import { NoticeLine } from './NoticeLine';
 import type { Account } from './useAccount';
-import { useKeyActions } from './useKeyActions';
+import { useKeyActions, type KeyAction, type KeyConfirmation } from './useKeyActions';
 
 export interface KeyManagementProps {
   account: Account;
@@ -13,91 +14,143 @@ export interface KeyManagementProps {
   onUseKey(key: string): Promise<void>;
 }
 
+interface KeyButtonsProps {
+  status: KeyStatusData;
+  busy: boolean;
+  onGenerate(): void;
+  onConfirm(action: KeyConfirmation): void;
+}
+
+/** Generate while there is no active key (and only on an active subscription); regenerate or revoke while there is. */
+function KeyButtons({ status, busy, onGenerate, onConfirm }: KeyButtonsProps) {
+  const keyActive = status.key.status === 'active';
+  const subscriptionActive = status.subscription.status === 'active';
+  return (
+    <div className="actions">
+      {!keyActive && (
+        <button type="button" onClick={onGenerate} disabled={busy || !subscriptionActive}>
+          Generate key
+        </button>
+      )}
+      {keyActive && (
+        <>
+          <button type="button" onClick={() => onConfirm('regenerate')} disabled={busy}>
+            Regenerate key
+          </button>
+          <button type="button" className="danger" onClick={() => onConfirm('revoke')} disabled={busy}>
+            Revoke key
+          </button>
+        </>
+      )}
+      {!subscriptionActive && <p className="hint">The subscription is inactive: keys cannot be generated.</p>}
+    </div>
+  );
+}
+
+interface ConfirmKeyActionProps {
+  confirming: KeyConfirmation;
+  keyPrefix: string;
+  onYes(): void;
+  onCancel(): void;
+}
+
+function ConfirmKeyAction({ confirming, keyPrefix, onYes, onCancel }: ConfirmKeyActionProps) {
+  return (
+    <div className="confirm" role="alertdialog" aria-labelledby="confirm-text">
+      <p id="confirm-text">
+        {confirming === 'revoke'
+          ? `Revoke the key ${keyPrefix}…? It stops working at once, everywhere it is used, and cannot be restored.`
+          : `Regenerate the key? The current key ${keyPrefix}… stops working at once, everywhere it is used.`}
+      </p>
+      <button type="button" className="danger" autoFocus onClick={onYes}>
+        {confirming === 'revoke' ? 'Yes, revoke' : 'Yes, regenerate'}
+      </button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+interface NewKeyProps {
+  newKey: NewKeyData;
+  managedKey: boolean;
+  onCopy(): void;
+  onUse(): void;
+}
+
+/** The server shows a new key once and keeps only its hash: copied now, or made this browser's key. */
+function NewKey({ newKey, managedKey, onCopy, onUse }: NewKeyProps) {
+  return (
+    <div className="new-key" role="region" aria-labelledby="new-key-heading">
+      <h3 id="new-key-heading">Your new key</h3>
+      <p>
+        Shown once: the server keeps only a hash of it.{' '}
+        {managedKey ? 'Copy it now.' : 'Copy it now or use it in this browser.'}
+      </p>
+      <p>
+        <code data-testid="new-key">{newKey.api_key}</code>
+      </p>
+      <button type="button" onClick={onCopy}>
+        Copy
+      </button>{' '}
+      <button
+        type="button"
+        onClick={onUse}
+        disabled={managedKey}
+        aria-describedby={managedKey ? 'use-key-managed' : undefined}
+      >
+        Use in this browser
+      </button>
+      {managedKey && (
+        // The policy's key would win over a key saved here anyway; saving one would only hide that.
+        <p id="use-key-managed" className="hint">
+          This browser uses the API key set by your organisation. To use the new key here, ask whoever manages the
+          browser policy to set it there.
+        </p>
+      )}
+    </div>
+  );
+}
+
+const CONFIRMED: Record<KeyConfirmation, KeyAction> = { regenerate: 'regenerateKey', revoke: 'revokeKey' };
+
 /**
  * The signed-in clinic's subscription and key: generate, regenerate or revoke (both after a confirmation), and a new
  * key shown once with Copy and "Use in this browser".
  */
 export function KeyManagement({ account, savedApiKey, managedKey, onUseKey }: KeyManagementProps) {
   const keys = useKeyActions(account, managedKey ? null : savedApiKey, onUseKey);
-  const { newKey, confirming, setConfirming, notice } = keys;
+  const { newKey, confirming, setConfirming } = keys;
   const { status, busy } = account;
-  const keyActive = status?.key.status === 'active';
-  const subscriptionActive = status?.subscription.status === 'active';
-
   return (
     <>
       {status && <KeyStatusList status={status} />}
       {status && (
-        <div className="actions">
-          {!keyActive && (
-            <button type="button" onClick={() => void keys.run('generateKey')} disabled={busy || !subscriptionActive}>
-              Generate key
-            </button>
-          )}
-          {keyActive && (
-            <>
-              <button type="button" onClick={() => setConfirming('regenerate')} disabled={busy}>
-                Regenerate key
-              </button>
-              <button type="button" className="danger" onClick={() => setConfirming('revoke')} disabled={busy}>
-                Revoke key
-              </button>
-            </>
-          )}
-          {!subscriptionActive && <p className="hint">The subscription is inactive: keys cannot be generated.</p>}
-        </div>
+        <KeyButtons
+          status={status}
+          busy={busy}
+          onGenerate={() => void keys.run('generateKey')}
+          onConfirm={setConfirming}
+        />
       )}
       {confirming && (
-        <div className="confirm" role="alertdialog" aria-labelledby="confirm-text">
-          <p id="confirm-text">
-            {confirming === 'revoke'
-              ? `Revoke the key ${status?.key.key_prefix ?? ''}…? It stops working at once, everywhere it is used, and cannot be restored.`
-              : `Regenerate the key? The current key ${status?.key.key_prefix ?? ''}… stops working at once, everywhere it is used.`}
-          </p>
-          <button
-            type="button"
-            className="danger"
-            autoFocus
-            onClick={() => void keys.run(confirming === 'revoke' ? 'revokeKey' : 'regenerateKey')}
-          >
-            {confirming === 'revoke' ? 'Yes, revoke' : 'Yes, regenerate'}
-          </button>{' '}
-          <button type="button" onClick={() => setConfirming(null)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmKeyAction
+          confirming={confirming}
+          keyPrefix={status?.key.key_prefix ?? ''}
+          onYes={() => void keys.run(CONFIRMED[confirming])}
+          onCancel={() => setConfirming(null)}
+        />
       )}
       {newKey && (
-        <div className="new-key" role="region" aria-labelledby="new-key-heading">
-          <h3 id="new-key-heading">Your new key</h3>
-          <p>
-            Shown once: the server keeps only a hash of it.{' '}
-            {managedKey ? 'Copy it now.' : 'Copy it now or use it in this browser.'}
-          </p>
-          <p>
-            <code data-testid="new-key">{newKey.api_key}</code>
-          </p>
-          <button type="button" onClick={() => void keys.copyNewKey()}>
-            Copy
-          </button>{' '}
-          <button
-            type="button"
-            onClick={() => void keys.adoptNewKey()}
-            disabled={managedKey}
-            aria-describedby={managedKey ? 'use-key-managed' : undefined}
-          >
-            Use in this browser
-          </button>
-          {managedKey && (
-            // The policy's key would win over a key saved here anyway; saving one would only hide that.
-            <p id="use-key-managed" className="hint">
-              This browser uses the API key set by your organisation. To use the new key here, ask whoever manages the
-              browser policy to set it there.
-            </p>
-          )}
-        </div>
+        <NewKey
+          newKey={newKey}
+          managedKey={managedKey}
+          onCopy={() => void keys.copyNewKey()}
+          onUse={() => void keys.adoptNewKey()}
+        />
       )}
-      <NoticeLine notice={notice} />
+      <NoticeLine notice={keys.notice} />
     </>
   );
 }

@@ -6,6 +6,23 @@ import type { Notice } from './NoticeLine';
 
 export type Account = ReturnType<typeof useAccount>;
 
+const NO_SESSION_COOKIE =
+  'The server accepted the sign-in but the browser did not send the session cookie back. Check that the Server URL matches the address the server is reached at.';
+
+/** Runs one account action at a time, with the account's buttons disabled (`busy`) meanwhile. */
+function useWhileBusy() {
+  const [busy, setBusy] = useState(false);
+  const whileBusy = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, whileBusy };
+}
+
 /**
  * The clinic's session on the saved server and its subscription and key status, read through the background. One
  * action at a time: `busy` is set while sign-in, sign-out or a key action is under way.
@@ -13,8 +30,8 @@ export type Account = ReturnType<typeof useAccount>;
 export function useAccount(serverUrl: string) {
   const [signedInAs, setSignedInAs] = useState<string | null>(null);
   const [status, setStatus] = useState<KeyStatusData | null>(null);
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
+  const { busy, whileBusy } = useWhileBusy();
 
   const signedOut = useCallback(() => {
     setSignedInAs(null);
@@ -51,16 +68,6 @@ export function useAccount(serverUrl: string) {
     if (serverUrl) void loadSession().catch(() => undefined);
   }, [serverUrl, loadSession, signedOut]);
 
-  /** Runs one account action with the account's buttons disabled. */
-  const whileBusy = useCallback(async (action: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await action();
-    } finally {
-      setBusy(false);
-    }
-  }, []);
-
   const signIn = async (email: string, password: string) => {
     setNotice(null);
     if (!email.trim() || !password) {
@@ -74,10 +81,7 @@ export function useAccount(serverUrl: string) {
         return;
       }
       if (!result.data.authenticated || !result.data.account) {
-        setNotice({
-          kind: 'error',
-          text: 'The server accepted the sign-in but the browser did not send the session cookie back. Check that the Server URL matches the address the server is reached at.',
-        });
+        setNotice({ kind: 'error', text: NO_SESSION_COOKIE });
         return;
       }
       setSignedInAs(result.data.account.email);

@@ -8,6 +8,27 @@ import type { Notice } from './NoticeLine';
 
 export type ConnectionSettings = ReturnType<typeof useConnectionSettings>;
 
+const URL_PROBLEM =
+  'Enter the server address, starting with https:// (or http:// for a server on this computer or network).';
+
+/** A prompt the browser will not show (it throws outside a click) counts as a refusal. */
+async function requestOriginAccess(url: string): Promise<boolean> {
+  try {
+    return await browser.permissions.request({ origins: [originPattern(url)] });
+  } catch {
+    return false;
+  }
+}
+
+/** Saving goes ahead without access: the badges then say what is missing, and the next Save asks again. */
+function savedNotice(granted: boolean, url: string | null): Notice {
+  if (granted || !url) return { kind: 'ok', text: 'Saved.' };
+  return {
+    kind: 'error',
+    text: `Saved, but the browser did not allow access to ${new URL(url).host}. Badges will say "Allow server access in options" until you press Save again and allow it.`,
+  };
+}
+
 /**
  * The Server URL and API key: what the form holds and what is saved in this browser. Saving asks the browser for
  * access to the server's origin; a key saved elsewhere (the "Use in this browser" button) shows up here too.
@@ -35,53 +56,31 @@ export function useConnectionSettings(managed: ManagedView | null) {
     return apiKeyItem.watch((key) => setSavedApiKey(key ?? ''));
   }, []);
 
+  /** Saves a new key from the account section, and shows it in the form. */
+  const saveApiKey = async (key: string) => {
+    await apiKeyItem.setValue(key);
+    setApiKey(key);
+    setSavedApiKey(key);
+  };
+
   /** Saves what the form holds. Call it inside the click: the browser shows its permission prompt only for one. */
   const save = async () => {
     const url = managedServerUrl ? null : normaliseServerUrl(serverUrl);
-    if (!managedServerUrl && !url) {
-      setNotice({
-        kind: 'error',
-        text: 'Enter the server address, starting with https:// (or http:// for a server on this computer or network).',
-      });
-      return;
-    }
     const key = apiKey.trim();
-    const problem = !managedKey && key ? apiKeyProblem(key) : null;
+    const problem = !managedServerUrl && !url ? URL_PROBLEM : !managedKey && key ? apiKeyProblem(key) : null;
     if (problem) {
       setNotice({ kind: 'error', text: problem });
       return;
     }
     let granted = true;
     if (url) {
-      try {
-        granted = await browser.permissions.request({ origins: [originPattern(url)] });
-      } catch {
-        granted = false;
-      }
+      granted = await requestOriginAccess(url);
       await serverUrlItem.setValue(url);
       setServerUrl(url);
       setSavedServerUrl(url);
     }
-    if (!managedKey) {
-      await apiKeyItem.setValue(key);
-      setApiKey(key);
-      setSavedApiKey(key);
-    }
-    setNotice(
-      granted || !url
-        ? { kind: 'ok', text: 'Saved.' }
-        : {
-            kind: 'error',
-            text: `Saved, but the browser did not allow access to ${new URL(url).host}. Badges will say "Allow server access in options" until you press Save again and allow it.`,
-          },
-    );
-  };
-
-  /** Saves a new key from the account section, and shows it in the form. */
-  const saveApiKey = async (key: string) => {
-    await apiKeyItem.setValue(key);
-    setApiKey(key);
-    setSavedApiKey(key);
+    if (!managedKey) await saveApiKey(key);
+    setNotice(savedNotice(granted, url));
   };
 
   return {

@@ -8,6 +8,9 @@ import type { Account } from './useAccount';
 
 export type KeyAction = 'generateKey' | 'regenerateKey' | 'revokeKey';
 
+/** The key actions asked again before they run: both end the current key everywhere at once. */
+export type KeyConfirmation = 'regenerate' | 'revoke';
+
 /**
  * Generate, regenerate and revoke the clinic's key (the last two after a confirmation), and the new key, which the
  * server shows once: copied, or made this browser's key (`adoptNewKey`). `savedApiKey` is null while the
@@ -19,7 +22,7 @@ export function useKeyActions(
   saveAsBrowserKey: (key: string) => Promise<void>,
 ) {
   const [newKey, setNewKey] = useState<NewKeyData | null>(null);
-  const [confirming, setConfirming] = useState<'regenerate' | 'revoke' | null>(null);
+  const [confirming, setConfirming] = useState<KeyConfirmation | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
 
   const run = (action: KeyAction) => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_MISSING, findChromium } from '../../../server/ingest/chromium';
+import { CHROMIUM_MISSING, findChromium, HEADLESS_ARGS } from '../../../server/ingest/chromium';
 import {
   chromium,
   selectors,
@@ -174,17 +174,9 @@ export async function launchWithExtension(extensionDir: string): Promise<Extensi
     executablePath: chromiumPath(),
     headless: true,
     viewport: { width: 1280, height: 860 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
-    ],
+    // The ingest's switches, so the tests run the browser as the server does, and the extension loaded on top: the
+    // exception lets it through their --disable-extensions (as through playwright's own). Playwright adds --no-sandbox.
+    args: [...HEADLESS_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   // Chromium answers the first read of managed storage (the organisation's policy) about 3 s after it starts, policy

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { completePostcode } from '../../../extension/common/postcode';
-import {
-  isPostcodeField,
-  labelNamesPostcode,
-  LabelIndex,
-  mentionsPostcode,
-  namesStateAndPostcode,
-} from '../../../extension/page/field-detection';
+import { isPostcodeField } from '../../../extension/page/field-detection';
+import { LabelIndex } from '../../../extension/page/field-markup';
+import { labelNamesPostcode, mentionsPostcode, namesStateAndPostcode } from '../../../extension/page/label-words';
 import { dom } from './fixtures';
 
 /** Each markup has exactly one input marked `data-target`; the test says whether it is a postcode field. */

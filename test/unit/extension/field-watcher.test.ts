@@ -265,7 +265,18 @@ describe('FieldWatcher', () => {
       await mutationsDelivered();
       vi.runOnlyPendingTimers();
       expect(watcher.fields.size).toBe(0);
-      expect(window).toBeDefined();
+      // Every tag listed counts, not only one of them, and not even focus takes a field inside one; a field of the
+      // page's own added beside them is still found.
+      const badge = document.createElement('dte-eligibility-badge');
+      badge.innerHTML = '<input name="zip">';
+      const pageField = document.createElement('input');
+      pageField.setAttribute('name', 'postcode');
+      document.getElementById('app')!.append(badge, pageField);
+      await mutationsDelivered();
+      vi.runOnlyPendingTimers();
+      overlay.querySelector('input')!.dispatchEvent(new window.Event('focusin', { bubbles: true }));
+      badge.querySelector('input')!.dispatchEvent(new window.Event('focusin', { bubbles: true }));
+      expect([...watcher.fields]).toEqual([pageField]);
     });
   });
 });
