@@ -11,9 +11,9 @@ import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
 import { keysRouter } from './keys/keys-router';
-import { checkRateLimit } from './rate-limit/check-rate-limit';
+import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
-import { cookieSession } from './sessions/session-middleware';
+import { sessionGate } from './sessions/session-gate';
 import { webhooksRouter } from './webhooks/webhooks-router';
 
 /**
@@ -21,7 +21,7 @@ import { webhooksRouter } from './webhooks/webhooks-router';
  * table: every path is mounted here, and the routers below it know only their own relative paths.
  */
 export function createApp(runtime: ServerRuntime): Express {
-  const { logger, clock, accounts, keys, declarations } = runtime;
+  const { logger, clock, accounts, keys, declarations, postcodes } = runtime;
   const app = express();
   app.disable('x-powered-by');
   // Answers are per-request and small; a strong ETag would hash every body for nothing.
@@ -34,14 +34,10 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use(securityHeaders(API_SECURITY_HEADERS));
 
   // The hot path comes first, and straight on the app, so a check never walks a router level or other routers' stacks.
-  const rateLimit = checkRateLimit(runtime.rateLimitCounter, () => clock().getTime());
+  const rateLimit = rateLimitGate(runtime);
   // Several instances on PostgreSQL: what another instance committed counts before a key or session is looked at.
   const fresh = runtime.syncData ? [freshData(runtime.syncData, logger)] : [];
-  app.post(
-    '/api/v1/check-postcode',
-    ...fresh,
-    checkHandlers({ keys, declarations, postcodes: runtime.postcodes, rateLimit, clock }),
-  );
+  app.post('/api/v1/check-postcode', ...fresh, checkHandlers({ keys, declarations, postcodes, rateLimit, clock }));
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
@@ -50,19 +46,13 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/docs', docs.page);
 
   // The cookie session runs in front of sign-in and key management only, never for the check.
-  const session = cookieSession({
-    store: runtime.sessions,
-    secret: runtime.sessionSecret,
-    absoluteTimeoutMs: runtime.absoluteTimeoutMs,
-    origins: runtime.origins,
-    logger,
-  });
+  const session = sessionGate(runtime);
   const { signIn, sessions, idleTimeoutMs } = runtime;
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
   const caller = { accounts, keys, rateLimit, clock };
-  const { catchments, alerts, postcodes } = runtime;
+  const { catchments, alerts } = runtime;
   app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
   // The subscription's webhook: the session (PUT, GET, DELETE) or an API key counted like a check (GET).

@@ -1,11 +1,20 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { LoginRequest, type SessionData } from '../../shared/api/auth';
+import { LoginRequest, SessionData } from '../../shared/api/auth';
+import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
 import { HashingBusyError } from '../accounts/hashing-limiter';
 import type { Account } from '../accounts/account-store';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
+import {
+  errorResponse,
+  jsonRequestBody,
+  jsonResponse,
+  NO_AUTH,
+  OPTIONAL_SESSION_AUTH,
+  type ApiRegistry,
+} from '../http/openapi-registry';
 import { withValidBody } from '../http/validate-request';
 import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
 import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
@@ -96,4 +105,46 @@ export function authRouter(deps: AuthRouterDeps): Router {
   router.post('/logout', logout);
   router.get('/session', current);
   return router;
+}
+
+/**
+ * Sign-in, sign-out and the session in the OpenAPI document. The session-cookie endpoints answer `Cache-Control:
+ * no-store`; POSTs carrying the cookie must come from the server's own origin or an allowed extension origin
+ * (EXTENSION_ORIGINS), else 403 forbidden_origin.
+ */
+export function registerAuthPaths(registry: ApiRegistry): void {
+  const session = (description: string) => jsonResponse(successEnvelope(SessionData), description);
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/auth/login',
+    summary: 'Sign in; sets the session cookie',
+    description:
+      'Sets `dte.sid` (httpOnly, SameSite=Lax, Path=/api/v1, Secure over HTTPS) with a new session id. Sessions end after 30 idle minutes or 12 hours (SESSION_IDLE_MINUTES, SESSION_ABSOLUTE_HOURS). Failed attempts are limited per email (5) and per client address (20) in 15 minutes; while limited, even the right password gets 429 with Retry-After.',
+    security: NO_AUTH,
+    request: jsonRequestBody(LoginRequest),
+    responses: {
+      200: session('Signed in'),
+      400: errorResponse('Invalid request body or JSON'),
+      401: errorResponse('Invalid email or password (the same answer for an unknown email)'),
+      403: errorResponse('Request origin is not allowed (a session cookie sent from another site)'),
+      413: errorResponse('Request body over 10 kB'),
+      415: errorResponse('Content-Type is not application/json'),
+      429: errorResponse('Too many failed attempts; wait Retry-After seconds'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/auth/logout',
+    summary: 'Sign out',
+    description: 'Ends the session the cookie names, if any; answers the same when signed out.',
+    security: OPTIONAL_SESSION_AUTH,
+    responses: { 200: session('Signed out'), 403: errorResponse('Request origin is not allowed') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/auth/session',
+    summary: 'The current session',
+    security: OPTIONAL_SESSION_AUTH,
+    responses: { 200: session('Who is signed in, if anyone') },
+  });
 }

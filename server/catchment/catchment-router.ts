@@ -1,29 +1,42 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { MAX_CATCHMENT_ENTRIES, MAX_CATCHMENT_POSTCODES, type CatchmentResponse } from '../../shared/api/catchment';
+import { Router, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import {
+  CATCHMENT_CSV_COLUMNS,
+  CatchmentQuery,
+  CatchmentRequest,
+  CatchmentResponse,
+  MAX_CATCHMENT_ENTRIES,
+  MAX_CATCHMENT_POSTCODES,
+} from '../../shared/api/catchment';
 import { isAustralianPostcode } from '../../shared/api/postcode';
 import { sydneyToday } from '../../shared/domain/dates';
-import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import { sessionOrApiKey } from '../auth/session-or-api-key';
+import { isSubscriptionActive } from '../accounts/account-service';
+import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { dataMetadata, lastRefreshOrUnavailable } from '../check/data-metadata';
 import { AppError } from '../http/app-error';
 import { jsonBodyUpTo } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import type { KeyService } from '../keys/key-service';
+import {
+  API_KEY_REFUSALS,
+  errorResponse,
+  jsonRequestBody,
+  jsonResponse,
+  SESSION_AUTH,
+  SESSION_OR_API_KEY_AUTH,
+  type ApiRegistry,
+} from '../http/openapi-registry';
+import { withValidBody, withValidQuery, type ErrorFor } from '../http/validate-request';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
 import { requireSession, signedInAccount } from '../sessions/require-session';
 import { catchmentCsv } from './catchment-csv';
 import type { CatchmentService } from './catchment-service';
 
-export interface CatchmentRouterDeps {
+/** The gate's `rateLimit` is the check's: a GET with an API key counts against the key's limit like a check. */
+export interface CatchmentRouterDeps extends SessionOrApiKeyDeps {
   catchments: CatchmentService;
-  accounts: AccountService;
-  keys: KeyService;
   declarations: DeclarationRepository;
   postcodes: PostcodeIndex;
-  /** The check's rate limiter: a GET with an API key counts against the key's limit like a check. */
-  rateLimit: readonly RequestHandler[];
-  clock: () => Date;
 }
 
 /** A catchment body: MAX_CATCHMENT_ENTRIES postcodes (about 140 kB written compactly) fit with room for spacing. */
@@ -34,70 +47,134 @@ const shown = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 
 /**
+ * A PUT's list as the contract judges it: its distinct postcodes, or the refusal. Entries are counted before anything
+ * is looked at, whatever they are (the documented maxItems); then distinct ones; then every invalid or unknown postcode
+ * is listed in one error.
+ */
+function distinctPostcodes(list: readonly unknown[], postcodes: PostcodeIndex): string[] | AppError {
+  if (list.length > MAX_CATCHMENT_ENTRIES) return new AppError('catchment_too_large');
+  const distinct = new Map<string, unknown>();
+  for (const value of list) distinct.set(typeof value === 'string' ? value : `\0${shown(value)}`, value);
+  if (distinct.size > MAX_CATCHMENT_POSTCODES) return new AppError('catchment_too_large');
+  const offenders: string[] = [];
+  for (const value of distinct.values()) {
+    if (!isAustralianPostcode(value) || postcodes.get(value) === undefined) offenders.push(shown(value));
+  }
+  if (offenders.length > 0) return new AppError('invalid_postcode', undefined, {}, offenders);
+  return [...distinct.values()] as string[];
+}
+
+/**
+ * The schema refuses a list that is too long or holds anything but strings: which refusal that is, with every
+ * offending entry, is the list's own judgement of the raw list. A body without a list is not a catchment at all.
+ */
+const catchmentRefusal =
+  (postcodes: PostcodeIndex): ErrorFor =>
+  (path, body) => {
+    const list = path[0] === 'postcodes' ? (body as { postcodes?: unknown }).postcodes : undefined;
+    if (!Array.isArray(list)) return 'invalid_request';
+    const judged = distinctPostcodes(list, postcodes);
+    return judged instanceof AppError ? judged : 'invalid_request';
+  };
+
+/**
  * PUT/GET /api/v1/catchment (mounted behind the cookie session). PUT takes the session (Origin-checked by the session
  * middleware in front); GET the session or an `x-api-key` header. Either way the catchment is the caller's
  * subscription's.
  */
 export function catchmentRouter(deps: CatchmentRouterDeps): Router {
   const { catchments, accounts, declarations, postcodes, clock } = deps;
-  const subscriptionIdOf = (res: Response): string | null =>
-    accounts.subscriptionOf(signedInAccount(res).id)?.id ?? null;
+  const subscriptionOf = (res: Response) => accounts.subscriptionOf(signedInAccount(res).id);
 
-  const put: RequestHandler = async (req, res) => {
-    const account = signedInAccount(res);
-    const subscription = accounts.subscriptionOf(account.id);
+  // Refused before the body is looked at, whatever it holds.
+  const activeSubscription: RequestHandler = (_req, res, next) => {
+    const subscription = subscriptionOf(res);
     if (!subscription || !isSubscriptionActive(subscription, clock())) throw new AppError('subscription_inactive');
-    const body = req.body as unknown;
-    const list =
-      typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? (body as Record<string, unknown>).postcodes
-        : undefined;
-    if (!Array.isArray(list)) throw new AppError('invalid_request');
-    // Checked before anything is looked at, whatever the entries are: the documented maxItems.
-    if (list.length > MAX_CATCHMENT_ENTRIES) throw new AppError('catchment_too_large');
-    const distinct = new Map<string, unknown>();
-    for (const value of list) distinct.set(typeof value === 'string' ? value : `\0${shown(value)}`, value);
-    if (distinct.size > MAX_CATCHMENT_POSTCODES) throw new AppError('catchment_too_large');
-    const offenders: string[] = [];
-    for (const value of distinct.values()) {
-      if (!isAustralianPostcode(value) || postcodes.get(value) === undefined) offenders.push(shown(value));
-    }
-    if (offenders.length > 0) throw new AppError('invalid_postcode', undefined, {}, offenders);
+    next();
+  };
+
+  const save = withValidBody(CatchmentRequest, catchmentRefusal(postcodes), async (body, _req, res, next) => {
+    const judged = distinctPostcodes(body.postcodes, postcodes);
+    if (judged instanceof AppError) throw judged;
     // Answered as GET, which needs the data: before the first refresh nothing is saved either.
     lastRefreshOrUnavailable(declarations);
-    await catchments.replace(subscription.id, [...distinct.values()] as string[]);
-    get(req, res);
-  };
+    await catchments.replace(subscriptionOf(res)!.id, judged);
+    next();
+  });
 
-  const get = (req: Request, res: Response): void => {
-    const format = req.query.format;
-    if (format !== undefined && format !== 'csv' && format !== 'json') throw new AppError('invalid_request');
-    const lastUpdated = lastRefreshOrUnavailable(declarations);
-    const now = clock();
-    const day = sydneyToday(now);
-    const subscriptionId = subscriptionIdOf(res);
-    const data =
-      subscriptionId === null
-        ? { summary: { green: 0, amber: 0, red: 0, unknown: 0 }, postcodes: [], updated_at: null }
-        : catchments.view(subscriptionId, day);
-    res.setHeader('Cache-Control', 'no-store');
-    if (format === 'csv') {
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="catchment.csv"');
-      res.send(catchmentCsv(data.postcodes));
-      return;
-    }
-    const response: CatchmentResponse = {
-      success: true,
-      data,
-      metadata: dataMetadata(lastUpdated, now, day),
-    };
-    res.json(response);
-  };
+  const view = withValidQuery(
+    CatchmentQuery,
+    () => 'invalid_request',
+    ({ format }, _req, res) => {
+      const lastUpdated = lastRefreshOrUnavailable(declarations);
+      const now = clock();
+      const day = sydneyToday(now);
+      const subscriptionId = subscriptionOf(res)?.id ?? null;
+      const data =
+        subscriptionId === null
+          ? { summary: { green: 0, amber: 0, red: 0, unknown: 0 }, postcodes: [], updated_at: null }
+          : catchments.view(subscriptionId, day);
+      res.setHeader('Cache-Control', 'no-store');
+      if (format === 'csv') {
+        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.setHeader('Content-Disposition', 'attachment; filename="catchment.csv"');
+        res.send(catchmentCsv(data.postcodes));
+        return;
+      }
+      const response: CatchmentResponse = { success: true, data, metadata: dataMetadata(lastUpdated, now, day) };
+      res.json(response);
+    },
+  );
 
   const router = Router();
-  router.get('/', sessionOrApiKey(deps), get);
-  router.put('/', requireSession(accounts), jsonBodyUpTo(MAX_CATCHMENT_BODY_BYTES), put);
+  router.get('/', sessionOrApiKey(deps), view);
+  router.put('/', requireSession(accounts), jsonBodyUpTo(MAX_CATCHMENT_BODY_BYTES), activeSubscription, save, view);
   router.all('/', methodNotAllowed('GET, HEAD, PUT'));
   return router;
+}
+
+const CATCHMENT_ROWS =
+  'One row per postcode, ascending: the colour of the check (green, amber, red) or `unknown` when the current data cannot tell its LGA, eligibility, the principal LGA, all LGAs and the AGRNs of the active declarations covering it, computed from the current data.';
+
+/** The catchment's operations in the OpenAPI document (issue #17). */
+export function registerCatchmentPaths(registry: ApiRegistry): void {
+  registry.registerPath({
+    method: 'put',
+    path: '/api/v1/catchment',
+    summary: "Replace the practice's catchment (up to 5,000 postcodes)",
+    description: `Distinct postcodes (repeats count once). Every invalid or unknown postcode is listed in one 400 invalid_postcode (\`error.details\`). Alerts for a postcode start after the next refresh, which is its baseline. Answers as GET. ${CATCHMENT_ROWS}`,
+    security: SESSION_AUTH,
+    request: jsonRequestBody(CatchmentRequest),
+    responses: {
+      200: jsonResponse(CatchmentResponse, 'The catchment as saved'),
+      400: errorResponse(
+        'invalid_postcode (error.details lists the offending values), catchment_too_large (over 5000 distinct, or over 20000 entries), invalid_request, invalid_json',
+      ),
+      401: errorResponse('Sign in required'),
+      403: errorResponse('API subscription is inactive, or request origin not allowed'),
+      413: errorResponse('Request body over 512 kB'),
+      415: errorResponse('Content-Type is not application/json'),
+      503: errorResponse('Disaster data is not available yet (before the first refresh)'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/catchment',
+    summary: "The catchment's postcodes and their eligibility now (JSON, or CSV with ?format=csv)",
+    description: `${CATCHMENT_ROWS} \`?format=csv\` answers \`text/csv\` (attachment catchment.csv) with the columns ${CATCHMENT_CSV_COLUMNS.join(', ')}; lists joined with "; ".`,
+    security: SESSION_OR_API_KEY_AUTH,
+    request: { query: CatchmentQuery },
+    responses: {
+      200: {
+        description: 'The catchment',
+        content: {
+          'application/json': { schema: CatchmentResponse },
+          'text/csv': { schema: z.string().meta({ description: 'Header row, then one row per postcode' }) },
+        },
+      },
+      400: errorResponse('invalid_request: unknown format'),
+      ...API_KEY_REFUSALS,
+      503: errorResponse('Disaster data is not available yet (before the first refresh)'),
+    },
+  });
 }

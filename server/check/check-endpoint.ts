@@ -1,28 +1,23 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { CheckRequest, type CheckResponse } from '../../shared/api/check';
+import { z } from 'zod';
+import { CheckRequest, CheckResponse } from '../../shared/api/check';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
 import { evaluateEligibility } from '../../shared/eligibility/evaluate';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { AppError } from '../http/app-error';
 import { jsonBody } from '../http/json-body';
+import { API_KEY_AUTH, errorResponse, jsonRequestBody, jsonResponse, type ApiRegistry } from '../http/openapi-registry';
 import { withValidBody } from '../http/validate-request';
-import type { KeyService } from '../keys/key-service';
-import { identifyApiKey, requireApiKey } from '../keys/require-api-key';
+import { apiKeyGate, type ApiKeyGateDeps } from '../keys/require-api-key';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
 import { dataMetadata, lastRefreshOrUnavailable } from './data-metadata';
 import { AnswerCache } from './answer-cache';
 
-export interface CheckEndpointDeps {
-  keys: KeyService;
+/** The gate's `rateLimit` runs before the body is read too: every check is counted, however malformed. */
+export interface CheckEndpointDeps extends ApiKeyGateDeps {
   declarations: DeclarationRepository;
   postcodes: PostcodeIndex;
-  /**
-   * Runs after the key is identified and before any 401/403 or the body is read, so that every check is counted: a
-   * valid key's requests against the key, everything else against the client's address.
-   */
-  rateLimit: RequestHandler[];
-  clock: () => Date;
 }
 
 function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
@@ -33,7 +28,7 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
 
 /** The handlers of the check (`POST /api/v1/check-postcode`), in the contract's order. */
 export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
-  const { keys, declarations, postcodes, clock } = deps;
+  const { declarations, postcodes, clock } = deps;
 
   const answers = new AnswerCache();
 
@@ -66,11 +61,37 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
     res.end(payload);
   };
 
-  return [
-    identifyApiKey(keys, clock),
-    ...deps.rateLimit,
-    requireApiKey(keys, clock),
-    jsonBody,
-    withValidBody(CheckRequest, errorForField, check),
-  ];
+  return [...apiKeyGate(deps), jsonBody, withValidBody(CheckRequest, errorForField, check)];
+}
+
+const rateLimitHeaders = z.object({
+  'X-RateLimit-Limit': z.string().meta({ description: 'Requests allowed per 60-second sliding window' }),
+  'X-RateLimit-Remaining': z.string().meta({ description: 'Requests left in the current window' }),
+  'X-RateLimit-Reset': z.string().meta({ description: 'Seconds until the oldest counted request leaves the window' }),
+});
+
+/** The check's operation in the OpenAPI document. */
+export function registerCheckPaths(registry: ApiRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/check-postcode',
+    summary: 'Is this postcode under an active disaster declaration?',
+    description:
+      'Checks one Australian postcode against the disaster declarations (DRFA activations) and answers with the eligibility summary, location, proforma text for the clinical notes, the related declarations and disclaimers. Checks run in this order: key header, key, subscription, rate limit, body.',
+    security: API_KEY_AUTH,
+    request: jsonRequestBody(CheckRequest),
+    responses: {
+      200: { ...jsonResponse(CheckResponse, 'The eligibility answer'), headers: rateLimitHeaders },
+      400: errorResponse('Invalid postcode format, invalid JSON, invalid date or suburb'),
+      401: errorResponse('Missing x-api-key header / Invalid API key'),
+      403: errorResponse('API subscription is inactive'),
+      404: errorResponse('Postcode not found'),
+      413: errorResponse('Request body over 10 kB'),
+      415: errorResponse('Content-Type is not application/json'),
+      429: errorResponse('Rate limit exceeded; wait Retry-After seconds'),
+      503: errorResponse(
+        'Disaster data is not available yet (before the first refresh), or rate limiting is unavailable (the shared counter cannot be reached); wait Retry-After seconds',
+      ),
+    },
+  });
 }

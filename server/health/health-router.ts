@@ -1,7 +1,8 @@
 import { Router } from 'express';
-import type { BackendHealth, Health } from '../../shared/api/health';
+import { Health, type BackendHealth } from '../../shared/api/health';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { dataAgeSeconds, isStale } from '../declarations/freshness';
+import { jsonResponse, NO_AUTH, type ApiRegistry } from '../http/openapi-registry';
 
 /** A shared backend's reachability check: resolves true when it answered. */
 export type BackendProbe = () => Promise<boolean>;
@@ -46,5 +47,16 @@ export function healthRouter(
       body.backends = Object.fromEntries(results);
     }
     res.setHeader('Cache-Control', 'no-store').json(body);
+  });
+}
+
+/** The health check's operation in the OpenAPI document. */
+export function registerHealthPaths(registry: ApiRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness and data freshness',
+    security: NO_AUTH,
+    responses: { 200: jsonResponse(Health, 'The service is up') },
   });
 }

@@ -1,23 +1,48 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { AppError } from './app-error';
 
 /**
- * `handle`, given `req.body` as validated by a shared zod schema (its parsed value). `errorFor` picks the contract
- * error from the first issue's path, so every client error has its exact code and message.
+ * The contract error for input the schema refused, from the first issue's path, so every client error has its exact
+ * code and message. Given the raw input too, for an endpoint whose refusal lists the offending values (an AppError
+ * with `details`) rather than naming one field.
  */
-export function withValidBody<S extends z.ZodType>(
+export type ErrorFor = (path: readonly PropertyKey[], input: unknown) => ApiErrorCode | AppError;
+
+/** `next` is for a handler that hands on rather than answering (a PUT answered by the GET's handler after it). */
+type Handle<S extends z.ZodType> = (
+  value: z.infer<S>,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+) => void | Promise<void>;
+
+/** `handle`, given what `read` takes from the request as validated by a shared zod schema (its parsed value). */
+function withValid<S extends z.ZodType>(
+  read: (req: Request) => unknown,
   schema: S,
-  errorFor: (path: readonly PropertyKey[]) => ApiErrorCode,
-  handle: (body: z.infer<S>, req: Request, res: Response) => void | Promise<void>,
+  errorFor: ErrorFor,
+  handle: Handle<S>,
 ): RequestHandler {
   return (req, res, next) => {
-    const parsed = schema.safeParse(req.body);
+    const input = read(req);
+    const parsed = schema.safeParse(input);
     if (!parsed.success) {
-      next(new AppError(errorFor(parsed.error.issues[0]?.path ?? [])));
+      const refusal = errorFor(parsed.error.issues[0]?.path ?? [], input);
+      next(refusal instanceof AppError ? refusal : new AppError(refusal));
       return;
     }
-    return handle(parsed.data, req, res);
+    return handle(parsed.data, req, res, next);
   };
+}
+
+/** `handle`, given `req.body` as validated by a shared zod schema (its parsed value). */
+export function withValidBody<S extends z.ZodType>(schema: S, errorFor: ErrorFor, handle: Handle<S>): RequestHandler {
+  return withValid((req) => req.body, schema, errorFor, handle);
+}
+
+/** `handle`, given `req.query` as validated by a shared zod schema (its parsed value). */
+export function withValidQuery<S extends z.ZodType>(schema: S, errorFor: ErrorFor, handle: Handle<S>): RequestHandler {
+  return withValid((req) => req.query, schema, errorFor, handle);
 }

@@ -1,17 +1,19 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { successEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import {
   DEFAULT_RATE_LIMIT,
+  KeyStatusData,
+  NewKeyData,
   PLAN_NAME,
   RATE_LIMIT_WINDOW_SECONDS,
-  type KeyStatusData,
-  type NewKeyData,
-  type RevokedKeyData,
+  RevokedKeyData,
 } from '../../shared/api/keys';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import { methodNotAllowed } from '../http/method-not-allowed';
+import { errorResponse, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
 import { requireSession, signedInAccount } from '../sessions/require-session';
 import { KeyError, type KeyActionOptions, type KeyErrorCode, type KeyService } from './key-service';
 
@@ -106,4 +108,44 @@ export function keysRouter(deps: KeysRouterDeps): Router {
   for (const path of ['/generate', '/regenerate', '/revoke']) router.all(path, methodNotAllowed('POST'));
   router.all('/status', methodNotAllowed('GET, HEAD'));
   return router;
+}
+
+const KEY_ACTIONS_LIMITED =
+  'Rate limit exceeded: 10 key actions (generate, regenerate, revoke) per account per hour; wait Retry-After seconds';
+
+/** Key management's operations in the OpenAPI document: all behind the cookie session. */
+export function registerKeysPaths(registry: ApiRegistry): void {
+  const keyPath = (path: string, summary: string, responses: Parameters<ApiRegistry['registerPath']>[0]['responses']) =>
+    registry.registerPath({
+      method: path.endsWith('status') ? 'get' : 'post',
+      path,
+      summary,
+      security: SESSION_AUTH,
+      responses,
+    });
+  keyPath('/api/v1/keys/generate', 'Create the API key (shown once)', {
+    201: jsonResponse(successEnvelope(NewKeyData), 'The new key'),
+    401: errorResponse('Sign in required'),
+    403: errorResponse('API subscription is inactive, or request origin not allowed'),
+    409: errorResponse('An active API key already exists'),
+    429: errorResponse(KEY_ACTIONS_LIMITED),
+  });
+  keyPath('/api/v1/keys/regenerate', 'Replace the active key (the old one stops working at once)', {
+    201: jsonResponse(successEnvelope(NewKeyData), 'The new key'),
+    401: errorResponse('Sign in required'),
+    403: errorResponse('API subscription is inactive, or request origin not allowed'),
+    404: errorResponse('No active API key'),
+    429: errorResponse(KEY_ACTIONS_LIMITED),
+  });
+  keyPath('/api/v1/keys/revoke', 'Revoke the active key for good', {
+    200: jsonResponse(successEnvelope(RevokedKeyData), 'Revoked'),
+    401: errorResponse('Sign in required'),
+    403: errorResponse('Request origin not allowed'),
+    404: errorResponse('No active API key'),
+    429: errorResponse(KEY_ACTIONS_LIMITED),
+  });
+  keyPath('/api/v1/keys/status', 'Subscription, key and rate-limit status', {
+    200: jsonResponse(successEnvelope(KeyStatusData), 'Status'),
+    401: errorResponse('Sign in required'),
+  });
 }

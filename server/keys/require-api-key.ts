@@ -30,3 +30,23 @@ export function requireApiKey(keys: KeyService, clock: () => Date): RequestHandl
     next();
   };
 }
+
+export interface ApiKeyGateDeps {
+  keys: KeyService;
+  clock: () => Date;
+  /**
+   * The check's rate limiter, run after the key is identified and before any 401/403, so that every request is
+   * counted: a valid key's against the key, everything else against the client's address (a guessed key costs the
+   * guesser its own budget).
+   */
+  rateLimit: readonly RequestHandler[];
+}
+
+/**
+ * The API key's handlers, in the contract's order: identify the key, rate limit, then refuse (401/403) a caller
+ * without a valid key and an active subscription. The check and every read an API key may make run this one chain.
+ */
+export function apiKeyGate(deps: ApiKeyGateDeps): RequestHandler[] {
+  const { keys, clock } = deps;
+  return [identifyApiKey(keys, clock), ...deps.rateLimit, requireApiKey(keys, clock)];
+}

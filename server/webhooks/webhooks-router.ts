@@ -1,26 +1,30 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { WebhookRequest, type NewWebhookData, type WebhookData } from '../../shared/api/webhook';
+import { z } from 'zod';
+import { successEnvelope } from '../../shared/api/envelope';
+import { NewWebhookData, WebhookData, WebhookPayload, WebhookRequest } from '../../shared/api/webhook';
 import type { Account } from '../accounts/account-store';
-import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import { sessionOrApiKey } from '../auth/session-or-api-key';
+import { isSubscriptionActive } from '../accounts/account-service';
+import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import { AppError } from '../http/app-error';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
+import {
+  API_KEY_REFUSALS,
+  errorResponse,
+  jsonRequestBody,
+  jsonResponse,
+  NO_AUTH,
+  SESSION_AUTH,
+  SESSION_OR_API_KEY_AUTH,
+  type ApiRegistry,
+} from '../http/openapi-registry';
 import { withValidBody } from '../http/validate-request';
-import type { KeyService } from '../keys/key-service';
 import { requireSession, signedInAccount } from '../sessions/require-session';
 import { WebhookError, type WebhookService } from './webhook-service';
 
-export interface WebhooksRouterDeps {
+/** The gate's `rateLimit` is the check's: a GET with `x-api-key` is counted as a check is. */
+export interface WebhooksRouterDeps extends SessionOrApiKeyDeps {
   webhooks: WebhookService;
-  accounts: AccountService;
-  keys: KeyService;
-  clock: () => Date;
-  /**
-   * For GET with `x-api-key`: runs after the key is identified and before any 401/403, as on the check, so a guessed
-   * key costs the guesser its own budget.
-   */
-  rateLimit: readonly RequestHandler[];
 }
 
 /**
@@ -68,4 +72,74 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   router.delete('/', requireSession(accounts), remove);
   router.all('/', methodNotAllowed('GET, HEAD, PUT, DELETE'));
   return router;
+}
+
+/** Each new batch of alerts is POSTed to the subscription's webhook, signed: the `webhooks` section (OpenAPI 3.1). */
+function registerWebhookDelivery(registry: ApiRegistry): void {
+  registry.registerWebhook({
+    method: 'post',
+    path: 'alerts',
+    summary: "A batch of new catchment alerts, POSTed to the subscription's webhook URL",
+    description:
+      'Verify `X-Signature` before trusting the body: HMAC-SHA256 of the raw body bytes with the secret PUT returned, hex, after `sha256=`, compared in constant time. `X-Delivery-Id` is the same on every attempt of one delivery.',
+    // The receiver authenticates the request by its signature, which no OpenAPI security scheme can express.
+    security: NO_AUTH,
+    request: {
+      headers: z.object({
+        'X-Signature': z.string().meta({ description: 'sha256=<hex HMAC-SHA256 of the raw body>' }),
+        'X-Delivery-Id': z.string().meta({ description: 'The delivery (the same on retries)' }),
+      }),
+      ...jsonRequestBody(WebhookPayload),
+    },
+    responses: { 200: { description: 'Any 2xx: delivered. Anything else, or no answer within 10 s: retried.' } },
+  });
+  // The payload (and its Alert) as components, so that the section's $ref resolves.
+  registry.registerSchema(WebhookPayload);
+}
+
+const WEBHOOK_DELIVERY =
+  'Each new batch of catchment alerts is POSTed to the URL as a WebhookPayload (`Content-Type: application/json`, `X-Delivery-Id`, and `X-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the secret>`); a 2xx answer counts as delivered, redirects are not followed, each attempt has 10 s. Failed deliveries are retried after 1 minute, doubling, at most hourly, until a day after the first attempt. Only http(s) URLs, and no loopback, private, link-local or other non-public address (the IANA special-purpose ranges; IPv4-mapped, NAT64 and 6to4 IPv6 by the IPv4 address inside; checked again on the addresses a host name resolves to) unless the server sets WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true.';
+
+/** The webhook's operations in the OpenAPI document (issue #17): one per subscription, and what it receives. */
+export function registerWebhooksPaths(registry: ApiRegistry): void {
+  registerWebhookDelivery(registry);
+  registry.registerPath({
+    method: 'put',
+    path: '/api/v1/webhook',
+    summary: 'Set (or replace) the webhook; returns its signing secret once',
+    description: `Replaces any webhook of the subscription, with a new secret. ${WEBHOOK_DELIVERY}`,
+    security: SESSION_AUTH,
+    request: jsonRequestBody(WebhookRequest),
+    responses: {
+      200: jsonResponse(successEnvelope(NewWebhookData), 'The webhook, with its signing secret (shown this once)'),
+      400: errorResponse('invalid_webhook_url: not an http(s) URL to a public address; invalid_request / invalid_json'),
+      401: errorResponse('Sign in required'),
+      403: errorResponse('API subscription is inactive, or request origin not allowed'),
+      413: errorResponse('Request body over 10 kB'),
+      415: errorResponse('Content-Type is not application/json'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/webhook',
+    summary: "The webhook's URL and its last delivery (never the secret)",
+    description: `url is null when none is set. ${WEBHOOK_DELIVERY}`,
+    security: SESSION_OR_API_KEY_AUTH,
+    responses: {
+      200: jsonResponse(successEnvelope(WebhookData), 'The webhook and the status of its newest delivery'),
+      ...API_KEY_REFUSALS,
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/webhook',
+    summary: 'Remove the webhook (deliveries still queued are dropped)',
+    security: SESSION_AUTH,
+    responses: {
+      200: jsonResponse(successEnvelope(WebhookData), 'Removed (every field null)'),
+      401: errorResponse('Sign in required'),
+      403: errorResponse('Request origin not allowed'),
+      404: errorResponse('No webhook is set'),
+    },
+  });
 }

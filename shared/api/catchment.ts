@@ -28,6 +28,10 @@ export const CatchmentRequest = z
   .meta({ id: 'CatchmentRequest' });
 export type CatchmentRequest = z.infer<typeof CatchmentRequest>;
 
+/** GET's query: the JSON answer (default) or the CSV download. */
+export const CatchmentQuery = z.object({ format: z.enum(['json', 'csv']).optional() });
+export type CatchmentQuery = z.infer<typeof CatchmentQuery>;
+
 /** A catchment postcode's colour: the check's, or `unknown` when its LGA cannot be told from the current data. */
 export const CatchmentColor = z.enum(['green', 'amber', 'red', 'unknown']).meta({ id: 'CatchmentColor' });
 export type CatchmentColor = z.infer<typeof CatchmentColor>;
