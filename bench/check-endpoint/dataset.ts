@@ -4,11 +4,12 @@ import { PLAN_NAME } from '../../shared/api/keys';
 import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Declaration, StateCode } from '../../shared/domain/declaration';
 import { hashPassword } from '../../server/accounts/passwords';
-import { openAccountStore } from '../../server/accounts/account-store';
-import { openDeclarationStore } from '../../server/declarations/declaration-store';
 import { generateApiKey, hashApiKey } from '../../server/keys/api-key';
-import { openKeyStore } from '../../server/keys/key-store';
 import type { PostcodeIndex } from '../../server/postcodes/postcode-index';
+import { accountsDocument } from '../../server/accounts/accounts-document';
+import { declarationsDocument } from '../../server/declarations/declarations-document';
+import { keysDocument } from '../../server/keys/keys-document';
+import { openJsonDocument } from '../../server/storage/document';
 
 const HAZARDS = ['Flood', 'Storm', 'Bushfire', 'Cyclone', 'Flood, Storm', 'Rainfall', 'Severe Weather'];
 
@@ -93,7 +94,7 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
     raw: generateApiKey(),
   }));
 
-  const accounts = await openAccountStore(dataDir);
+  const accounts = await openJsonDocument(accountsDocument, dataDir);
   await accounts.update((file) => {
     keys.forEach((k, i) => {
       file.accounts.push({
@@ -114,7 +115,7 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
       });
     });
   });
-  const keyStore = await openKeyStore(dataDir);
+  const keyStore = await openJsonDocument(keysDocument, dataDir);
   await keyStore.update((file) => {
     for (const k of keys) {
       file.keys.push({
@@ -130,7 +131,7 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
       });
     }
   });
-  const declarationStore = await openDeclarationStore(dataDir);
+  const declarationStore = await openJsonDocument(declarationsDocument, dataDir);
   await declarationStore.update((file) => {
     file.declarations = declarations;
     file.last_updated = at;

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { importDataDir } from '../../server/cli/migrate-json-to-postgres';
+import { importDataDir } from '../../server/importers';
 import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
 import { startPostgres } from '../../test/helpers/postgres-server';

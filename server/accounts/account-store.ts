@@ -1,8 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { DocumentStore } from '../storage/document-store';
-import { JsonStore } from '../storage/json-store';
 
 export const Account = z.object({
   id: z.string().min(1),
@@ -32,14 +30,3 @@ export type AccountsFile = z.infer<typeof AccountsFile>;
 
 /** Where accounts and their subscriptions are kept: what AccountService depends on. */
 export type AccountStore = DocumentStore<AccountsFile>;
-
-/** The AccountStore in DATA_DIR/accounts.json. */
-export function openAccountStore(dataDir: string, onReloadError?: (err: unknown) => void) {
-  return JsonStore.open({
-    file: path.join(dataDir, 'accounts.json'),
-    schema: AccountsFile,
-    version: 1,
-    defaults: () => ({ accounts: [], subscriptions: [] }),
-    onReloadError,
-  });
-}

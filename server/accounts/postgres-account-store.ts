@@ -1,9 +1,9 @@
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import { diffRows, recordTable, writeDiff, type Queryable } from '../storage/postgres/rows';
 import { AccountsFile, type Account, type Subscription } from './account-store';
+import type { TableCodec } from '../storage/document';
 
-const ACCOUNTS = recordTable<Account>({
+/** The table `accounts` as account records (exported for the JSON import, which fills it with the same columns). */
+export const ACCOUNTS = recordTable<Account>({
   table: 'accounts',
   label: 'account',
   key: 'id',
@@ -16,7 +16,7 @@ const ACCOUNTS = recordTable<Account>({
   ],
 });
 
-const SUBSCRIPTIONS = recordTable<Subscription>({
+export const SUBSCRIPTIONS = recordTable<Subscription>({
   table: 'subscriptions',
   label: 'subscription',
   key: 'id',
@@ -35,10 +35,7 @@ const SUBSCRIPTIONS = recordTable<Subscription>({
 const byId = (record: { id: string }) => record.id;
 
 /** accounts.json as the tables `accounts` and `subscriptions`, each in the order of its array. */
-export const accountsCodec: DocumentCodec<AccountsFile> = {
-  name: 'accounts',
-  schema: AccountsFile,
-
+export const accountsCodec: TableCodec<AccountsFile> = {
   async load(client: Queryable): Promise<AccountsFile> {
     const accounts = await client.query(`SELECT ${ACCOUNTS.select} FROM accounts ORDER BY position, id`);
     const subscriptions = await client.query(`SELECT ${SUBSCRIPTIONS.select} FROM subscriptions ORDER BY position, id`);
@@ -66,11 +63,3 @@ export const accountsCodec: DocumentCodec<AccountsFile> = {
     }
   },
 };
-
-/**
- * The AccountStore in PostgreSQL (DATABASE_URL), shared by every instance: what `openAccountStore` is for the JSON
- * files. Call `watch()` in a server so that other instances' sign-ups and subscription changes reach it.
- */
-export function openPostgresAccountStore(db: Database): Promise<PostgresDocumentStore<AccountsFile>> {
-  return PostgresDocumentStore.open(db, accountsCodec);
-}

@@ -19,6 +19,8 @@ export interface AlertsServiceDeps {
   };
   clock: () => Date;
   logger: Pick<Logger, 'error' | 'info'>;
+  /** Tells of every change of the declarations (the declaration store): each may be a refresh to process. */
+  refreshes?: { onChange(listener: () => void): () => void };
 }
 
 const publicAlert = ({ subscription_id: _, ...alert }: StoredAlert): Alert => alert;
@@ -41,6 +43,7 @@ export class AlertsService {
   private readonly events: AlertEvents;
   private running: Promise<void> | null = null;
   private again = false;
+  private stopListening: (() => void) | null = null;
 
   constructor(private readonly deps: AlertsServiceDeps) {
     this.events = new AlertEvents((err) => deps.logger.error({ err }, 'an alerts listener failed'));
@@ -84,6 +87,23 @@ export class AlertsService {
         }
       } while (this.again);
     })().finally(() => (this.running = null));
+  }
+
+  /**
+   * Processes a refresh whenever the declarations change — the server's own refresh, `npm run ingest` or another
+   * instance's (picked up by the declaration store's watch) — and once now; processing is idempotent. stop() ends it.
+   */
+  start(): void {
+    if (this.stopListening || !this.deps.refreshes) return;
+    this.stopListening = this.deps.refreshes.onChange(() => this.schedule());
+    this.schedule();
+  }
+
+  /** Stops following the declarations and waits for the processing under way. */
+  async stop(): Promise<void> {
+    this.stopListening?.();
+    this.stopListening = null;
+    await this.settled();
   }
 
   /** Resolves once no processing scheduled so far is running. */

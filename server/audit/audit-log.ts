@@ -2,37 +2,45 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { z } from 'zod';
 import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Logger } from '../logger';
 
-export type AuditEventType =
-  | 'account_created'
-  | 'login'
-  | 'login_failed'
-  | 'logout'
-  | 'key_generated'
-  | 'key_regenerated'
-  | 'key_revoked'
-  | 'subscription_changed';
+export const AuditEventType = z.enum([
+  'account_created',
+  'login',
+  'login_failed',
+  'logout',
+  'key_generated',
+  'key_regenerated',
+  'key_revoked',
+  'subscription_changed',
+]);
+export type AuditEventType = z.infer<typeof AuditEventType>;
 
 /** Who caused the event: a signed-in person over HTTP, or an operator with the admin CLI. */
-export type AuditSource = 'web' | 'admin';
+export const AuditSource = z.enum(['web', 'admin']);
+export type AuditSource = z.infer<typeof AuditSource>;
 
-export interface AuditEvent {
-  at: string;
-  event: AuditEventType;
-  source: AuditSource;
+/** An event as the audit trails hold it (and the JSON import checks audit.jsonl's lines by). */
+export const AuditEvent = z.object({
+  at: z.string(),
+  event: AuditEventType,
+  source: AuditSource,
   /** Null for a failed login with an unknown email. */
-  account_id: string | null;
-  email: string | null;
+  account_id: z.string().nullable(),
+  email: z.string().nullable(),
   /** Client address (web events). */
-  ip?: string;
+  ip: z.string().optional(),
   /** `sk_live_` + 4 characters: enough to tell keys apart, useless to an attacker. Never the key. */
-  key_prefix?: string;
+  key_prefix: z.string().optional(),
   /** Why a login failed (`invalid_credentials`). */
-  reason?: string;
-  subscription?: { status: 'active' | 'inactive'; expires_at: string | null; rate_limit: number };
-}
+  reason: z.string().optional(),
+  subscription: z
+    .object({ status: z.enum(['active', 'inactive']), expires_at: z.string().nullable(), rate_limit: z.number().int() })
+    .optional(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
 
 export type AuditInput = Omit<AuditEvent, 'at'> & { at?: Date };
 

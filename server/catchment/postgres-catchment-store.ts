@@ -1,7 +1,6 @@
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import { deleteRows, diffRows, insertRows, recordTable, updateRows, type Queryable } from '../storage/postgres/rows';
 import { CatchmentsFile, type CatchmentRecord, type PostcodeState, type StoredAlert } from './catchment-records';
+import type { TableCodec } from '../storage/document';
 
 const CATCHMENTS = recordTable<CatchmentRecord>({
   table: 'catchments',
@@ -66,10 +65,7 @@ const byPostcode = (s: StateRow) => s.postcode;
  * `catchment_alerts` (a row per alert, id as bigint) and `catchments_meta` (the processed-refresh marker and the next
  * alert id). A write touches the catchments that changed, inserts the new alerts and deletes the pruned ones.
  */
-export const catchmentsCodec: DocumentCodec<CatchmentsFile> = {
-  name: 'catchments',
-  schema: CatchmentsFile,
-
+export const catchmentsCodec: TableCodec<CatchmentsFile> = {
   async load(client: Queryable): Promise<CatchmentsFile> {
     const meta = await client.query('SELECT processed_refresh, next_alert_id::text AS next FROM catchments_meta');
     const catchments = await client.query(`SELECT ${CATCHMENTS.select} FROM catchments ORDER BY subscription_id`);
@@ -120,8 +116,3 @@ export const catchmentsCodec: DocumentCodec<CatchmentsFile> = {
     catchments: [...written.catchments].sort((a, b) => (a.subscription_id < b.subscription_id ? -1 : 1)),
   }),
 };
-
-/** The CatchmentStore in PostgreSQL (DATABASE_URL). */
-export function openPostgresCatchmentStore(db: Database): Promise<PostgresDocumentStore<CatchmentsFile>> {
-  return PostgresDocumentStore.open(db, catchmentsCodec);
-}

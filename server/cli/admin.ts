@@ -9,7 +9,8 @@ import { fatalLine, loadProcessConfig, type Config } from '../config';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
-import { formatImportReport, importDataDir } from './migrate-json-to-postgres';
+import { importDataDir } from '../importers';
+import { formatImportReport } from '../storage/import/import-report';
 import { hearLostConnections } from '../storage/postgres/database';
 
 const USAGE = `Usage: npm run admin -- <command> [options]

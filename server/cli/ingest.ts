@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, fatalLine, loadProcessConfig } from '../config';
 import { DEFAULT_FETCHER_OPTIONS } from '../http-client/fetcher';
-import { runDryRun, runRefresh } from '../ingest/refresh';
+import { runDryRun, runRefresh, type RefreshResult } from '../ingest/refresh';
 import { formatFailure, formatSummary, progressReporter } from '../ingest/report';
 import { createLogger } from '../logger';
 import { openRuntime } from '../runtime';
@@ -27,17 +27,24 @@ Options:
 
 Exit codes: 0 refreshed, 1 refresh refused (data kept), 2 usage or configuration error.`;
 
-class UsageError extends Error {}
-
 function count(value: string | undefined, name: string, min: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^[0-9]+$/.test(value) || Number(value) < min) {
-    throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+    throw new Error(`--${name} must be a whole number of at least ${min}`);
   }
   return Number(value);
 }
 
-async function main(argv: string[]): Promise<number> {
+interface IngestArgs {
+  dryRun: boolean;
+  json: boolean;
+  quiet: boolean;
+  maxInvalid: number;
+  fetcher: { concurrency: number; timeoutMs: number; retries: number; retryBaseMs: number };
+}
+
+/** The command line read, or the exit code when there is nothing to run (help, or a usage error printed). */
+function readArgs(argv: string[]): IngestArgs | number {
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
@@ -56,83 +63,73 @@ async function main(argv: string[]): Promise<number> {
       strict: true,
       allowPositionals: false,
     }).values;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
-  let fetcher;
-  let maxInvalid;
-  try {
-    maxInvalid = count(values['max-invalid'] as string | undefined, 'max-invalid', 0, 0);
-    fetcher = {
-      concurrency: count(
-        values.concurrency as string | undefined,
-        'concurrency',
-        1,
-        DEFAULT_FETCHER_OPTIONS.concurrency,
-      ),
-      timeoutMs: count(values['timeout-ms'] as string | undefined, 'timeout-ms', 1, DEFAULT_FETCHER_OPTIONS.timeoutMs),
-      retries: count(values.retries as string | undefined, 'retries', 0, DEFAULT_FETCHER_OPTIONS.retries),
-      retryBaseMs: count(
-        values['retry-delay-ms'] as string | undefined,
-        'retry-delay-ms',
-        0,
-        DEFAULT_FETCHER_OPTIONS.retryBaseMs,
-      ),
+    if (values.help) {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    const option = (name: string) => values[name] as string | undefined;
+    const defaults = DEFAULT_FETCHER_OPTIONS;
+    return {
+      dryRun: values['dry-run'] === true,
+      json: values.json === true,
+      quiet: values.quiet === true,
+      maxInvalid: count(option('max-invalid'), 'max-invalid', 0, 0),
+      fetcher: {
+        concurrency: count(option('concurrency'), 'concurrency', 1, defaults.concurrency),
+        timeoutMs: count(option('timeout-ms'), 'timeout-ms', 1, defaults.timeoutMs),
+        retries: count(option('retries'), 'retries', 0, defaults.retries),
+        retryBaseMs: count(option('retry-delay-ms'), 'retry-delay-ms', 0, defaults.retryBaseMs),
+      },
     };
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
+}
 
-  // Standard output is the summary; the refresh itself opens the declarations (a dry run must not even create them).
+async function main(argv: string[]): Promise<number> {
+  const args = readArgs(argv);
+  if (typeof args === 'number') return args;
+  // Standard output is the summary. The stores are opened by the refresh's first use of them: a dry run only reads.
   const runtime = await openRuntime(loadProcessConfig(), {
     purpose: 'ingest',
     logger: createLogger('warn', process.stderr),
   });
-
-  const json = values.json === true;
-  const dryRun = values['dry-run'] === true;
-  const progress = progressReporter(process.stderr, values.quiet === true || json);
+  const progress = progressReporter(process.stderr, args.quiet || args.json);
   // SIGTERM or Ctrl-C cancels the refresh: it writes nothing, and the browser (if one was started) is closed.
   const cancel = new AbortController();
   const onSignal = () => cancel.abort();
   process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
   const { refreshSettings } = runtime;
-  const result = await (dryRun ? runDryRun : runRefresh)({
+  const result = await (args.dryRun ? runDryRun : runRefresh)({
     ...refreshSettings,
-    fetcher: { ...fetcher, ...refreshSettings.fetcher },
+    fetcher: { ...args.fetcher, ...refreshSettings.fetcher },
     trigger: 'cli',
-    maxInvalidRecords: maxInvalid,
+    maxInvalidRecords: args.maxInvalid,
     onProgress: (p) => progress.update(p),
     signal: cancel.signal,
   });
   progress.stop();
   await runtime.close();
-  if (json) {
-    process.stdout.write(
-      JSON.stringify(
-        result.ok
-          ? { ok: true, ...result.summary }
-          : {
-              ok: false,
-              dry_run: dryRun,
-              kind: result.error.kind,
-              message: result.error.message,
-              details: result.error.details,
-              last_updated: result.lastUpdated,
-            },
-        null,
-        2,
-      ) + '\n',
-    );
-  } else if (result.ok) process.stdout.write(formatSummary(result.summary) + '\n');
-  else process.stderr.write(formatFailure(result, dryRun) + '\n');
+  report(result, args);
   return result.ok ? 0 : 1;
+}
+
+function report(result: RefreshResult, args: IngestArgs): void {
+  if (args.json) {
+    const body = result.ok
+      ? { ok: true, ...result.summary }
+      : {
+          ok: false,
+          dry_run: args.dryRun,
+          kind: result.error.kind,
+          message: result.error.message,
+          details: result.error.details,
+          last_updated: result.lastUpdated,
+        };
+    process.stdout.write(JSON.stringify(body, null, 2) + '\n');
+  } else if (result.ok) process.stdout.write(formatSummary(result.summary) + '\n');
+  else process.stderr.write(formatFailure(result, args.dryRun) + '\n');
 }
 
 main(process.argv.slice(2)).then(

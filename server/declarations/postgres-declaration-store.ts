@@ -1,18 +1,18 @@
 import type { Declaration } from '../../shared/domain/declaration';
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import {
   diffRows,
   nullableTimestampIn,
   nullableTimestampOut,
   recordTable,
   writeDiff,
+  type Column,
   type Queryable,
 } from '../storage/postgres/rows';
 import { DeclarationsFile } from './declaration-store';
+import type { TableCodec } from '../storage/document';
 
 /** The table `declarations`: every field of a declaration but its LGAs (the table `declaration_lgas`). */
-const DECLARATIONS = recordTable<Omit<Declaration, 'lgas'>>({
+export const DECLARATIONS = recordTable<Omit<Declaration, 'lgas'>>({
   table: 'declarations',
   label: 'declaration',
   key: 'agrn',
@@ -29,6 +29,14 @@ const DECLARATIONS = recordTable<Omit<Declaration, 'lgas'>>({
   ],
 });
 
+/** The columns of `declaration_lgas`: a row per LGA of a declaration, by its position (for the JSON import). */
+export const DECLARATION_LGA_COLUMNS: readonly Column[] = [
+  { name: 'agrn', type: 'text' },
+  { name: 'position', type: 'integer' },
+  { name: 'name', type: 'text' },
+  { name: 'code', type: 'text' },
+];
+
 const byAgrn = (d: Declaration) => d.agrn;
 
 const sameRow = (a: Declaration, b: Declaration) =>
@@ -40,10 +48,7 @@ const sameLgas = (a: Declaration, b: Declaration) => JSON.stringify(a.lgas) === 
  * `declaration_lgas` (each declaration's LGAs by position) and `declarations_meta` (last_updated). A refresh that
  * changes a few declarations writes those few; a declaration whose LGAs changed has its LGA rows written again.
  */
-export const declarationsCodec: DocumentCodec<DeclarationsFile> = {
-  name: 'declarations',
-  schema: DeclarationsFile,
-
+export const declarationsCodec: TableCodec<DeclarationsFile> = {
   async load(client: Queryable): Promise<DeclarationsFile> {
     const meta = await client.query('SELECT last_updated FROM declarations_meta');
     const declarations = await client.query(`SELECT ${DECLARATIONS.select} FROM declarations ORDER BY position, agrn`);
@@ -94,11 +99,3 @@ export const declarationsCodec: DocumentCodec<DeclarationsFile> = {
     }
   },
 };
-
-/**
- * The DeclarationStore in PostgreSQL (DATABASE_URL): what `openDeclarationStore` is for the JSON file. The ingest
- * writes it on one instance; the others pick the refresh up by `watch()`.
- */
-export function openPostgresDeclarationStore(db: Database): Promise<PostgresDocumentStore<DeclarationsFile>> {
-  return PostgresDocumentStore.open(db, declarationsCodec);
-}

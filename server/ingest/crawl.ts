@@ -58,134 +58,188 @@ export interface CrawlOptions {
  * page that cannot be read is a record problem, reported with its URL.
  */
 export async function crawlDisasterAssist(options: CrawlOptions): Promise<CrawlResult> {
-  const { baseUrl, fetcher, maxPages = 200 } = options;
-  const browserOptions = { ...DEFAULT_BROWSER_OPTIONS, ...options.browser };
-  const origin = new URL(baseUrl).origin;
-  const listed: ListedDeclaration[] = [];
-  const byAgrn = new Map<string, ListedDeclaration>();
-  const events = new Map<string, EventPage>();
-  const problems: RecordProblem[] = [];
-  const warnings: string[] = [];
-  const pending: Promise<void>[] = [];
-  const progress: CrawlProgress = { listPages: 0, listed: 0, eventPagesParsed: 0, listPath: null };
-  const report = () => options.onProgress?.({ ...progress });
-  const abort = new AbortController();
-  let failure: unknown = null;
+  const run = new CrawlRun(options);
   if (options.signal?.aborted) throw new IngestError('internal', 'refresh cancelled');
-  const onCancel = () => fail(new IngestError('internal', 'refresh cancelled'));
+  const onCancel = () => run.fail(new IngestError('internal', 'refresh cancelled'));
   options.signal?.addEventListener('abort', onCancel, { once: true });
-  const fail = (err: unknown) => {
-    failure ??= err;
-    abort.abort(err);
-  };
+  let listPath: ListPath = 'html';
+  let reader: ListReader | null = null;
+  try {
+    reader = await openListReader(options, run.abort.signal);
+    listPath = reader.path;
+    run.progress.listPath = listPath;
+    await readListPages(run, reader, options.maxPages ?? 200);
+  } catch (err) {
+    run.fail(err);
+  } finally {
+    // The browser is done once the list is read; event pages are plain HTTP.
+    await reader?.close();
+  }
+  await run.eventPagesDone();
+  options.signal?.removeEventListener('abort', onCancel);
+  if (run.failure) throw asIngestError(run.failure);
+  if (run.listed.length === 0) {
+    const how = listPath === 'browser' ? 'neither as served nor as rendered by Chromium' : 'as served';
+    throw new IngestError('structure', `no declarations on the first list page (${how}): the list changed or is empty`);
+  }
+  const { listed, events, problems, warnings } = run;
+  return { listPages: run.progress.listPages, listed, events, problems, warnings, listPath };
+}
 
-  const fetchEvent = async (row: ListedDeclaration): Promise<void> => {
-    if (new URL(row.url).origin !== origin) {
-      problems.push({ agrn: row.agrn, url: row.url, reason: `event page is not on ${origin}; not fetched` });
-      return;
-    }
-    try {
-      const html = await fetcher.text(row.url, { signal: abort.signal });
-      events.set(row.agrn, parseEventPage(html, row.url));
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      if (err instanceof IngestError) problems.push({ agrn: row.agrn, url: row.url, reason: err.message });
-      else if (err instanceof FetchError && (err.status === 404 || err.status === 410)) {
-        problems.push({ agrn: row.agrn, url: row.url, reason: `event page answered HTTP ${err.status}` });
-      } else {
-        fail(err);
-        return;
-      }
-    }
-    progress.eventPagesParsed++;
-    report();
+/** How the list pages are read, as page 1 decided. */
+interface ListReader {
+  path: ListPath;
+  /** List pages read at once. */
+  pagesAtOnce: number;
+  readPage(page: number): Promise<ListedDeclaration[]>;
+  close(): Promise<void>;
+}
+
+/** Reads page 1 as served; when it has no rows, launches the Chromium every page is then rendered in. */
+async function openListReader(options: CrawlOptions, signal: AbortSignal): Promise<ListReader> {
+  const { baseUrl, fetcher } = options;
+  const browserOptions = { ...DEFAULT_BROWSER_OPTIONS, ...options.browser };
+  const firstUrl = listPageUrl(baseUrl, 1);
+  const served = parseListPage(await fetcher.text(firstUrl, { signal }), firstUrl, 1, { missingTable: 'empty' });
+  if (served.length > 0) {
+    return {
+      path: 'html',
+      pagesAtOnce: 1,
+      readPage: async (page) => {
+        if (page === 1) return served;
+        const url = listPageUrl(baseUrl, page);
+        try {
+          return parseListPage(await fetcher.text(url, { signal }), url, page);
+        } catch (err) {
+          // Past the first page, "not found" is how some sites say the pages ran out.
+          if (err instanceof FetchError && err.status === 404) return [];
+          throw err;
+        }
+      },
+      close: async () => undefined,
+    };
+  }
+  const browser = await (browserOptions.launch ?? launchRenderedListReader)({
+    executablePath: browserOptions.executablePath,
+    userAgent: fetcher.userAgent,
+    timeoutMs: browserOptions.timeoutMs,
+    attempts: browserOptions.attempts,
+    signal,
+  });
+  return {
+    path: 'browser',
+    pagesAtOnce: Math.max(1, browserOptions.pagesAtOnce),
+    readPage: async (page) => {
+      const url = listPageUrl(baseUrl, page);
+      return parseListPage(await browser.render(url), url, page, { missingTable: 'empty' });
+    },
+    close: () => browser.close(),
   };
+}
+
+/** List pages, `pagesAtOnce` at a time, until one adds no new row or the crawl has failed. */
+async function readListPages(run: CrawlRun, reader: ListReader, maxPages: number): Promise<void> {
+  let ended = false;
+  for (let first = 1; !ended && !run.failure; first += reader.pagesAtOnce) {
+    if (first > maxPages) {
+      throw new IngestError('structure', `the list did not end after ${maxPages} pages: pagination changed`);
+    }
+    const pages = Array.from({ length: Math.min(reader.pagesAtOnce, maxPages - first + 1) }, (_, i) => first + i);
+    const results = await Promise.all(pages.map((page) => reader.readPage(page)));
+    for (const [i, rows] of results.entries()) {
+      // No rows, or only rows already seen (a site that repeats its last page): the list has ended.
+      if (run.take(rows) === 0) {
+        ended = true;
+        break;
+      }
+      run.listPageRead(pages[i]!);
+    }
+  }
+}
+
+/**
+ * What one crawl has gathered, and how it stops: the first failure is kept and aborts every request still queued.
+ * Each new row's event page is fetched as soon as the row is taken.
+ */
+class CrawlRun {
+  readonly listed: ListedDeclaration[] = [];
+  /** Event pages by AGRN of the list row that linked them. */
+  readonly events = new Map<string, EventPage>();
+  readonly problems: RecordProblem[] = [];
+  readonly warnings: string[] = [];
+  readonly progress: CrawlProgress = { listPages: 0, listed: 0, eventPagesParsed: 0, listPath: null };
+  readonly abort = new AbortController();
+  failure: unknown = null;
+  private readonly byAgrn = new Map<string, ListedDeclaration>();
+  private readonly pending: Promise<void>[] = [];
+  private readonly origin: string;
+
+  constructor(private readonly options: CrawlOptions) {
+    this.origin = new URL(options.baseUrl).origin;
+  }
+
+  fail(err: unknown): void {
+    this.failure ??= err;
+    this.abort.abort(err);
+  }
 
   /** Adds a page's rows; how many were new (0: the list has ended, or repeats its last page). */
-  const take = (rows: ListedDeclaration[]): number => {
+  take(rows: ListedDeclaration[]): number {
     let fresh = 0;
     for (const row of rows) {
-      const earlier = byAgrn.get(row.agrn);
+      const earlier = this.byAgrn.get(row.agrn);
       if (earlier) {
         if (earlier.url !== row.url) {
-          warnings.push(
+          this.warnings.push(
             `AGRN ${row.agrn} is listed twice with different event pages (${earlier.url}, ${row.url}); the first is used`,
           );
         }
         continue;
       }
       fresh++;
-      byAgrn.set(row.agrn, row);
-      listed.push(row);
-      pending.push(fetchEvent(row));
+      this.byAgrn.set(row.agrn, row);
+      this.listed.push(row);
+      this.pending.push(this.fetchEvent(row));
     }
     return fresh;
-  };
+  }
 
-  let listPath: ListPath = 'html';
-  let reader: RenderedListReader | null = null;
-  try {
-    const firstUrl = listPageUrl(baseUrl, 1);
-    const served = parseListPage(await fetcher.text(firstUrl, { signal: abort.signal }), firstUrl, 1, {
-      missingTable: 'empty',
-    });
-    if (served.length === 0) {
-      listPath = 'browser';
-      reader = await (browserOptions.launch ?? launchRenderedListReader)({
-        executablePath: browserOptions.executablePath,
-        userAgent: fetcher.userAgent,
-        timeoutMs: browserOptions.timeoutMs,
-        attempts: browserOptions.attempts,
-        signal: abort.signal,
-      });
+  listPageRead(page: number): void {
+    this.progress.listPages = page;
+    this.progress.listed = this.listed.length;
+    this.report();
+  }
+
+  async eventPagesDone(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  private report(): void {
+    this.options.onProgress?.({ ...this.progress });
+  }
+
+  private async fetchEvent(row: ListedDeclaration): Promise<void> {
+    const { origin, problems } = this;
+    if (new URL(row.url).origin !== origin) {
+      problems.push({ agrn: row.agrn, url: row.url, reason: `event page is not on ${origin}; not fetched` });
+      return;
     }
-    progress.listPath = listPath;
-    const browser = reader;
-    const readPage = async (page: number): Promise<ListedDeclaration[]> => {
-      const url = listPageUrl(baseUrl, page);
-      if (browser) return parseListPage(await browser.render(url), url, page, { missingTable: 'empty' });
-      if (page === 1) return served;
-      try {
-        return parseListPage(await fetcher.text(url, { signal: abort.signal }), url, page);
-      } catch (err) {
-        // Past the first page, "not found" is how some sites say the pages ran out.
-        if (err instanceof FetchError && err.status === 404) return [];
-        throw err;
-      }
-    };
-    const pagesAtOnce = browser ? Math.max(1, browserOptions.pagesAtOnce) : 1;
-    let ended = false;
-    for (let first = 1; !ended && !failure; first += pagesAtOnce) {
-      if (first > maxPages) {
-        throw new IngestError('structure', `the list did not end after ${maxPages} pages: pagination changed`);
-      }
-      const pages = Array.from({ length: Math.min(pagesAtOnce, maxPages - first + 1) }, (_, i) => first + i);
-      const results = await Promise.all(pages.map(readPage));
-      for (const [i, rows] of results.entries()) {
-        // No rows, or only rows already seen (a site that repeats its last page): the list has ended.
-        if (take(rows) === 0) {
-          ended = true;
-          break;
-        }
-        progress.listPages = pages[i]!;
-        progress.listed = listed.length;
-        report();
+    try {
+      const html = await this.options.fetcher.text(row.url, { signal: this.abort.signal });
+      this.events.set(row.agrn, parseEventPage(html, row.url));
+    } catch (err) {
+      if (this.abort.signal.aborted) return;
+      if (err instanceof IngestError) problems.push({ agrn: row.agrn, url: row.url, reason: err.message });
+      else if (err instanceof FetchError && (err.status === 404 || err.status === 410)) {
+        problems.push({ agrn: row.agrn, url: row.url, reason: `event page answered HTTP ${err.status}` });
+      } else {
+        this.fail(err);
+        return;
       }
     }
-  } catch (err) {
-    fail(err);
-  } finally {
-    // The browser is done once the list is read; event pages are plain HTTP.
-    await reader?.close();
+    this.progress.eventPagesParsed++;
+    this.report();
   }
-  await Promise.all(pending);
-  options.signal?.removeEventListener('abort', onCancel);
-  if (failure) throw asIngestError(failure);
-  if (listed.length === 0) {
-    const how = listPath === 'browser' ? 'neither as served nor as rendered by Chromium' : 'as served';
-    throw new IngestError('structure', `no declarations on the first list page (${how}): the list changed or is empty`);
-  }
-  return { listPages: progress.listPages, listed, events, problems, warnings, listPath };
 }
 
 function asIngestError(err: unknown): unknown {

@@ -1,5 +1,5 @@
 // htmlparser2 (cheerio/slim) reads these pages about ten times faster than the default parse5, and is as lenient.
-import { load } from 'cheerio/slim';
+import { load, type CheerioAPI } from 'cheerio/slim';
 import type { StateCode } from '../../shared/domain/declaration';
 import { normaliseLgaName } from '../../shared/domain/lga-name';
 import { IngestError } from './errors';
@@ -52,28 +52,8 @@ function assertComplete(html: string, what: string): void {
   }
 }
 
-export interface ParseListOptions {
-  /**
-   * 'empty': a page without any table has no rows (the served HTML of a list whose script draws the table, or a
-   * rendered page past the last one). 'error' (default): the site changed.
-   */
-  missingTable?: 'error' | 'empty';
-}
-
-/**
- * The declarations on one list page. An empty table means the pages have run out. A page without the table (unless
- * `missingTable: 'empty'`), with other columns, or with a row lacking its AGRN or link means the site changed: a
- * structure IngestError.
- */
-export function parseListPage(
-  html: string,
-  pageUrl: string,
-  page: number,
-  options: ParseListOptions = {},
-): ListedDeclaration[] {
-  const what = `list page ${page} (${pageUrl})`;
-  assertComplete(html, what);
-  const $ = load(html);
+/** The table of declarations on a list page, and the order of its columns; null when the page has no table. */
+function declarationsTable($: CheerioAPI, what: string) {
   const tables = $('table').toArray();
   const headerCells = (t: (typeof tables)[number]) => {
     const thead = $(t).find('thead th, thead td');
@@ -96,26 +76,55 @@ export function parseListPage(
       tables[0] ??
       [],
   );
-  if (table.length === 0) {
-    if (options.missingTable === 'empty') return [];
-    throw new IngestError('structure', `${what} has no table of declarations`);
-  }
-
-  let order = OBSERVED_ORDER;
+  if (table.length === 0) return null;
   const headers = headerCells(table[0]!)
     .map((_, th) => cleanText($(th).text()))
     .get();
-  if (headers.length > 0) {
-    const mapped = headers.map(columnOf);
-    const missing = OBSERVED_ORDER.filter((c) => !mapped.includes(c));
-    if (missing.length > 0) {
-      throw new IngestError(
-        'structure',
-        `${what}: the table has no ${missing.join(', ')} column (headers: ${headers.join(' | ')})`,
-      );
-    }
-    order = mapped as Column[];
+  return { table, order: columnOrder(headers, what) };
+}
+
+/** The columns in the order the headers give them; the observed order when the table has no header. */
+function columnOrder(headers: string[], what: string): Column[] {
+  if (headers.length === 0) return OBSERVED_ORDER;
+  const mapped = headers.map(columnOf);
+  const missing = OBSERVED_ORDER.filter((c) => !mapped.includes(c));
+  if (missing.length > 0) {
+    throw new IngestError(
+      'structure',
+      `${what}: the table has no ${missing.join(', ')} column (headers: ${headers.join(' | ')})`,
+    );
   }
+  return mapped as Column[];
+}
+
+export interface ParseListOptions {
+  /**
+   * 'empty': a page without any table has no rows (the served HTML of a list whose script draws the table, or a
+   * rendered page past the last one). 'error' (default): the site changed.
+   */
+  missingTable?: 'error' | 'empty';
+}
+
+/**
+ * The declarations on one list page. An empty table means the pages have run out. A page without the table (unless
+ * `missingTable: 'empty'`), with other columns, or with a row lacking its AGRN or link means the site changed: a
+ * structure IngestError.
+ */
+export function parseListPage(
+  html: string,
+  pageUrl: string,
+  page: number,
+  options: ParseListOptions = {},
+): ListedDeclaration[] {
+  const what = `list page ${page} (${pageUrl})`;
+  assertComplete(html, what);
+  const $ = load(html);
+  const found = declarationsTable($, what);
+  if (!found) {
+    if (options.missingTable === 'empty') return [];
+    throw new IngestError('structure', `${what} has no table of declarations`);
+  }
+  const { table, order } = found;
 
   const rows: ListedDeclaration[] = [];
   table.find('tr').each((i, tr) => {

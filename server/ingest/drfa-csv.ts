@@ -44,19 +44,17 @@ const REQUIRED = [
   'disaster_start_date',
 ] as const;
 
-/**
- * Parses the CSV. Only LGA rows become LGAs (SAL rows are suburbs with SAL codes). Missing columns or no LGA row at
- * all mean the file changed: a structure IngestError. A bad row is skipped and reported; more than 5 % bad rows (and more than
- * 10) is a structure error too.
- */
-export function parseDrfaCsv(text: string): DrfaCsv {
-  let records: string[][];
+function readRecords(text: string): string[][] {
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }) as string[][];
+    return parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }) as string[][];
   } catch (err) {
     throw new IngestError('structure', `the DRFA CSV could not be parsed: ${(err as Error).message}`);
   }
-  const header = (records[0] ?? []).map((h) => cleanText(h).toLowerCase());
+}
+
+/** Where each column is in a row; hazard_type is optional (-1 when absent). */
+function columnsOf(headerRow: string[]) {
+  const header = headerRow.map((h) => cleanText(h).toLowerCase());
   const missing = REQUIRED.filter((c) => !header.includes(c));
   if (missing.length > 0) {
     throw new IngestError(
@@ -65,7 +63,7 @@ export function parseDrfaCsv(text: string): DrfaCsv {
     );
   }
   const col = (name: string) => header.indexOf(name);
-  const at = {
+  return {
     name: col('location_name'),
     type: col('location_type'),
     code: col('location_code'),
@@ -75,11 +73,80 @@ export function parseDrfaCsv(text: string): DrfaCsv {
     start: col('disaster_start_date'),
     hazard: col('hazard_type'),
   };
+}
 
-  const building = new Map<
-    string,
-    { activation: DrfaActivation; states: Map<StateCode, number>; codes: Set<string> }
-  >();
+type Columns = ReturnType<typeof columnsOf>;
+
+/** An activation being read, with the tallies its state and LGAs are drawn from. */
+interface ActivationDraft {
+  activation: DrfaActivation;
+  states: Map<StateCode, number>;
+  codes: Set<string>;
+}
+
+interface LgaRow {
+  agrn: string;
+  code: string;
+  name: string;
+  start: string;
+}
+
+function addLgaRow(drafts: Map<string, ActivationDraft>, r: string[], at: Columns, row: LgaRow): void {
+  const { agrn, code, name, start } = row;
+  let entry = drafts.get(agrn);
+  if (!entry) {
+    const title = cleanText(r[at.event] ?? '').replace(/^AGRN\s*[0-9,]+\s*[-–:]\s*/i, '');
+    entry = {
+      activation: { agrn, title, state: null, startDate: null, hazard: null, lgas: [] },
+      states: new Map(),
+      codes: new Set(),
+    };
+    drafts.set(agrn, entry);
+  }
+  const state = parseState(r[at.state] ?? '');
+  if (state) entry.states.set(state, (entry.states.get(state) ?? 0) + 1);
+  if (isCalendarDate(start) && (entry.activation.startDate === null || start < entry.activation.startDate)) {
+    entry.activation.startDate = start;
+  }
+  // The first row that names a hazard gives it (the column is sometimes empty).
+  if (!entry.activation.hazard && at.hazard >= 0) entry.activation.hazard = cleanText(r[at.hazard] ?? '') || null;
+  if (!entry.codes.has(code)) {
+    entry.codes.add(code);
+    entry.activation.lgas.push({ name, code, codeState: stateOfLgaCode(code) });
+  }
+}
+
+/** A file with no LGA row, or with too many unreadable ones, is a file whose format changed. */
+function assertReadable(lgaRows: number, salRows: number, skipped: string[]): void {
+  if (lgaRows === 0) throw new IngestError('structure', 'the DRFA CSV has no LGA rows');
+  if (skipped.length > 10 + (lgaRows + salRows + skipped.length) * 0.05) {
+    throw new IngestError(
+      'structure',
+      `the DRFA CSV has ${skipped.length} unreadable rows: the format changed`,
+      skipped.slice(0, 20),
+    );
+  }
+}
+
+/** Each activation with its state: the one most of its rows name. */
+function finishActivations(drafts: Map<string, ActivationDraft>): Map<string, DrfaActivation> {
+  const activations = new Map<string, DrfaActivation>();
+  for (const [agrn, { activation, states }] of drafts) {
+    activation.state = [...states.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+    activations.set(agrn, activation);
+  }
+  return activations;
+}
+
+/**
+ * Parses the CSV. Only LGA rows become LGAs (SAL rows are suburbs with SAL codes). Missing columns or no LGA row at
+ * all mean the file changed: a structure IngestError. A bad row is skipped and reported; more than 5 % bad rows (and more than
+ * 10) is a structure error too.
+ */
+export function parseDrfaCsv(text: string): DrfaCsv {
+  const records = readRecords(text);
+  const at = columnsOf(records[0] ?? []);
+  const drafts = new Map<string, ActivationDraft>();
   const skipped: string[] = [];
   let lgaRows = 0;
   let salRows = 0;
@@ -104,41 +171,8 @@ export function parseDrfaCsv(text: string): DrfaCsv {
       continue;
     }
     lgaRows++;
-    let entry = building.get(agrn);
-    if (!entry) {
-      const title = cleanText(r[at.event] ?? '').replace(/^AGRN\s*[0-9,]+\s*[-–:]\s*/i, '');
-      entry = {
-        activation: { agrn, title, state: null, startDate: null, hazard: null, lgas: [] },
-        states: new Map(),
-        codes: new Set(),
-      };
-      building.set(agrn, entry);
-    }
-    const state = parseState(r[at.state] ?? '');
-    if (state) entry.states.set(state, (entry.states.get(state) ?? 0) + 1);
-    if (isCalendarDate(start) && (entry.activation.startDate === null || start < entry.activation.startDate)) {
-      entry.activation.startDate = start;
-    }
-    // The first row that names a hazard gives it (the column is sometimes empty).
-    if (!entry.activation.hazard && at.hazard >= 0) entry.activation.hazard = cleanText(r[at.hazard] ?? '') || null;
-    if (!entry.codes.has(code)) {
-      entry.codes.add(code);
-      entry.activation.lgas.push({ name, code, codeState: stateOfLgaCode(code) });
-    }
+    addLgaRow(drafts, r, at, { agrn, code, name, start });
   }
-
-  if (lgaRows === 0) throw new IngestError('structure', 'the DRFA CSV has no LGA rows');
-  if (skipped.length > 10 + (lgaRows + salRows + skipped.length) * 0.05) {
-    throw new IngestError(
-      'structure',
-      `the DRFA CSV has ${skipped.length} unreadable rows: the format changed`,
-      skipped.slice(0, 20),
-    );
-  }
-  const activations = new Map<string, DrfaActivation>();
-  for (const [agrn, { activation, states }] of building) {
-    activation.state = [...states.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-    activations.set(agrn, activation);
-  }
-  return { activations, lgaRows, salRows, skipped };
+  assertReadable(lgaRows, salRows, skipped);
+  return { activations: finishActivations(drafts), lgaRows, salRows, skipped };
 }

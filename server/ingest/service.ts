@@ -1,6 +1,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { ingestUserAgent } from '../http-client/fetcher';
+import type { DeclarationStore } from '../declarations/declaration-store';
 import { runRefresh, type RefreshOptions, type RefreshResult } from './refresh';
 
 /** Cron times are Australian: "0 3 * * *" is 3 am in Sydney, whatever the host's time zone. */
@@ -9,18 +10,15 @@ export const SCHEDULE_TIMEZONE = 'Australia/Sydney';
 /** After a failed run, try again after 5, 10, 20 … minutes (at most 2 hours) until one succeeds. */
 export const RETRY_AFTER_FAILURE_MS = { first: 5 * 60_000, max: 2 * 3600_000 };
 
-/** What every run refreshes from and into (sources, DATA_DIR, the server's open declaration store), and the schedule. */
+/** What every run refreshes from and into (sources, the storage registry's stores), and the schedule. */
 export interface IngestServiceOptions extends Pick<
   RefreshOptions,
-  'dataDir' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher' | 'correspondenceCache'
+  'storage' | 'baseUrl' | 'drfaCsvUrl' | 'browser' | 'minDeclarations' | 'clock' | 'fetcher'
 > {
   /** INGEST_SCHEDULE (cron). */
   schedule: string;
-  declarations: NonNullable<RefreshOptions['declarations']>;
-  /** Where the run history is kept; default DATA_DIR/ingest-state.json. */
-  ingestState?: RefreshOptions['ingestState'];
-  /** The lock shared with other refreshes; default DATA_DIR/ingest.lock. */
-  lock?: RefreshOptions['lock'];
+  /** The server's open declaration store: whether another process's refresh has stored data meanwhile. */
+  declarations: DeclarationStore;
   /** Runs before each run but the start-up one (the server renews the postcode correspondence there). */
   beforeScheduledRun?: () => Promise<void>;
   logger: Logger;
@@ -57,6 +55,27 @@ export function startIngestService(options: IngestServiceOptions): IngestService
   };
   let stopped = false;
 
+  const retryAfter = (delay: number, retry: () => void) => {
+    retryTimer = setTimeout(retry, delay);
+    retryTimer.unref();
+  };
+  const scheduleRetry = (result: RefreshResult, startedAt: string) => {
+    if (result.ok) failures = 0;
+    else if (result.error.kind === 'busy' && !stopped) {
+      // Another process refreshes (another instance, `npm run ingest`). Should it die before storing anything,
+      // nobody would refresh until the next scheduled time: look again after the first retry delay.
+      retryAfter(backoff.first, () => {
+        if (refreshedSince(startedAt)) {
+          options.logger.info('the refresh that was running elsewhere stored its data: no need to run again');
+        } else void runNow('retry');
+      });
+    } else if (!stopped) {
+      const delay = Math.min(backoff.max, backoff.first * 2 ** failures++);
+      options.logger.warn({ retry_in_s: Math.round(delay / 1000) }, 'refresh will be retried');
+      retryAfter(delay, () => void runNow('retry'));
+    }
+  };
+
   const runNow = (trigger: 'startup' | 'schedule' | 'retry'): Promise<RefreshResult> => {
     if (running) return running;
     if (retryTimer) clearTimeout(retryTimer);
@@ -65,38 +84,8 @@ export function startIngestService(options: IngestServiceOptions): IngestService
     running = (async () => {
       if (trigger !== 'startup') await options.beforeScheduledRun?.();
       const startedAt = new Date().toISOString();
-      const result = await refresh({
-        dataDir: options.dataDir,
-        baseUrl: options.baseUrl,
-        drfaCsvUrl: options.drfaCsvUrl,
-        browser: options.browser,
-        minDeclarations: options.minDeclarations,
-        declarations: options.declarations,
-        ingestState: options.ingestState,
-        lock: options.lock,
-        correspondenceCache: options.correspondenceCache,
-        clock: options.clock,
-        fetcher: { userAgent: ingestUserAgent(), ...options.fetcher },
-        trigger: trigger === 'retry' ? 'schedule' : trigger,
-        logger: options.logger,
-        signal: abort.signal,
-      });
-      if (result.ok) failures = 0;
-      else if (result.error.kind === 'busy' && !stopped) {
-        // Another process refreshes (another instance, `npm run ingest`). Should it die before storing anything,
-        // nobody would refresh until the next scheduled time: look again after the first retry delay.
-        retryTimer = setTimeout(() => {
-          if (refreshedSince(startedAt)) {
-            options.logger.info('the refresh that was running elsewhere stored its data: no need to run again');
-          } else void runNow('retry');
-        }, backoff.first);
-        retryTimer.unref();
-      } else if (!stopped) {
-        const delay = Math.min(backoff.max, backoff.first * 2 ** failures++);
-        options.logger.warn({ retry_in_s: Math.round(delay / 1000) }, 'refresh will be retried');
-        retryTimer = setTimeout(() => void runNow('retry'), delay);
-        retryTimer.unref();
-      }
+      const result = await refresh(refreshOptions(options, trigger, abort.signal));
+      scheduleRetry(result, startedAt);
       return result;
     })().finally(() => {
       running = null;
@@ -104,17 +93,7 @@ export function startIngestService(options: IngestServiceOptions): IngestService
     return running;
   };
 
-  const cron = new Cron(
-    options.schedule,
-    {
-      timezone: SCHEDULE_TIMEZONE,
-      protect: true,
-      catch: (err) => options.logger.error({ err }, 'scheduled refresh crashed'),
-    },
-    async () => {
-      await runNow('schedule');
-    },
-  );
+  const cron = scheduleRuns(options, () => runNow('schedule'));
 
   return {
     runNow,
@@ -127,4 +106,39 @@ export function startIngestService(options: IngestServiceOptions): IngestService
       await running?.catch(() => undefined);
     },
   };
+}
+
+/** One run's refresh: the service's sources and stores, cancelled by the service's stop. */
+function refreshOptions(
+  options: IngestServiceOptions,
+  trigger: 'startup' | 'schedule' | 'retry',
+  signal: AbortSignal,
+): RefreshOptions {
+  return {
+    storage: options.storage,
+    baseUrl: options.baseUrl,
+    drfaCsvUrl: options.drfaCsvUrl,
+    browser: options.browser,
+    minDeclarations: options.minDeclarations,
+    clock: options.clock,
+    fetcher: { userAgent: ingestUserAgent(), ...options.fetcher },
+    trigger: trigger === 'retry' ? 'schedule' : trigger,
+    logger: options.logger,
+    signal,
+  };
+}
+
+/** Cron times in Sydney time; `protect` skips a tick while the previous one still runs, and a crash is only logged. */
+function scheduleRuns(options: Pick<IngestServiceOptions, 'schedule' | 'logger'>, run: () => Promise<unknown>): Cron {
+  return new Cron(
+    options.schedule,
+    {
+      timezone: SCHEDULE_TIMEZONE,
+      protect: true,
+      catch: (err) => options.logger.error({ err }, 'scheduled refresh crashed'),
+    },
+    async () => {
+      await run();
+    },
+  );
 }

@@ -1,10 +1,9 @@
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import { diffRows, recordTable, timestampIn, timestampOut, writeDiff, type Queryable } from '../storage/postgres/rows';
 import { KEEP_REVOKED_PER_ACCOUNT, revokedBeyond } from './key-archive';
 import { KeysFile, type ApiKeyRecord } from './key-records';
+import type { TableCodec } from '../storage/document';
 
-/** The table `api_keys` as key records (exported for the JSON import's tests, which read it back). */
+/** The table `api_keys` as key records (exported for the JSON import, which fills it, and its tests, which read it). */
 export const API_KEYS = recordTable<ApiKeyRecord>({
   table: 'api_keys',
   label: 'key',
@@ -90,10 +89,7 @@ async function saveKeyActions(client: Queryable, before: KeysFile['key_actions']
  * the active keys and each account's KEEP_REVOKED_PER_ACCOUNT newest revoked ones, as keys.json does with its archive,
  * so that the usage flush and every key change stay small. Rows the document does not hold are never written.
  */
-export const keysCodec: DocumentCodec<KeysFile> = {
-  name: 'keys',
-  schema: KeysFile,
-
+export const keysCodec: TableCodec<KeysFile> = {
   async load(client: Queryable): Promise<KeysFile> {
     const keys = await client.query(LOAD_KEYS_SQL, [KEEP_REVOKED_PER_ACCOUNT]);
     const actions = await client.query('SELECT account_id, at FROM key_actions ORDER BY id');
@@ -119,12 +115,3 @@ export const keysCodec: DocumentCodec<KeysFile> = {
     };
   },
 };
-
-/**
- * The KeyStore in PostgreSQL (DATABASE_URL), shared by every instance: what `openKeyStore` is for the JSON files.
- * The database itself refuses a second active key for an account (api_keys_one_active_per_account), should two
- * writers ever get past KeyService's check. Call `watch()` in a server; see DataVersions for `sync()`.
- */
-export function openPostgresKeyStore(db: Database): Promise<PostgresDocumentStore<KeysFile>> {
-  return PostgresDocumentStore.open(db, keysCodec);
-}

@@ -1,8 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import type { DocumentStore } from '../storage/document-store';
-import { JsonStore } from '../storage/json-store';
 
 /** The JSON cache in DATA_DIR (without DATABASE_URL). */
 export const CACHE_FILE = 'postcode-lga-correspondence.json';
@@ -45,27 +42,3 @@ export const emptyCorrespondenceCache = (): CorrespondenceCacheFile => ({
   lga_edition: null,
   rows: [],
 });
-
-/** DATA_DIR/postcode-lga-correspondence.json as a store (created, empty, when missing). */
-export function openCorrespondenceCache(dataDir: string): Promise<CorrespondenceCache> {
-  return JsonStore.open({
-    file: path.join(dataDir, CACHE_FILE),
-    schema: CorrespondenceCacheFile,
-    version: 1,
-    defaults: emptyCorrespondenceCache,
-  });
-}
-
-/**
- * The content of DATA_DIR/postcode-lga-correspondence.json without opening it as a store: null when there is no
- * such file or it cannot be read. Creates nothing (the ingest's dry run writes nothing).
- */
-export async function readCorrespondenceCacheFile(dataDir: string): Promise<CorrespondenceCacheFile | null> {
-  try {
-    const text = await readFile(path.join(dataDir, CACHE_FILE), 'utf8');
-    const parsed = CorrespondenceCacheFile.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}

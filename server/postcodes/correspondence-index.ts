@@ -47,8 +47,35 @@ export function buildCorrespondencePostcodeIndex(
 ): PostcodeIndex {
   const minShare = options.minShare ?? MIN_LGA_SHARE;
   const fallback = options.fallback ?? buildPostcodeIndex(localityRows);
+  const { areas, split } = areasOf(sharesByPostcode(correspondence), fallback, minShare);
+  const narrowed = narrowingBySuburb(suburbLgasOf(localityRows, split), split);
 
-  const grouped = new Map<string, Map<string, { name: string; ratio: number }>>();
+  const postcodes = new Set(areas.keys());
+  for (const r of localityRows) if (!postcodes.has(r.postcode) && fallback.get(r.postcode)) postcodes.add(r.postcode);
+
+  const get = (postcode: string) => areas.get(postcode) ?? fallback.get(postcode);
+
+  return {
+    get,
+    narrow(postcode, suburb) {
+      const area = areas.get(postcode);
+      if (!area) return fallback.narrow(postcode, suburb);
+      const byLocality = fallback.narrow(postcode, suburb);
+      if (!byLocality) return null; // not one of the postcode's suburbs (or no suburbs known for it)
+      const suburbs = byLocality.suburbs;
+      if (area.lgas.length === 1) return { ...area, suburbs, lgas: [{ ...area.lgas[0]!, share: 1 }] };
+      const lga = narrowed.get(postcode)?.get(suburbKey(suburb));
+      return lga ? { ...area, suburbs, lgas: [{ ...lga, share: 1 }] } : { ...area, suburbs };
+    },
+    size: postcodes.size,
+  };
+}
+
+type LgaShares = Map<string, { name: string; ratio: number }>;
+
+/** Postcode → LGA code → its name and share of the postcode, summed over the correspondence's rows. */
+function sharesByPostcode(correspondence: readonly CorrespondenceRow[]): Map<string, LgaShares> {
+  const grouped = new Map<string, LgaShares>();
   for (const row of correspondence) {
     if (NOT_A_PLACE.test(row.lga_name)) continue;
     let lgas = grouped.get(row.postcode);
@@ -57,7 +84,10 @@ export function buildCorrespondencePostcodeIndex(
     entry.ratio += row.ratio;
     lgas.set(row.lga_code, entry);
   }
+  return grouped;
+}
 
+function areasOf(grouped: Map<string, LgaShares>, fallback: PostcodeIndex, minShare: number) {
   const areas = new Map<string, PostcodeArea>();
   /** Postcodes listed with several LGAs → all their LGAs, small shares included: a suburb may lie in one of them. */
   const split = new Map<string, AreaLga[]>();
@@ -80,9 +110,14 @@ export function buildCorrespondencePostcodeIndex(
     });
     if (kept.length > 1) split.set(postcode, sorted);
   }
+  return { areas, split };
+}
 
-  // Suburb → LGA of the locality data, only for the postcodes the correspondence splits (a few hundred of 3,000):
-  // the server builds this index at start, and every entry it need not make is memory it need not grow to.
+/**
+ * Suburb → LGA of the locality data, only for the postcodes the correspondence splits (a few hundred of 3,000):
+ * the server builds this index at start, and every entry it need not make is memory it need not grow to.
+ */
+function suburbLgasOf(localityRows: readonly LocalityRow[], split: Map<string, AreaLga[]>) {
   const suburbLgas = new Map<string, Map<string, SuburbLga>>();
   const distinctLgas = new Map<string, Set<string>>();
   for (const r of localityRows) {
@@ -94,12 +129,18 @@ export function buildCorrespondencePostcodeIndex(
     if (!codes) distinctLgas.set(r.postcode, (codes = new Set()));
     codes.add(r.lgacode);
   }
+  return { suburbLgas, distinctLgas };
+}
 
-  /**
-   * Postcode → suburb key → the one LGA narrowing by that suburb gives, resolved here once so that `narrow` (on the
-   * check endpoint's path) is map look-ups. Only for postcodes with several LGAs whose suburbs the locality data
-   * tells apart.
-   */
+/**
+ * Postcode → suburb key → the one LGA narrowing by that suburb gives, resolved here once so that `narrow` (on the
+ * check endpoint's path) is map look-ups. Only for postcodes with several LGAs whose suburbs the locality data
+ * tells apart.
+ */
+function narrowingBySuburb(
+  { suburbLgas, distinctLgas }: ReturnType<typeof suburbLgasOf>,
+  split: Map<string, AreaLga[]>,
+): Map<string, Map<string, AreaLga>> {
   const narrowed = new Map<string, Map<string, AreaLga>>();
   for (const [postcode, suburbs] of suburbLgas) {
     if ((distinctLgas.get(postcode)?.size ?? 0) <= 1) continue;
@@ -117,26 +158,7 @@ export function buildCorrespondencePostcodeIndex(
     }
     narrowed.set(postcode, bySuburb);
   }
-
-  const postcodes = new Set(areas.keys());
-  for (const r of localityRows) if (!postcodes.has(r.postcode) && fallback.get(r.postcode)) postcodes.add(r.postcode);
-
-  const get = (postcode: string) => areas.get(postcode) ?? fallback.get(postcode);
-
-  return {
-    get,
-    narrow(postcode, suburb) {
-      const area = areas.get(postcode);
-      if (!area) return fallback.narrow(postcode, suburb);
-      const byLocality = fallback.narrow(postcode, suburb);
-      if (!byLocality) return null; // not one of the postcode's suburbs (or no suburbs known for it)
-      const suburbs = byLocality.suburbs;
-      if (area.lgas.length === 1) return { ...area, suburbs, lgas: [{ ...area.lgas[0]!, share: 1 }] };
-      const lga = narrowed.get(postcode)?.get(suburbKey(suburb));
-      return lga ? { ...area, suburbs, lgas: [{ ...lga, share: 1 }] } : { ...area, suburbs };
-    },
-    size: postcodes.size,
-  };
+  return narrowed;
 }
 
 function round(ratio: number): number {

@@ -4,17 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { PoliteFetcher } from '../http-client/fetcher';
 import { loadBundledCorrespondence } from './bundled-correspondence';
 import { parseCorrespondenceCsv, type CorrespondenceLayout, type CorrespondenceRow } from './correspondence';
-import {
-  openCorrespondenceCache,
-  readCorrespondenceCacheFile,
-  type CorrespondenceCacheFile,
-  type OpenCorrespondenceCache,
-} from './correspondence-cache';
+import { readOnce } from '../storage/document';
+import type { CorrespondenceCacheFile, OpenCorrespondenceCache } from './correspondence-cache';
 
 export {
   CACHE_FILE,
   CorrespondenceCacheFile,
-  openCorrespondenceCache,
   type CorrespondenceCache,
   type OpenCorrespondenceCache,
 } from './correspondence-cache';
@@ -47,15 +42,13 @@ interface LoadCorrespondenceSettings {
   force?: boolean;
 }
 
-/**
- * Where the copy is cached: `cache` (opened for this load and closed after; PostgreSQL's with DATABASE_URL), else
- * DATA_DIR/postcode-lga-correspondence.json.
- */
-export type LoadCorrespondenceOptions = LoadCorrespondenceSettings &
-  ({ dataDir: string; cache?: OpenCorrespondenceCache } | { dataDir?: string; cache: OpenCorrespondenceCache });
-
-/** Where the cached copy is: a DATA_DIR (its JSON file) or an opener of another cache (PostgreSQL's). */
-export type CorrespondenceCacheLocation = string | OpenCorrespondenceCache;
+export interface LoadCorrespondenceOptions extends LoadCorrespondenceSettings {
+  /**
+   * Where the copy is cached, opened for this load and closed after: DATA_DIR's file, or PostgreSQL's with
+   * DATABASE_URL (the storage registry's `correspondenceCache`).
+   */
+  cache: OpenCorrespondenceCache;
+}
 
 export class CorrespondenceUnavailableError extends Error {}
 
@@ -78,7 +71,7 @@ export async function loadCorrespondence(options: LoadCorrespondenceOptions): Pr
   const { source } = options;
   const now = options.now ?? (() => new Date());
   const maxAgeMs = options.maxAgeMs ?? CORRESPONDENCE_MAX_AGE_MS;
-  const cache = await (options.cache ?? (() => openCorrespondenceCache(options.dataDir!)))();
+  const cache = await options.cache();
   try {
     const cached = cache.current;
     const usable = usableCopy(cached, source);
@@ -140,29 +133,16 @@ function usableCopy(copy: CorrespondenceCacheFile, source: string): boolean {
   return copy.source === source && copy.rows.length > 0 && copy.layout !== null && copy.fetched_at !== null;
 }
 
-/**
- * The cached rows of the POSTCODE_LGA_URL correspondence, if any: from DATA_DIR's file when given a directory (read
- * only, never created: the ingest's dry run writes nothing), else from the cache the opener opens.
- */
-export async function readCachedCorrespondence(from: CorrespondenceCacheLocation): Promise<CorrespondenceRow[]> {
-  if (typeof from === 'string') return (await readCorrespondenceCacheFile(from))?.rows ?? [];
-  const cache = await from();
-  try {
-    return cache.current.rows;
-  } finally {
-    await cache.close();
-  }
+/** The cached rows of the POSTCODE_LGA_URL correspondence, if any, from the cache `from` opens. */
+export async function readCachedCorrespondence(from: OpenCorrespondenceCache): Promise<CorrespondenceRow[]> {
+  return (await readOnce(from)).rows;
 }
 
 /**
  * The correspondence rows whose LGA names and codes the ingest matches declaration LGA names to codes with: those of
- * the POSTCODE_LGA_URL correspondence when one is cached (DATA_DIR's file, or the cache `from` opens), else the
- * bundled ABS one. The same correspondence the postcode index answers from, so a declaration gets the codes the
- * postcodes are answered with.
+ * the POSTCODE_LGA_URL correspondence when one is cached, else the bundled ABS one. The same correspondence the
+ * postcode index answers from, so a declaration gets the codes the postcodes are answered with.
  */
-export async function correspondenceRowsForCodeMatching(
-  from: CorrespondenceCacheLocation,
-): Promise<CorrespondenceRow[]> {
-  const cached = await readCachedCorrespondence(from);
-  return cached.length > 0 ? cached : loadBundledCorrespondence().rows;
+export function correspondenceRowsForCodeMatching(cached: CorrespondenceCacheFile | null): CorrespondenceRow[] {
+  return cached && cached.rows.length > 0 ? cached.rows : loadBundledCorrespondence().rows;
 }

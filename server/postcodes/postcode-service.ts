@@ -11,13 +11,12 @@ import { buildPostcodeIndex, loadBundledLocalityRows, type LocalityRow, type Pos
 export interface PostcodeServiceOptions {
   /** POSTCODE_LGA_URL: a correspondence that, once loaded, replaces `correspondence`. */
   source?: string;
-  dataDir: string;
   /**
-   * Where the POSTCODE_LGA_URL correspondence is cached, opened for each load and closed after. Default:
-   * DATA_DIR/postcode-lga-correspondence.json. With DATABASE_URL, `() => openPostgresCorrespondenceCache(db)`: one
-   * copy for every instance, fetched by whichever finds it missing or old, loaded by the others.
+   * Where the POSTCODE_LGA_URL correspondence is cached, opened for each load and closed after (the storage
+   * registry's): DATA_DIR's file, or with DATABASE_URL one copy for every instance, fetched by whichever finds it
+   * missing or old, loaded by the others.
    */
-  correspondenceCache?: OpenCorrespondenceCache;
+  correspondenceCache: OpenCorrespondenceCache;
   logger: Logger;
   fetcher?: PoliteFetcher;
   /** What the cached copy's age is measured with (and its fetched_at stamped with). Default: the system clock. */
@@ -136,7 +135,6 @@ export class PostcodeService implements PostcodeIndex {
   private async load(force: boolean): Promise<void> {
     const loaded = await loadCorrespondence({
       source: this.options.source!,
-      dataDir: this.options.dataDir,
       cache: this.options.correspondenceCache,
       fetcher: this.options.fetcher,
       now: this.options.clock,

@@ -1,17 +1,13 @@
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import { nullableTimestampIn, nullableTimestampOut, type Queryable } from '../storage/postgres/rows';
-import { CorrespondenceCacheFile, emptyCorrespondenceCache, type CorrespondenceCache } from './correspondence-cache';
+import { CorrespondenceCacheFile, emptyCorrespondenceCache } from './correspondence-cache';
+import type { TableCodec } from '../storage/document';
 
 /**
  * postcode-lga-correspondence.json as the one row of `postcode_correspondence` (migration 0003): read and written
  * whole, the rows as one jsonb array (never queried inside; PostgreSQL does not keep the key order of its objects,
  * the schema puts the keys back in its order on load).
  */
-export const postcodeCorrespondenceCodec: DocumentCodec<CorrespondenceCacheFile> = {
-  name: 'postcode_correspondence',
-  schema: CorrespondenceCacheFile,
-
+export const postcodeCorrespondenceCodec: TableCodec<CorrespondenceCacheFile> = {
   async load(client: Queryable): Promise<CorrespondenceCacheFile> {
     const { rows } = await client.query(
       'SELECT source, fetched_at, layout, lga_edition, rows FROM postcode_correspondence',
@@ -45,13 +41,3 @@ export const postcodeCorrespondenceCodec: DocumentCodec<CorrespondenceCacheFile>
     );
   },
 };
-
-/**
- * The POSTCODE_LGA_URL correspondence cache in PostgreSQL (DATABASE_URL): what `openCorrespondenceCache` is for
- * DATA_DIR's file, shared by every instance and `npm run ingest`, so that whichever finds the copy missing or old
- * fetches it and the others load that copy. Pass `() => openPostgresCorrespondenceCache(db)` as the opener: each load
- * opens it (reading the freshest copy) and closes it.
- */
-export function openPostgresCorrespondenceCache(db: Database): Promise<CorrespondenceCache> {
-  return PostgresDocumentStore.open(db, postcodeCorrespondenceCodec);
-}

@@ -1,5 +1,6 @@
 import type session from 'express-session';
 import type { Pool, QueryConfig } from 'pg';
+import type { Column } from '../storage/postgres/rows';
 import {
   isSessionExpired,
   sessionKey,
@@ -20,6 +21,15 @@ export interface PostgresSessionStoreOptions {
    */
   queryTimeoutMs?: number;
 }
+
+/** The columns of `sessions` (for the JSON import, which fills the table from sessions.json). */
+export const SESSION_COLUMNS: readonly Column[] = [
+  { name: 'sid_hash', type: 'text' },
+  { name: 'account_id', type: 'text' },
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'last_seen_at', type: 'timestamptz' },
+  { name: 'cookie', type: 'jsonb' },
+];
 
 interface SessionRow {
   account_id: string;

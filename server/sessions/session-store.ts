@@ -84,7 +84,7 @@ type Callback = (err?: unknown) => void;
  * Where the cookie sessions are kept: express-session's Store, with expiry decided on the server's clock. Three
  * implementations share one policy (idle timeout, absolute timeout from sign-in, touch written at most every
  * touchIntervalMs, only the SHA-256 of session ids and the account id stored): FileSessionStore (DATA_DIR),
- * RedisSessionStore and PostgresSessionStore; openSessionStore (open-session-store.ts) picks one.
+ * RedisSessionStore and PostgresSessionStore; the storage registry (backends/registry.ts) picks one.
  */
 export interface SessionStore extends session.Store {
   /** Where the sessions are kept. */
@@ -156,6 +156,8 @@ export class FileSessionStore extends session.Store implements SessionStore {
     callback(null, {
       cookie: structuredClone(record.cookie),
       accountId: record.account_id,
+      // As every store gives it (session-types.ts), though this one reads its own record when touched.
+      lastSeenAt: Date.parse(record.last_seen_at),
     } as unknown as session.SessionData);
   }
 

@@ -1,7 +1,6 @@
-import type { Database } from '../storage/postgres/database';
-import { PostgresDocumentStore, type DocumentCodec } from '../storage/postgres/postgres-document-store';
 import { diffRows, recordTable, writeDiff, type Queryable } from '../storage/postgres/rows';
 import { WebhooksFile, type DeliveryRecord, type WebhookRecord } from './webhook-records';
+import type { TableCodec } from '../storage/document';
 
 /** The table `webhooks` as webhook records (exported for the JSON import). */
 export const WEBHOOKS = recordTable<WebhookRecord>({
@@ -49,10 +48,7 @@ const byId = (d: DeliveryRecord) => d.id;
  * webhooks.json as the tables `webhooks` and `webhook_deliveries` (migration 0005). Deliveries are written after
  * webhooks when added and before them when removed, for the foreign key between them.
  */
-export const webhooksCodec: DocumentCodec<WebhooksFile> = {
-  name: 'webhooks',
-  schema: WebhooksFile,
-
+export const webhooksCodec: TableCodec<WebhooksFile> = {
   async load(client: Queryable): Promise<WebhooksFile> {
     const webhooks = await client.query(`SELECT ${WEBHOOKS.select} FROM webhooks ORDER BY position, subscription_id`);
     const deliveries = await client.query(
@@ -87,8 +83,3 @@ export const webhooksCodec: DocumentCodec<WebhooksFile> = {
     );
   },
 };
-
-/** The WebhookStore in PostgreSQL (DATABASE_URL), shared by every instance. Call `watch()` in a server. */
-export function openPostgresWebhookStore(db: Database): Promise<PostgresDocumentStore<WebhooksFile>> {
-  return PostgresDocumentStore.open(db, webhooksCodec);
-}

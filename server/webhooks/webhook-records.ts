@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { DocumentStore } from '../storage/document-store';
-import { JsonStore } from '../storage/json-store';
 
 const Time = z.string();
 
@@ -66,16 +64,3 @@ export type WebhooksFile = z.infer<typeof WebhooksFile>;
 
 /** Where webhooks and their delivery queue are kept: what WebhookService depends on. */
 export type WebhookStore = DocumentStore<WebhooksFile>;
-
-/** The WebhookStore in DATA_DIR/webhooks.json. */
-export function openWebhookStore(dataDir: string, onReloadError?: (err: unknown) => void) {
-  return JsonStore.open({
-    file: path.join(dataDir, 'webhooks.json'),
-    schema: WebhooksFile,
-    version: 1,
-    defaults: () => ({ webhooks: [], deliveries: [] }),
-    onReloadError,
-    // Polled quicker than the account files: another instance's claims and new deliveries matter within a second.
-    watchIntervalMs: 500,
-  });
-}

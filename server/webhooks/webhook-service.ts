@@ -43,10 +43,12 @@ export interface WebhookTuning {
   lookup?: LookupFunction;
 }
 
-/** Where the alerts are kept (AlertsService): what a webhook catches up from. */
+/** Where the alerts are kept (AlertsService): what a webhook catches up from, and hears new batches from. */
 export interface AlertSource {
   /** The subscription's alerts after `since` (all kept when absent), oldest first. */
   list(subscriptionId: string, since?: string): readonly Alert[];
+  /** Calls `listener` with each committed batch of new alerts; returns a function that unsubscribes. */
+  onAlerts(listener: (batches: readonly WebhookAlertBatch[]) => void): () => void;
 }
 
 export interface WebhookServiceOptions extends WebhookTuning {
@@ -55,6 +57,11 @@ export interface WebhookServiceOptions extends WebhookTuning {
   logger: Logger;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES. */
   allowPrivateAddresses: boolean;
+  /**
+   * The alerts to deliver: each committed batch is queued at once, and what a stop between committing and queuing
+   * left unqueued is queued when the worker starts (`catchUp`).
+   */
+  alerts?: AlertSource;
 }
 
 export const WEBHOOK_USER_AGENT = 'disaster-telehealth-eligibility-webhooks/1.0';
@@ -124,13 +131,18 @@ export class WebhookService {
   private busy = false;
   private again = false;
   private stopped = false;
-  private alertSource: AlertSource | null = null;
-
   constructor(private readonly options: WebhookServiceOptions) {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    // Each committed batch of alerts becomes a delivery, queued in the store and sent by the worker (queuing goes on
+    // while the worker is stopped: the deliveries wait in the store).
+    options.alerts?.onAlerts((batches) => {
+      this.enqueueAlerts(batches).catch((err: unknown) =>
+        options.logger.error({ err }, 'could not queue webhook deliveries'),
+      );
+    });
   }
 
   get store(): WebhookStore {
@@ -158,14 +170,14 @@ export class WebhookService {
       if (hook) Object.assign(hook, { url: checked.url.href, secret, created_at: now });
       else {
         // A new webhook gets the alerts from now on, not the ones kept from before.
-        const kept = this.alertSource?.list(subscriptionId) ?? [];
+        const kept = this.options.alerts?.list(subscriptionId) ?? [];
         hook = {
           subscription_id: subscriptionId,
           url: checked.url.href,
           secret,
           created_at: now,
           last_delivery: null,
-          queued_through: this.alertSource ? (kept.at(-1)?.id ?? '0') : null,
+          queued_through: this.options.alerts ? (kept.at(-1)?.id ?? '0') : null,
         };
         draft.webhooks.push(hook);
       }
@@ -230,19 +242,11 @@ export class WebhookService {
   }
 
   /**
-   * Where the alerts are kept: a new webhook starts after the newest one, and `catchUp` (run when the worker starts)
-   * queues what a webhook has not had yet.
-   */
-  attachAlerts(source: AlertSource): void {
-    this.alertSource = source;
-  }
-
-  /**
    * Queues, for every webhook with a cursor, the alerts committed after it: those whose delivery was never queued
    * because the process stopped between committing them and queuing them. Returns how many deliveries were queued.
    */
   async catchUp(): Promise<number> {
-    const source = this.alertSource;
+    const source = this.options.alerts;
     if (!source) return 0;
     const batches: WebhookAlertBatch[] = [];
     for (const hook of this.store.current.webhooks) {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { sessionKey, type SessionPolicy, type SessionStore } from '../../../server/sessions/session-store';
-import { storeCalls } from '../../helpers/session-store-calls';
+import { sessionKey, type SessionPolicy, type SessionStore } from '../../server/sessions/session-store';
+import { storeCalls } from './session-store-calls';
 
 export const MINUTE = 60_000;
 export const IDLE_MS = 30 * MINUTE;
@@ -28,10 +28,11 @@ export interface ContractBackend {
 }
 
 /**
- * What every shared SessionStore does, as FileSessionStore does it (test/unit/sessions/session-store.test.ts): the
- * same policy on the same fake clock, plus what sharing adds (one instance's writes read by another).
+ * What every SessionStore does: the same policy on the same fake clock, on every backend (the file, PostgreSQL,
+ * Redis); and for the shared ones (`shared`, the default) what sharing adds: one instance's writes read at once by
+ * another. The file store is one process's: another process's writes reach it through its watcher, within a second.
  */
-export function sessionStoreContract(backend: () => ContractBackend): void {
+export function sessionStoreContract(backend: () => ContractBackend, { shared = true } = {}): void {
   async function setup() {
     const b = backend();
     await Promise.all(['acc', 'acc-1', 'acc-2'].map((id) => b.ensureAccount(id)));
@@ -151,27 +152,30 @@ export function sessionStoreContract(backend: () => ContractBackend): void {
     await s.store.close();
   });
 
-  it('is shared: a session written by one instance is read, touched and ended through another', async () => {
-    const s = await setup();
-    const other = await s.b.open(s.time.clock);
-    const b = storeCalls(other);
-    await s.set('shared', { accountId: 'acc' });
-    expect(await b.get('shared')).toMatchObject({ accountId: 'acc' });
+  it.runIf(shared)(
+    'is shared: a session written by one instance is read, touched and ended through another',
+    async () => {
+      const s = await setup();
+      const other = await s.b.open(s.time.clock);
+      const b = storeCalls(other);
+      await s.set('shared', { accountId: 'acc' });
+      expect(await b.get('shared')).toMatchObject({ accountId: 'acc' });
 
-    // Kept alive through B alone: A sees the moved idle deadline.
-    s.time.advance(25 * MINUTE);
-    await b.touch('shared', (await b.get('shared'))!);
-    s.time.advance(25 * MINUTE);
-    expect(await s.get('shared')).toMatchObject({ accountId: 'acc' });
-    // 50 minutes after sign-in: alive only because B's touch moved the idle deadline.
-    expect((await s.store.expiresAt('shared'))?.getTime()).toBe(s.time.now() + IDLE_MS);
+      // Kept alive through B alone: A sees the moved idle deadline.
+      s.time.advance(25 * MINUTE);
+      await b.touch('shared', (await b.get('shared'))!);
+      s.time.advance(25 * MINUTE);
+      expect(await s.get('shared')).toMatchObject({ accountId: 'acc' });
+      // 50 minutes after sign-in: alive only because B's touch moved the idle deadline.
+      expect((await s.store.expiresAt('shared'))?.getTime()).toBe(s.time.now() + IDLE_MS);
 
-    await b.destroy('shared');
-    expect(await s.get('shared')).toBeNull();
-    await s.set('again', { accountId: 'acc-2' });
-    expect(await other.destroyAllFor('acc-2')).toBe(1);
-    expect(await s.get('again')).toBeNull();
-    await other.close();
-    await s.store.close();
-  });
+      await b.destroy('shared');
+      expect(await s.get('shared')).toBeNull();
+      await s.set('again', { accountId: 'acc-2' });
+      expect(await other.destroyAllFor('acc-2')).toBe(1);
+      expect(await s.get('again')).toBeNull();
+      await other.close();
+      await s.store.close();
+    },
+  );
 }

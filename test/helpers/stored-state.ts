@@ -2,12 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { openAccountStore, type AccountStore } from '../../server/accounts/account-store';
-import { openPostgresAccountStore } from '../../server/accounts/postgres-account-store';
-import { openPostgresKeyStore } from '../../server/keys/postgres-key-store';
+import { type AccountStore } from '../../server/accounts/account-store';
 import { createLogger } from '../../server/logger';
 import { openDatabase } from '../../server/storage/postgres/database';
 import { backendEnv, testBackend } from './shared-backends';
+import { accountsDocument } from '../../server/accounts/accounts-document';
+import { keysDocument } from '../../server/keys/keys-document';
+import { openJsonDocument, openPostgresDocument } from '../../server/storage/document';
 
 /**
  * What a data directory's state holds where it is kept — the JSON files in DATA_DIR, or on the shared backend its
@@ -111,7 +112,7 @@ async function withDatabase<T>(dataDir: string, work: (client: pg.Client) => Pro
  */
 export async function changeAccountsElsewhere(dataDir: string, change: Parameters<AccountStore['update']>[0]) {
   if (testBackend() === 'json') {
-    const store = await openAccountStore(dataDir);
+    const store = await openJsonDocument(accountsDocument, dataDir);
     try {
       await store.update(change);
     } finally {
@@ -122,7 +123,7 @@ export async function changeAccountsElsewhere(dataDir: string, change: Parameter
   const { DATABASE_URL } = await backendEnv(dataDir);
   const database = await openDatabase(DATABASE_URL!, { logger: createLogger('silent') });
   try {
-    const store = await openPostgresAccountStore(database);
+    const store = await openPostgresDocument(accountsDocument, database);
     await store.update(change);
     await store.close();
   } finally {
@@ -141,7 +142,10 @@ export async function storedDocument(dataDir: string, name: 'accounts' | 'keys')
   const { DATABASE_URL } = await backendEnv(dataDir);
   const database = await openDatabase(DATABASE_URL!, { logger: createLogger('silent') });
   try {
-    const store = name === 'accounts' ? await openPostgresAccountStore(database) : await openPostgresKeyStore(database);
+    const store =
+      name === 'accounts'
+        ? await openPostgresDocument(accountsDocument, database)
+        : await openPostgresDocument(keysDocument, database);
     const document = structuredClone(store.current) as Record<string, unknown>;
     await store.close();
     return document;

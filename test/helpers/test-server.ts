@@ -84,6 +84,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     { ...(await configFor(dataDir)), TRUST_PROXY: options.trustProxy ?? false, ...options.config },
     {
       clock: options.clock,
+      // A test on a fake clock keeps the Redis windows on that clock too (its instances share it).
+      redisClock: options.clock ? 'caller' : undefined,
       logger: createLogger('info', sink),
       auth: options.auth,
       postcodes:
@@ -92,6 +94,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       webhooks: options.webhooks,
     },
   );
+  // What a test server reacts to on its own: the alerts follow the declarations, expired sessions are purged. The
+  // webhook worker, the key usage timer and the ingest schedule stay off: the tests drive those themselves.
+  runtime.background.start(['alerts', 'purge']);
   if (options.declarations !== false) {
     const { clock } = runtime;
     const declarations = options.declarations ?? fixtureDeclarations(sydneyToday(clock()));

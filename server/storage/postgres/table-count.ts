@@ -11,3 +11,8 @@ export interface TableCount {
 export function tableCount(inDataDir: number, inserted: number): TableCount {
   return { inDataDir, inserted, alreadyPresent: inDataDir - inserted };
 }
+
+/** Whether an import inserted any row into these tables: then their document changed. */
+export function anyInserted(...counts: readonly TableCount[]): boolean {
+  return counts.some((c) => c.inserted > 0);
+}

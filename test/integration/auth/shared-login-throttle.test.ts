@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoginThrottle, LoginThrottleLimits } from '../../../server/auth/login-throttle';
-import { openLoginThrottle } from '../../../server/auth/open-login-throttle';
+import { counters } from '../../../server/backends/counters';
 import { RateLimitUnavailableError } from '../../../server/rate-limit/sliding-window';
 import { useRedisServer } from '../../helpers/redis-per-file';
 import { waitFor } from '../../helpers/wait-for';
@@ -24,11 +24,10 @@ async function instances(
 ) {
   const keyPrefix = `t${++seq}:`;
   const open = () =>
-    openLoginThrottle({
-      limits: { ...LIMITS, ...options.limits },
-      now: options.now ?? Date.now,
-      redis: { url: redis.url, keyPrefix, clock: options.clock ?? 'redis' },
-    });
+    counters({ url: redis.url, keyPrefix, clock: options.clock ?? 'redis' }).loginThrottle(
+      { ...LIMITS, ...options.limits },
+      options.now ?? Date.now,
+    );
   const [a, b] = await Promise.all([open(), open()]);
   throttles.push(a, b);
   return { a, b, keyPrefix };
@@ -141,17 +140,15 @@ describe('the login throttle in Redis', () => {
   it('does not open when Redis cannot be reached', async () => {
     const closed = new URL(redis.url);
     closed.port = '1';
-    const failure = await openLoginThrottle({
-      limits: LIMITS,
-      now: Date.now,
-      redis: { url: closed.toString(), keyPrefix: 'x:', clock: 'redis' },
-    }).catch((err: unknown) => err);
+    const failure = await counters({ url: closed.toString(), keyPrefix: 'x:', clock: 'redis' })
+      .loginThrottle(LIMITS, Date.now)
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(RateLimitUnavailableError);
     expect((failure as Error).message).toBe('could not connect to Redis at redis://127.0.0.1:1 for login throttling');
   });
 
   it('without Redis, counts in this process exactly as before', async () => {
-    const throttle = await openLoginThrottle({ limits: { ...LIMITS, perAccount: 2 }, now: () => 1_000_000 });
+    const throttle = await counters(null).loginThrottle({ ...LIMITS, perAccount: 2 }, () => 1_000_000);
     expect((await fail(throttle, 'a@x.test', 'ip')).ok).toBe(true);
     expect((await fail(throttle, 'a@x.test', 'ip')).ok).toBe(true);
     expect(await fail(throttle, 'a@x.test', 'ip')).toEqual({ ok: false, retryAfterSeconds: 15 * 60 });

@@ -4,14 +4,14 @@ import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
 import { authRouter } from '../../../server/auth/auth-router';
+import { counters } from '../../../server/backends/counters';
 import type { LoginThrottle } from '../../../server/auth/login-throttle';
-import { openLoginThrottle } from '../../../server/auth/open-login-throttle';
 import { SignInService } from '../../../server/auth/sign-in';
 import { errorHandler, notFound } from '../../../server/http/error-handler';
 import { keysRouter } from '../../../server/keys/keys-router';
 import { createLogger } from '../../../server/logger';
 import type { DataRuntime } from '../../../server/runtime';
-import { openSessionStore } from '../../../server/sessions/open-session-store';
+import { PostgresSessionStore } from '../../../server/sessions/postgres-session-store';
 import { OriginPolicy } from '../../../server/sessions/origin-policy';
 import { cookieSession } from '../../../server/sessions/session-middleware';
 import type { SessionStore } from '../../../server/sessions/session-store';
@@ -90,16 +90,13 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
 /** An instance with sessions and login counts in this test's Redis prefix (or counts in memory). */
 async function redisInstance(keyPrefix: string, options: { throttleInRedis?: boolean } = {}): Promise<Instance> {
   const policy = { idleTimeoutMs: IDLE_MS, absoluteTimeoutMs: ABSOLUTE_MS, clock: () => new Date() };
-  const sessions = await openSessionStore({
-    dataDir: await tempDir(),
+  const sessions = await counters({ url: redis.url, keyPrefix, clock: 'redis', commandTimeoutMs: 300 }).sessions!(
     policy,
-    redis: { url: redis.url, keyPrefix, commandTimeoutMs: 300 },
-  });
-  const throttle = await openLoginThrottle({
-    limits: { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 },
-    now: Date.now,
-    redis: options.throttleInRedis === false ? undefined : { url: redis.url, keyPrefix, clock: 'redis' },
-  });
+  );
+  const limits = { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 };
+  const throttle = await counters(
+    options.throttleInRedis === false ? null : { url: redis.url, keyPrefix, clock: 'redis' },
+  ).loginThrottle(limits, Date.now);
   return startInstance(sessions, throttle);
 }
 
@@ -284,8 +281,8 @@ describe('two instances on one PostgreSQL', () => {
     const policy = { idleTimeoutMs: IDLE_MS, absoluteTimeoutMs: ABSOLUTE_MS, clock: () => new Date() };
     const instance = async () =>
       startInstance(
-        await openSessionStore({ dataDir: await tempDir(), policy, pool: pool() }),
-        await openLoginThrottle({ limits: { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 }, now: Date.now }),
+        new PostgresSessionStore({ pool: pool(), policy }),
+        await counters(null).loginThrottle({ perAccount: 5, perIp: 20, windowMs: 15 * 60_000 }, Date.now),
       );
     const [a, b] = await Promise.all([instance(), instance()]);
     expect(a.sessions.backend).toBe('postgres');

@@ -166,7 +166,6 @@ describe('a catchment and its alerts', () => {
     const lastUpdated = server.runtime.declarations.lastUpdated;
     const common = {
       ...server.runtime.refreshSettings,
-      declarations: server.runtime.declarations.store,
       drfaCsvUrl: site.drfaUrl,
       fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 400 },
       localityRows: LOCALITY_ROWS,
@@ -428,7 +427,6 @@ describe('alerts from refreshes read from a site shaped like the live one (its l
       const refresh = async () => {
         const result = await runRefresh({
           ...server.runtime.refreshSettings,
-          declarations: server.runtime.declarations.store,
           baseUrl: site.url,
           drfaCsvUrl: site.packageUrl,
           fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 5_000 },

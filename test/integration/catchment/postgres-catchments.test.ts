@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AlertsService, type AlertBatch } from '../../../server/alerts/alerts-service';
 import { emptyCatchments, type CatchmentsFile } from '../../../server/catchment/catchment-records';
-import { openCatchmentStore } from '../../../server/catchment/catchment-store';
-import { openPostgresCatchmentStore } from '../../../server/catchment/postgres-catchment-store';
-import { importDataDir } from '../../../server/cli/migrate-json-to-postgres';
+import { importDataDir } from '../../../server/importers';
 import { alertWorld } from '../../helpers/alert-world';
 import { tempDir } from '../../helpers/temp-dir';
 import { postgresDatabases, silentLogger } from '../postgres/fixtures';
+import { catchmentsDocument } from '../../../server/catchment/catchments-document';
+import { openJsonDocument, openPostgresDocument } from '../../../server/storage/document';
 
 const { opened } = postgresDatabases();
 
@@ -20,7 +20,9 @@ const saved = (subscription: string, postcodes: string[]): CatchmentsFile['catch
 describe('catchments on PostgreSQL', () => {
   it('two instances processing the same refresh record and announce its alerts once', async () => {
     const { dbs } = await opened.fresh(2);
-    const stores = await Promise.all(dbs.map(async (db) => opened.track(await openPostgresCatchmentStore(db))));
+    const stores = await Promise.all(
+      dbs.map(async (db) => opened.track(await openPostgresDocument(catchmentsDocument, db))),
+    );
     const w = alertWorld();
     const clock = () => new Date('2026-11-22T00:00:00.000Z');
     const heard: AlertBatch[][] = [];
@@ -51,7 +53,7 @@ describe('catchments on PostgreSQL', () => {
     ]);
     // Both instances hold the same document.
     await dbs[1]!.versions.sync().catch(() => undefined);
-    const fresh = opened.track(await openPostgresCatchmentStore(dbs[1]!));
+    const fresh = opened.track(await openPostgresDocument(catchmentsDocument, dbs[1]!));
     expect(fresh.current).toEqual(stores[0]!.current);
     expect(fresh.current.processed_refresh).toBe('2026-11-21T03:00:00.000Z');
     expect(fresh.current.next_alert_id).toBe(3);
@@ -59,7 +61,7 @@ describe('catchments on PostgreSQL', () => {
 
   it('migrate-json-to-postgres copies catchments.json, and a second run changes nothing', async () => {
     const dataDir = await tempDir();
-    const json = await openCatchmentStore(dataDir);
+    const json = await openJsonDocument(catchmentsDocument, dataDir);
     await json.update((d) => {
       Object.assign(d, emptyCatchments());
       d.processed_refresh = '2026-11-21T03:00:00.000Z';
@@ -89,7 +91,7 @@ describe('catchments on PostgreSQL', () => {
     expect(first.catchments).toEqual({ inDataDir: 1, inserted: 1, alreadyPresent: 0 });
     expect(first.catchmentAlerts).toEqual({ inDataDir: 1, inserted: 1, alreadyPresent: 0 });
     expect(first.bumped).toContain('catchments');
-    const store = opened.track(await openPostgresCatchmentStore(dbs[0]!));
+    const store = opened.track(await openPostgresDocument(catchmentsDocument, dbs[0]!));
     expect(store.current).toEqual(file);
 
     const second = await importDataDir(dbs[0]!.pool, dataDir, { logger: silentLogger });

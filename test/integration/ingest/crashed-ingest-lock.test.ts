@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRefresh } from '../../../server/ingest/refresh';
+import { jsonStorage } from '../../helpers/json-storage';
 import { FAST_CLI_ARGS, runIngest, spawnIngest } from '../../fixtures/ingest/cli';
 import { scenario } from '../../fixtures/ingest/scenario';
 import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
@@ -25,7 +26,7 @@ const eventRequests = () => site.requests.filter((r) => r.path.startsWith('/Page
 async function goodDataDir(): Promise<string> {
   const dataDir = await tempDir('dte-ingest-lock-');
   const first = await runRefresh({
-    dataDir,
+    storage: jsonStorage(dataDir),
     baseUrl: site.url,
     drfaCsvUrl: site.drfaUrl,
     fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 400 },

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runRefresh, type RefreshOptions } from '../../../server/ingest/refresh';
+import { jsonStorage } from '../../helpers/json-storage';
 import { FAST_CLI_ARGS, runIngest, spawnIngest } from '../../fixtures/ingest/cli';
 import { scenario } from '../../fixtures/ingest/scenario';
 import {
@@ -29,9 +30,9 @@ afterEach(() => {
   site.options = { declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv };
 });
 
-function refresh(dataDir: string, extra: Partial<RefreshOptions> = {}) {
+function refresh(dataDir: string, { lockStaleMs, ...extra }: Partial<RefreshOptions> & { lockStaleMs?: number } = {}) {
   return runRefresh({
-    dataDir,
+    storage: jsonStorage(dataDir, { lockStaleMs }),
     baseUrl: site.url,
     drfaCsvUrl: site.drfaUrl,
     fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 400 },

@@ -7,6 +7,7 @@ import { runIngest, FAST_CLI_ARGS } from '../../fixtures/ingest/cli';
 import { CORRESPONDENCE_2018, scenario } from '../../fixtures/ingest/scenario';
 import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
+import { jsonStorage } from '../../helpers/json-storage';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   dataDir = await tempDir();
   const postcodes = await PostcodeService.open({
     source: `${site.url}/data/corr-2018.csv`,
-    dataDir,
+    correspondenceCache: jsonStorage(dataDir).correspondenceCache,
     logger: createLogger('silent'),
     localityRows: LOCALITY_ROWS,
   });

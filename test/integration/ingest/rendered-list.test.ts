@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedListOptions } from '../../../server/ingest/rendered-list';
 import { launchRenderedListReader } from '../../../server/ingest/rendered-list';
 import { runRefresh, type RefreshOptions } from '../../../server/ingest/refresh';
+import { jsonStorage } from '../../helpers/json-storage';
 import { FAST_CLI_ARGS, runIngest, spawnIngest } from '../../fixtures/ingest/cli';
 import { daysBefore, scenario } from '../../fixtures/ingest/scenario';
 import {
@@ -55,7 +56,7 @@ const env = (dataDir: string, extra: Record<string, string> = {}) => ({
 
 function refresh(dataDir: string, extra: Partial<RefreshOptions> = {}) {
   return runRefresh({
-    dataDir,
+    storage: jsonStorage(dataDir),
     baseUrl: site.url,
     drfaCsvUrl: site.packageUrl,
     fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 2_000 },

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sydneyToday } from '../../../shared/domain/dates';
@@ -18,9 +17,12 @@ import {
   loadCorrespondence,
   readCachedCorrespondence,
 } from '../../../server/postcodes/correspondence-source';
-import { openPostgresCorrespondenceCache } from '../../../server/postcodes/postgres-correspondence-cache';
+import { correspondenceDocument } from '../../../server/postcodes/correspondence-document';
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
+import { postgresStores } from '../../../server/backends/registry';
+import { openPostgresDocument, readOnce } from '../../../server/storage/document';
 import type { Database } from '../../../server/storage/postgres/database';
+import { jsonStorage } from '../../helpers/json-storage';
 import { startMockSite, type MockSite, type SiteDeclaration } from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres-server';
@@ -91,12 +93,11 @@ async function twoInstances() {
   const cacheOf =
     (db: Database): OpenCorrespondenceCache =>
     () =>
-      openPostgresCorrespondenceCache(db);
+      openPostgresDocument(correspondenceDocument, db);
   const open = async (db: Database) => {
     const dataDir = await tempDir();
     const service = await PostcodeService.open({
       source: source(),
-      dataDir,
       logger,
       localityRows: LOCALITY_ROWS,
       fetcher: fetcher(),
@@ -230,31 +231,30 @@ describe('the POSTCODE_LGA_URL correspondence cached in PostgreSQL', () => {
 
     // The rows the ingest matches with are the copy in the database, from either instance's connection.
     for (const db of dbs) {
-      expect(await correspondenceRowsForCodeMatching(cacheOf(db))).toEqual(served.rows);
+      expect(correspondenceRowsForCodeMatching(await readOnce(cacheOf(db)))).toEqual(served.rows);
     }
 
     // A refresh (of the other instance's database connection) gives the declaration that copy's codes.
-    const dataDir = await tempDir();
+    const storage = postgresStores(dbs[1]!, { logger, clock: () => clock.now, watch: false });
     const settings = {
-      dataDir,
       baseUrl: site.url,
       fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 2_000 },
       localityRows: LOCALITY_ROWS,
       minDeclarations: 1,
       trigger: 'test' as const,
     };
-    const dry = await runDryRun({ ...settings, correspondenceCache: cacheOf(dbs[1]!) });
+    const dry = await runDryRun({ ...settings, storage });
     expect(dry.ok, JSON.stringify(dry)).toBe(true);
     expect(dry.ok && dry.summary.unmatched).toEqual([]);
-    const result = await runRefresh({ ...settings, correspondenceCache: cacheOf(dbs[1]!) });
+    const result = await runRefresh({ ...settings, storage });
     expect(result.ok, JSON.stringify(result)).toBe(true);
-    const file = JSON.parse(await readFile(path.join(dataDir, 'declarations.json'), 'utf8'));
+    const file = (await storage.declarations()).current;
     expect(file.declarations[0].lgas).toEqual([
       { name: 'Fictional Vale', code: '36251' },
       { name: 'Moreton Bay', code: '35011' },
     ]);
     // Without it, DATA_DIR's file: none there, so the bundled ABS correspondence (2018 codes), Fictional Vale unknown.
-    const withoutCache = await runDryRun({ ...settings, dataDir: await tempDir() });
+    const withoutCache = await runDryRun({ ...settings, storage: jsonStorage(await tempDir()) });
     expect(withoutCache.ok && withoutCache.summary.unmatched.map((u) => u.name)).toEqual(['Fictional Vale']);
   });
 });

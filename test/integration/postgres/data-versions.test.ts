@@ -1,11 +1,10 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openPostgresIngestStateStore } from '../../../server/ingest/postgres-ingest-state-store';
 import { DataVersions } from '../../../server/storage/postgres/data-versions';
 import { connectionConfig, type Database } from '../../../server/storage/postgres/database';
-import { PostgresDocumentStore } from '../../../server/storage/postgres/postgres-document-store';
-import { ingestStateCodec } from '../../../server/ingest/postgres-ingest-state-store';
 import { postgresDatabases, ingestStateFixture, silentLogger } from './fixtures';
+import { ingestStateDocument } from '../../../server/ingest/ingest-state-document';
+import { openPostgresDocument } from '../../../server/storage/document';
 
 const { opened } = postgresDatabases();
 
@@ -44,8 +43,8 @@ const addRun = (d: ReturnType<typeof ingestStateFixture>) =>
 async function twoInstances() {
   const { url, dbs } = await opened.fresh(2);
   const [a, b] = dbs as [Database, Database];
-  const writer = opened.track(await openPostgresIngestStateStore(a));
-  const reader = opened.track(await openPostgresIngestStateStore(b));
+  const writer = opened.track(await openPostgresDocument(ingestStateDocument, a));
+  const reader = opened.track(await openPostgresDocument(ingestStateDocument, b));
   return { url, a, b, writer, reader };
 }
 
@@ -121,7 +120,7 @@ describe('DataVersions.listen', () => {
       pollIntervalMs: 60_000,
     });
     opened.track(versions);
-    const reader = opened.track(await PostgresDocumentStore.open({ pool: b.pool, versions }, ingestStateCodec));
+    const reader = opened.track(await openPostgresDocument(ingestStateDocument, { pool: b.pool, versions }));
     reader.watch();
     return { versions, reader };
   }

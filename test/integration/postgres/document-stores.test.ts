@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AccountService } from '../../../server/accounts/account-service';
 import type { AccountsFile } from '../../../server/accounts/account-store';
-import { openPostgresAccountStore } from '../../../server/accounts/postgres-account-store';
 import type { AuditRecorder } from '../../../server/audit/audit-log';
-import { openPostgresDeclarationStore } from '../../../server/declarations/postgres-declaration-store';
-import { openPostgresIngestStateStore } from '../../../server/ingest/postgres-ingest-state-store';
 import { KeyError, KeyService } from '../../../server/keys/key-service';
-import { openPostgresKeyStore } from '../../../server/keys/postgres-key-store';
 import type { Database } from '../../../server/storage/postgres/database';
 import {
   UniqueViolationError,
@@ -21,6 +17,17 @@ import {
   keyRecord,
   keysFixture,
 } from './fixtures';
+import { accountsDocument } from '../../../server/accounts/accounts-document';
+import { declarationsDocument } from '../../../server/declarations/declarations-document';
+import { ingestStateDocument } from '../../../server/ingest/ingest-state-document';
+import { keysDocument } from '../../../server/keys/keys-document';
+import { openPostgresDocument, type DocumentDeclaration } from '../../../server/storage/document';
+
+/** A declared document's PostgreSQL store, as the registry opens it. */
+const inPostgres =
+  <T extends object>(declaration: DocumentDeclaration<T>) =>
+  (db: Database) =>
+    openPostgresDocument(declaration, db);
 
 // One PostgreSQL for the file; each test its own database, opened by two "instances" (two pools, two listeners).
 const { opened } = postgresDatabases();
@@ -63,7 +70,7 @@ describe('round trip: what one instance writes, another loads exactly', () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
     const fixture = accountsFixture();
-    const { writer, reader } = await writeThenLoad(openPostgresAccountStore, a, b, fixture);
+    const { writer, reader } = await writeThenLoad(inPostgres(accountsDocument), a, b, fixture);
     expect(reader.current).toEqual(fixture);
     reader.watch();
 
@@ -88,12 +95,12 @@ describe('round trip: what one instance writes, another loads exactly', () => {
   it('keys and key actions; the table keeps every key, the document the newest ten revoked per account', async () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
-    await (await open(openPostgresAccountStore, a)).update((d) => void Object.assign(d, accountsFixture()));
+    await (await open(inPostgres(accountsDocument), a)).update((d) => void Object.assign(d, accountsFixture()));
     const fixture = keysFixture();
     // Twelve more revoked keys for account 1, created after the fixture's.
     fixture.keys.push(...Array.from({ length: 12 }, (_, i) => keyRecord(10 + i, 1, 'revoked')));
 
-    const { writer, reader } = await writeThenLoad(openPostgresKeyStore, a, b, fixture);
+    const { writer, reader } = await writeThenLoad(inPostgres(keysDocument), a, b, fixture);
     reader.watch();
     expect(await count(a, 'api_keys')).toBe(17);
     const revokedOf1 = reader.current.keys.filter((k) => k.account_id.endsWith('1') && k.status === 'revoked');
@@ -135,7 +142,7 @@ describe('round trip: what one instance writes, another loads exactly', () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
     const fixture = declarationsFixture();
-    const { writer, reader } = await writeThenLoad(openPostgresDeclarationStore, a, b, fixture);
+    const { writer, reader } = await writeThenLoad(inPostgres(declarationsDocument), a, b, fixture);
     expect(reader.current).toEqual(fixture);
     reader.watch();
 
@@ -168,7 +175,7 @@ describe('round trip: what one instance writes, another loads exactly', () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
     const fixture = ingestStateFixture();
-    const { writer, reader } = await writeThenLoad(openPostgresIngestStateStore, a, b, fixture);
+    const { writer, reader } = await writeThenLoad(inPostgres(ingestStateDocument), a, b, fixture);
     expect(reader.current).toEqual(fixture);
     reader.watch();
 
@@ -181,7 +188,7 @@ describe('round trip: what one instance writes, another loads exactly', () => {
 
   it('refuses a time it could not give back exactly, and writes nothing', async () => {
     const { dbs } = await opened.fresh(1);
-    const store = await open(openPostgresAccountStore, dbs[0]!);
+    const store = await open(inPostgres(accountsDocument), dbs[0]!);
     const account = { ...accountsFixture().accounts[0]!, created_at: '2026-01-03T22:14:05+10:00' };
     await expect(store.update((d) => void d.accounts.push(account))).rejects.toThrow(/ISO time in UTC/);
     expect(await versionOf(dbs[0]!, 'accounts')).toBe(0);
@@ -204,7 +211,7 @@ describe('updates', () => {
   it('lose none of 50 concurrent read-modify-writes from two instances', async () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
-    const stores = [await open(openPostgresAccountStore, a), await open(openPostgresAccountStore, b)];
+    const stores = [await open(inPostgres(accountsDocument), a), await open(inPostgres(accountsDocument), b)];
     stores.forEach((s) => s.watch());
 
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => stores[i % 2]!.update(pushAccount)));
@@ -221,7 +228,7 @@ describe('updates', () => {
   it('write nothing and leave the version when the change throws or breaks the schema', async () => {
     const { dbs } = await opened.fresh(1);
     const db = dbs[0]!;
-    const store = await open(openPostgresAccountStore, db);
+    const store = await open(inPostgres(accountsDocument), db);
     await store.update(pushAccount);
     const before = JSON.stringify(store.current);
 
@@ -244,7 +251,7 @@ describe('updates', () => {
   it('leave the version alone when the change changes nothing', async () => {
     const { dbs } = await opened.fresh(1);
     const db = dbs[0]!;
-    const store = await open(openPostgresAccountStore, db);
+    const store = await open(inPostgres(accountsDocument), db);
     await store.update(pushAccount);
     const heard: unknown[] = [];
     store.onChange((data) => heard.push(data));
@@ -259,7 +266,7 @@ describe('updates', () => {
   it("apply to the other instance's latest content, even when this one has not heard of it", async () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
-    const [sa, sb] = [await open(openPostgresAccountStore, a), await open(openPostgresAccountStore, b)];
+    const [sa, sb] = [await open(inPostgres(accountsDocument), a), await open(inPostgres(accountsDocument), b)];
     await sa.update(pushAccount);
     const heard: number[] = [];
     sb.onChange((data) => heard.push(data.accounts.length));
@@ -280,8 +287,8 @@ describe('another instance', () => {
   it("holds this one's commit as soon as sync() returns (no listening, no waiting)", async () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
-    const writer = await open(openPostgresIngestStateStore, a);
-    const reader = await open(openPostgresIngestStateStore, b);
+    const writer = await open(inPostgres(ingestStateDocument), a);
+    const reader = await open(inPostgres(ingestStateDocument), b);
     b.versions.register(reader); // followed by sync() only: no LISTEN, no polling
 
     for (let i = 1; i <= 10; i++) {
@@ -295,8 +302,8 @@ describe('another instance', () => {
   it('picks a commit up by itself within 2 s when watching', async () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
-    const writer = await open(openPostgresDeclarationStore, a);
-    const reader = await open(openPostgresDeclarationStore, b);
+    const writer = await open(inPostgres(declarationsDocument), a);
+    const reader = await open(inPostgres(declarationsDocument), b);
     reader.watch();
     const heard: number[] = [];
     reader.onChange((d) => heard.push(d.declarations.length));
@@ -312,8 +319,8 @@ describe('keys across instances', () => {
   it('the database refuses a second active key for an account, whoever writes it', async () => {
     const { dbs } = await opened.fresh(1);
     const db = dbs[0]!;
-    await (await open(openPostgresAccountStore, db)).update((d) => void Object.assign(d, accountsFixture()));
-    const keys = await open(openPostgresKeyStore, db);
+    await (await open(inPostgres(accountsDocument), db)).update((d) => void Object.assign(d, accountsFixture()));
+    const keys = await open(inPostgres(keysDocument), db);
     await keys.update((d) => void d.keys.push(keyRecord(1, 1, 'active')));
 
     // Written behind the store's back (no version bump): only the index stands in the way.
@@ -339,8 +346,8 @@ describe('keys across instances', () => {
     const clock = () => new Date();
     const instances: { db: Database; accounts: AccountService; keys: KeyService }[] = [];
     for (const db of dbs) {
-      const accountStore = await open(openPostgresAccountStore, db);
-      const keyStore = await open(openPostgresKeyStore, db);
+      const accountStore = await open(inPostgres(accountsDocument), db);
+      const keyStore = await open(inPostgres(keysDocument), db);
       accountStore.watch();
       keyStore.watch();
       const accounts = new AccountService(accountStore, silentAudit, clock);

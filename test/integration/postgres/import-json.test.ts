@@ -7,17 +7,20 @@ import type { AccountsFile } from '../../../server/accounts/account-store';
 import { JsonLinesAuditLog } from '../../../server/audit/audit-log';
 import { PostgresAuditLog } from '../../../server/audit/postgres-audit-log';
 import type { DeclarationsFile } from '../../../server/declarations/declaration-store';
-import { openIngestStateStore, type IngestStateFile } from '../../../server/ingest/ingest-state';
+import { type IngestStateFile } from '../../../server/ingest/ingest-state';
 import type { ApiKeyRecord, KeysFile } from '../../../server/keys/key-records';
 import { API_KEYS } from '../../../server/keys/postgres-key-store';
 import { sessionKey } from '../../../server/sessions/session-store';
-import { importDataDir, ImportError } from '../../../server/cli/migrate-json-to-postgres';
+import { importDataDir } from '../../../server/importers';
+import { ImportError } from '../../../server/storage/import/import-error';
 import { loadMigrations, migrateDatabase, SchemaTooNewError } from '../../../server/storage/postgres/migrate';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { runAdminWith, type CliResult } from '../../helpers/run-cli';
 import { tempDir } from '../../helpers/temp-dir';
 import { openDataDir, seedAccount } from '../../helpers/test-server';
+import { ingestStateDocument } from '../../../server/ingest/ingest-state-document';
+import { openJsonDocument } from '../../../server/storage/document';
 
 // A real PostgreSQL on loopback, one for the file; each test gets its own database and DATA_DIR.
 const postgres = usePostgresServer();
@@ -142,7 +145,7 @@ async function buildDataDir(): Promise<Built> {
   )!;
   await data.close();
 
-  const ingest = await openIngestStateStore(dataDir);
+  const ingest = await openJsonDocument(ingestStateDocument, dataDir);
   await ingest.update((state) => {
     state.last_attempt_at = '2026-03-01T02:00:00.001Z';
     state.last_success_at = '2026-03-01T02:03:04.567Z';

@@ -13,8 +13,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { openKeyStore } from '../../../server/keys/key-store';
 import { JsonStore } from '../../../server/storage/json-store';
+import { keysDocument } from '../../../server/keys/keys-document';
+import { openJsonDocument } from '../../../server/storage/document';
 
 const [kind, target, releaseFile] = process.argv.slice(2);
 if ((kind !== 'counter' && kind !== 'keys') || !target) {
@@ -26,7 +27,7 @@ const CounterFile = z.object({ counter: z.number().int() });
 const store =
   kind === 'counter'
     ? await JsonStore.open({ file: target, schema: CounterFile, version: 1, defaults: () => ({ counter: 0 }) })
-    : await openKeyStore(target);
+    : await openJsonDocument(keysDocument, target);
 
 await (store as JsonStore<object>).update(async (draft) => {
   const temp = path.join(path.dirname(store.file), `.${path.basename(store.file)}.${process.pid}.${Date.now()}.tmp`);

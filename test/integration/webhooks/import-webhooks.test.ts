@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { importDataDir } from '../../../server/cli/migrate-json-to-postgres';
+import { importDataDir } from '../../../server/importers';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { seedAccount, startTestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';

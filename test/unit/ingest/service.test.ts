@@ -4,6 +4,7 @@ import type { RefreshOptions, RefreshResult } from '../../../server/ingest/refre
 import { startIngestService, type IngestService } from '../../../server/ingest/service';
 import { createLogger } from '../../../server/logger';
 import type { DeclarationStore } from '../../../server/declarations/declaration-store';
+import { jsonStorage } from '../../helpers/json-storage';
 
 const logger = createLogger('silent');
 const store = {} as DeclarationStore;
@@ -21,6 +22,9 @@ afterEach(async () => {
   service = null;
 });
 
+/** Never opened: the refresh is the test's. */
+const storage = jsonStorage('/nonexistent');
+
 function start(
   results: RefreshResult[],
   schedule = '0 3 * * *',
@@ -29,7 +33,7 @@ function start(
   const calls: RefreshOptions[] = [];
   service = startIngestService({
     schedule,
-    dataDir: '/nonexistent',
+    storage,
     baseUrl: 'http://127.0.0.1:9',
     declarations: extra.declarations ?? store,
     logger,
@@ -58,12 +62,9 @@ describe('ingest scheduling in the server', () => {
     const [a, b] = await Promise.all([service.runNow('startup'), service.runNow('startup')]);
     expect(a).toBe(b);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({
-      dataDir: '/nonexistent',
-      baseUrl: 'http://127.0.0.1:9',
-      declarations: store,
-      trigger: 'startup',
-    });
+    expect(calls[0]).toMatchObject({ baseUrl: 'http://127.0.0.1:9', trigger: 'startup' });
+    // Into the stores the service was given (the registry's), never stores of its own.
+    expect(calls[0]!.storage).toBe(storage);
     expect(calls[0]!.fetcher!.userAgent).toMatch(/^Mozilla/);
   });
 

