@@ -29,6 +29,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, overlayHarnessScript, servePages } from '../../test/browser/helpers/browser';
+import { HEADLESS_ARGS } from '../../server/ingest/chromium';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ROUNDS = 20;
@@ -45,16 +46,9 @@ const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 
 async function launch(extensionDir: string | null): Promise<{ context: BrowserContext; profile: string }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'dte-bench-'));
-  const args = [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ];
+  // The production flags (server/ingest/chromium.ts), --disable-extensions among them: with an extension, all but it.
+  const args: string[] = [...HEADLESS_ARGS];
   if (extensionDir) args.push(`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`);
-  else args.push('--disable-extensions');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,

@@ -6,6 +6,7 @@ import type { ImportCounts } from '../storage/import/import-report';
 import { loadTemporary } from '../storage/import/import-rows';
 import { tableCount, type TableCount } from '../storage/postgres/table-count';
 import { AuditEvent, JsonLinesAuditLog, redactKeys } from './audit-log';
+import { AUDIT_COLUMNS } from './postgres-audit-log';
 
 /**
  * An audit.jsonl line as JsonLinesAuditLog writes it: checked here, since its reader only parses JSON. A line
@@ -13,20 +14,6 @@ import { AuditEvent, JsonLinesAuditLog, redactKeys } from './audit-log';
  */
 const AuditLine = AuditEvent.extend({ account_id: z.string().nullish(), email: z.string().nullish() });
 type AuditLine = z.infer<typeof AuditLine>;
-
-const AUDIT_COLUMNS = [
-  'at',
-  'event',
-  'source',
-  'account_id',
-  'email',
-  'ip',
-  'key_prefix',
-  'reason',
-  'subscription_status',
-  'subscription_expires_at',
-  'subscription_rate_limit',
-] as const;
 
 /**
  * audit.jsonl into `audit_events`, after what the table holds. The audit trail is no document a server holds in

@@ -30,9 +30,22 @@ function toEvent(r: AuditRow): AuditEvent {
   });
 }
 
-const COLUMNS =
-  'at, event, source, account_id, email, ip, key_prefix, reason, ' +
-  'subscription_status, subscription_expires_at, subscription_rate_limit';
+/** The columns of `audit_events` an event fills (the id is the table's): written here, and by the JSON import. */
+export const AUDIT_COLUMNS = [
+  'at',
+  'event',
+  'source',
+  'account_id',
+  'email',
+  'ip',
+  'key_prefix',
+  'reason',
+  'subscription_status',
+  'subscription_expires_at',
+  'subscription_rate_limit',
+] as const;
+
+const COLUMNS = AUDIT_COLUMNS.join(', ');
 
 /**
  * The audit trail in PostgreSQL (DATABASE_URL): the `audit_events` table, append-only (its triggers refuse any

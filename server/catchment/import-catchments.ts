@@ -3,9 +3,9 @@ import { readStoreFile, type FeatureImporter } from '../storage/import/feature-i
 import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import { insertCounted } from '../storage/import/import-rows';
-import { anyInserted, tableCount } from '../storage/postgres/table-count';
+import { anyInserted } from '../storage/postgres/table-count';
 import { emptyCatchments, type CatchmentsFile } from './catchment-records';
-import { CATCHMENT_ALERTS, CATCHMENT_POSTCODE_STATES, stateRows } from './postgres-catchment-store';
+import { CATCHMENT_ALERTS, CATCHMENT_POSTCODE_STATES, CATCHMENTS, stateRows } from './postgres-catchment-store';
 import { catchmentsDocument } from './catchments-document';
 
 type CatchmentCounts = Pick<ImportCounts, 'catchments' | 'catchmentAlerts'>;
@@ -37,13 +37,7 @@ export const catchmentsImporter: FeatureImporter<CatchmentsFile, CatchmentCounts
  * the database has none or an older one.
  */
 async function importCatchments(client: PoolClient, data: CatchmentsFile): Promise<CatchmentImportCount> {
-  const catchments = await client.query(
-    `INSERT INTO catchments (subscription_id, postcodes, updated_at, pending)
-     SELECT subscription_id, postcodes, updated_at, pending
-     FROM jsonb_to_recordset($1::jsonb) AS r(subscription_id text, postcodes text[], updated_at timestamptz, pending text[])
-     ON CONFLICT (subscription_id) DO NOTHING`,
-    [JSON.stringify(data.catchments)],
-  );
+  const catchments = await insertCounted(client, CATCHMENTS, data.catchments);
   // The states the file's baselines hold, for the postcodes the database has none of.
   await insertCounted(client, CATCHMENT_POSTCODE_STATES, stateRows(data.states));
   const catchmentAlerts = await insertCounted(client, CATCHMENT_ALERTS, data.alerts);
@@ -59,7 +53,7 @@ async function importCatchments(client: PoolClient, data: CatchmentsFile): Promi
     [data.next_alert_id, data.processed_refresh],
   );
   return {
-    catchments: tableCount(data.catchments.length, catchments.rowCount ?? 0),
+    catchments,
     catchmentAlerts,
     metaUpdated: (meta.rowCount ?? 0) > 0,
   };

@@ -2,7 +2,8 @@ import { deleteRows, diffRows, insertRows, recordTable, updateRows, type Queryab
 import { CatchmentsFile, type CatchmentRecord, type PostcodeState, type StoredAlert } from './catchment-records';
 import type { TableCodec } from '../storage/document';
 
-const CATCHMENTS = recordTable<CatchmentRecord>({
+/** Exported for the JSON import. */
+export const CATCHMENTS = recordTable<CatchmentRecord>({
   table: 'catchments',
   label: 'catchment',
   key: 'subscription_id',
