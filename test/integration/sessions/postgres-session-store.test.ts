@@ -6,7 +6,14 @@ import { PG_TYPES } from '../../../server/storage/postgres/database';
 import { migrateDatabase } from '../../../server/storage/postgres/migrate';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { storeCalls } from '../../helpers/session-store-calls';
-import { ABSOLUTE_MS, fakeClock, IDLE_MS, MINUTE, policyOn, sessionStoreContract } from '../../helpers/session-store-contract';
+import {
+  ABSOLUTE_MS,
+  fakeClock,
+  IDLE_MS,
+  MINUTE,
+  policyOn,
+  sessionStoreContract,
+} from '../../helpers/session-store-contract';
 
 // A real PostgreSQL on loopback for the file, one migrated database; the sessions table is emptied between tests.
 const postgres = usePostgresServer();

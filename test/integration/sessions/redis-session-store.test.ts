@@ -4,7 +4,14 @@ import { sessionKey, SessionStoreUnavailableError } from '../../../server/sessio
 import { useRedisServer } from '../../helpers/redis-per-file';
 import { storeCalls } from '../../helpers/session-store-calls';
 import { waitFor } from '../../helpers/wait-for';
-import { ABSOLUTE_MS, fakeClock, IDLE_MS, MINUTE, policyOn, sessionStoreContract } from '../../helpers/session-store-contract';
+import {
+  ABSOLUTE_MS,
+  fakeClock,
+  IDLE_MS,
+  MINUTE,
+  policyOn,
+  sessionStoreContract,
+} from '../../helpers/session-store-contract';
 
 // A real redis-server on loopback for the file; each test has its own key prefix.
 const redis = useRedisServer();

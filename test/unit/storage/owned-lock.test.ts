@@ -65,17 +65,20 @@ describe('acquireOwnedLock', () => {
   });
 
   // The boot id and a process's start time are read from /proc: elsewhere only the pid is compared.
-  it.skipIf(!LINUX)('takes over a lock written before a reboot (another boot id), or by a reused pid (another start time)', async () => {
-    const probe = path.join(await tempDir(), 'probe.lock');
-    const held = await acquireOwnedLock(probe);
-    const self = await ownerOf(probe);
-    await held.release();
-    expect(await ownerState(self)).toBe('alive');
-    expect(await ownerState({ ...self, boot_id: 'another-boot' })).toBe('gone');
-    expect(await ownerState({ ...self, proc_start: String(Number(self.proc_start) + 1) })).toBe('gone');
-    const lock = await planted(await tempDir(), { ...self, proc_start: String(Number(self.proc_start) + 1) });
-    await (await acquireOwnedLock(lock, { staleMs: 60_000 })).release();
-  });
+  it.skipIf(!LINUX)(
+    'takes over a lock written before a reboot (another boot id), or by a reused pid (another start time)',
+    async () => {
+      const probe = path.join(await tempDir(), 'probe.lock');
+      const held = await acquireOwnedLock(probe);
+      const self = await ownerOf(probe);
+      await held.release();
+      expect(await ownerState(self)).toBe('alive');
+      expect(await ownerState({ ...self, boot_id: 'another-boot' })).toBe('gone');
+      expect(await ownerState({ ...self, proc_start: String(Number(self.proc_start) + 1) })).toBe('gone');
+      const lock = await planted(await tempDir(), { ...self, proc_start: String(Number(self.proc_start) + 1) });
+      await (await acquireOwnedLock(lock, { staleMs: 60_000 })).release();
+    },
+  );
 
   it('respects a live holder: busy at once without waitMs, acquired as soon as it is released with waitMs', async () => {
     const lock = path.join(await tempDir(), 'data.json.lock');
