@@ -37,7 +37,14 @@ export function createApp(runtime: ServerRuntime): Express {
   const rateLimit = rateLimitGate(runtime);
   // Several instances on PostgreSQL: what another instance committed counts before a key or session is looked at.
   const fresh = runtime.syncData ? [freshData(runtime.syncData, logger)] : [];
-  app.post('/api/v1/check-postcode', ...fresh, checkHandlers({ keys, declarations, postcodes, rateLimit, clock }));
+  // With Redis counting too, the check learns that from its rate-limit round trip instead (the data epoch), and
+  // queries the database only when something was committed since this instance last caught up.
+  const dataEpoch = runtime.rateLimitCounter.checksDataEpoch ? runtime.storage.dataEpoch : null;
+  app.post(
+    '/api/v1/check-postcode',
+    ...(dataEpoch ? [] : fresh),
+    checkHandlers({ keys, declarations, postcodes, rateLimit, clock, dataEpoch }),
+  );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
@@ -51,7 +58,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
-  const caller = { accounts, keys, rateLimit, clock };
+  const caller = { accounts, keys, rateLimit, clock, dataEpoch };
   const { catchments, alerts } = runtime;
   app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));

@@ -153,9 +153,9 @@ async function openAlerting(
   stack: CloseStack,
 ): Promise<{ catchments: CatchmentService; alerts: AlertsService; webhooks: WebhookService }> {
   const { storage, clock, logger, declarations } = data;
-  const [catchmentStore, webhookStore] = await Promise.all([storage.catchments(), storage.webhooks()]);
+  const [repository, webhookStore] = await Promise.all([storage.catchments(), storage.webhooks()]);
   const sources = { postcodes, declarations, titleOf: (agrn: string) => declarations.titleOf(agrn) };
-  const alerts = new AlertsService({ store: catchmentStore, sources, clock, logger, refreshes: declarations.store });
+  const alerts = new AlertsService({ repository, sources, clock, logger, refreshes: declarations.store });
   const webhooks = new WebhookService({
     ...overrides.webhooks,
     store: webhookStore,
@@ -167,5 +167,5 @@ async function openAlerting(
   // Also when a caller started them directly (a test's worker): the processing and the attempts under way finish.
   stack.defer('the webhook worker', () => webhooks.stop());
   stack.defer('the alerts', () => alerts.stop());
-  return { catchments: new CatchmentService({ store: catchmentStore, sources, clock }), alerts, webhooks };
+  return { catchments: new CatchmentService({ repository, sources, clock }), alerts, webhooks };
 }

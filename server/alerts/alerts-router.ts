@@ -27,9 +27,9 @@ export function alertsRouter(deps: AlertsRouterDeps): Router {
   const list = withValidQuery(
     AlertsQuery,
     () => 'invalid_request',
-    ({ since }, _req, res) => {
+    async ({ since }, _req, res) => {
       const subscriptionId = accounts.subscriptionOf(signedInAccount(res).id)?.id;
-      const data: AlertsData = { alerts: subscriptionId ? alerts.list(subscriptionId, since) : [] };
+      const data: AlertsData = { alerts: subscriptionId ? await alerts.list(subscriptionId, since) : [] };
       res.setHeader('Cache-Control', 'no-store');
       res.json({ success: true, data });
     },

@@ -2,6 +2,7 @@ import { LoginThrottle, type LoginThrottleLimits } from '../auth/login-throttle'
 import type { BackendName, BackendProbe } from '../health/health-router';
 import type { Logger } from '../logger';
 import { WINDOW_MS } from '../rate-limit/check-rate-limit';
+import { EpochBumps } from '../storage/postgres/data-epoch';
 import { InMemorySlidingWindow, type SlidingWindowCounter } from '../rate-limit/sliding-window';
 import type { SessionPolicy, SessionStore } from '../sessions/session-store';
 import { CloseStack, once } from '../lifecycle';
@@ -28,9 +29,17 @@ export interface Counters {
   /** Sessions in Redis under `${keyPrefix}sess:`; null without Redis (the documents' backend keeps them). */
   sessions: ((policy: SessionPolicy) => Promise<SessionStore>) | null;
   probes: Partial<Record<BackendName, BackendProbe>>;
-  /** Closes the Redis connections opened. */
+  /**
+   * Moves the data epoch in Redis (`${keyPrefix}data-epoch`) after a commit of this process, before the writer is
+   * answered, so that every instance's next check sees that something changed (storage/postgres/data-epoch.ts); never
+   * rejects (EpochBumps retries). Null without Redis.
+   */
+  announceCommit: (() => Promise<void>) | null;
+  /** Closes the Redis connections opened (after one last try at an epoch bump that had failed). */
   close(): Promise<void>;
 }
+
+const quiet = { info: () => undefined, warn: () => undefined };
 
 /** Reported by the Redis client on every reconnection attempt: logged at most every 30 s. */
 function throttledErrors(logger: Pick<Logger, 'error'> | undefined, what: string) {
@@ -47,7 +56,7 @@ function throttledErrors(logger: Pick<Logger, 'error'> | undefined, what: string
  * fails; then reconnection for ever), else in this process. The Redis modules are loaded only when used: the CLIs
  * and single-instance servers never need the Redis client.
  */
-export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'error'>): Counters {
+export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'error' | 'warn' | 'info'>): Counters {
   const stack = new CloseStack();
   if (!redis) {
     return {
@@ -55,6 +64,7 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
       loginThrottle: async (limits, now) => new LoginThrottle(limits, now),
       sessions: null,
       probes: {},
+      announceCommit: null,
       close: () => stack.close(),
     };
   }
@@ -67,10 +77,13 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
       clock: redis.clock,
       commandTimeoutMs: redis.commandTimeoutMs,
       onError: throttledErrors(logger, 'rate limit (checks answer 503 rate_limit_unavailable until it is back)'),
+      epochKey: `${redis.keyPrefix}data-epoch`,
     });
     stack.defer('the rate limit', () => opened.close());
     return opened;
   });
+  // On the rate limit's connection: a server has it open from the start; a CLI opens it with its first commit.
+  const bumps = new EpochBumps({ bump: async () => (await rateLimit()).bumpEpoch(), logger: logger ?? quiet });
   return {
     rateLimit,
     async loginThrottle(limits, now) {
@@ -99,6 +112,10 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
       });
     },
     probes: { redis: async () => (await rateLimit()).ping() },
-    close: () => stack.close(),
+    announceCommit: () => bumps.afterCommit(),
+    async close() {
+      await bumps.close();
+      await stack.close();
+    },
   };
 }

@@ -3,7 +3,8 @@ import type { AccountStore } from '../accounts/account-store';
 import { accountsDocument } from '../accounts/accounts-document';
 import { JsonLinesAuditLog, type AuditLog } from '../audit/audit-log';
 import type { LoginThrottle, LoginThrottleLimits } from '../auth/login-throttle';
-import type { CatchmentStore } from '../catchment/catchment-store';
+import type { CatchmentRepository } from '../catchment/catchment-repository';
+import { DocumentCatchments } from '../catchment/document-catchments';
 import { catchmentsDocument } from '../catchment/catchments-document';
 import type { Config } from '../config';
 import type { DeclarationStore } from '../declarations/declaration-store';
@@ -18,6 +19,7 @@ import { CloseStack, once } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { OpenCorrespondenceCache } from '../postcodes/correspondence-cache';
 import { correspondenceDocument } from '../postcodes/correspondence-document';
+import { DataEpoch } from '../storage/postgres/data-epoch';
 import type { SlidingWindowCounter } from '../rate-limit/sliding-window';
 import { FileSessionStore, type SessionPolicy, type SessionStore } from '../sessions/session-store';
 import type { WebhookStore } from '../webhooks/webhook-records';
@@ -51,7 +53,8 @@ export interface Storage {
   keys(): Promise<KeyStore>;
   declarations(): Promise<DeclarationStore>;
   ingestState(): Promise<IngestStateStore>;
-  catchments(): Promise<CatchmentStore>;
+  /** The catchments and their alerts: DATA_DIR's document, or PostgreSQL's rows (read per request). */
+  catchments(): Promise<CatchmentRepository>;
   webhooks(): Promise<WebhookStore>;
   /** A document's content without opening it as a store or creating anything: null when there is none yet. */
   read<T extends object>(declaration: DocumentDeclaration<T>): Promise<T | null>;
@@ -73,6 +76,12 @@ export interface Storage {
    * (one process serves; another process's writes are picked up by the file watchers).
    */
   readonly syncData: (() => Promise<void>) | null;
+  /**
+   * With PostgreSQL and Redis: the data epoch, which every commit of this process moves in Redis before its caller is
+   * answered, and which lets the check learn from its rate-limit round trip alone that this process is current
+   * (storage/postgres/data-epoch.ts). Null otherwise.
+   */
+  readonly dataEpoch: DataEpoch | null;
   /** Reachability checks of the shared backends configured, for /healthz. */
   readonly probes: Partial<Record<BackendName, BackendProbe>>;
   /** Closes every store opened, then the connections. */
@@ -168,9 +177,21 @@ export function postgresStores(
       return new PostgresSessionStore({ pool: database.pool, policy });
     },
     syncData: () => database.versions.sync(),
+    dataEpoch: epochOf(database, counted, options),
     probes: { postgresql: () => database.ping() },
+    catchments: async () => {
+      const { PostgresCatchments } = await import('../catchment/postgres-catchments');
+      return new PostgresCatchments(database.pool);
+    },
     closeLast: () => database.close(),
   });
+}
+
+/** Wires every commit of `database` to the data epoch in Redis, when there is one. */
+function epochOf(database: Database, counted: Counters, options: StorageOptions): DataEpoch | null {
+  if (!counted.announceCommit) return null;
+  database.versions.announceCommitsWith(counted.announceCommit);
+  return new DataEpoch(() => database.versions.sync(), options.logger);
 }
 
 interface Parts {
@@ -185,8 +206,11 @@ interface Parts {
   audit(): Promise<AuditLog>;
   sessions(policy: SessionPolicy): Promise<SessionStore>;
   syncData: Storage['syncData'];
+  dataEpoch?: DataEpoch | null;
   probes?: Storage['probes'];
   closeLast?: () => Promise<void>;
+  /** Catchments kept otherwise than as the document (PostgreSQL's rows). */
+  catchments?: () => Promise<CatchmentRepository>;
 }
 
 /** The registry over one backend's parts: each store opened once, watched when asked, closed in reverse. */
@@ -222,7 +246,7 @@ function assemble(parts: Parts): Storage {
     keys: () => document(keysDocument),
     declarations: () => document(declarationsDocument),
     ingestState: () => document(ingestStateDocument),
-    catchments: () => document(catchmentsDocument),
+    catchments: once(async () => parts.catchments?.() ?? new DocumentCatchments(await document(catchmentsDocument))),
     webhooks: () => document(webhooksDocument),
     read: parts.read,
     correspondenceCache: parts.correspondenceCache,
@@ -238,6 +262,7 @@ function assemble(parts: Parts): Storage {
     rateLimit: counted.rateLimit,
     loginThrottle: counted.loginThrottle,
     syncData: parts.syncData,
+    dataEpoch: parts.dataEpoch ?? null,
     probes: { ...parts.probes, ...counted.probes },
     close: () => stack.close(),
   };

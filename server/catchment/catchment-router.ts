@@ -105,7 +105,7 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
   const view = withValidQuery(
     CatchmentQuery,
     () => 'invalid_request',
-    ({ format }, _req, res) => {
+    async ({ format }, _req, res) => {
       const lastUpdated = lastRefreshOrUnavailable(declarations);
       const now = clock();
       const day = sydneyToday(now);
@@ -113,7 +113,7 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
       const data =
         subscriptionId === null
           ? { summary: { green: 0, amber: 0, red: 0, unknown: 0 }, postcodes: [], updated_at: null }
-          : catchments.view(subscriptionId, day);
+          : await catchments.view(subscriptionId, day);
       res.setHeader('Cache-Control', 'no-store');
       if (format === 'csv') {
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');

@@ -1,11 +1,13 @@
 import type { CatchmentData, CatchmentPostcode, CatchmentSummary } from '../../shared/api/catchment';
 import { sydneyToday } from '../../shared/domain/dates';
-import { pruneAlerts, type CatchmentRecord } from './catchment-records';
-import type { CatchmentStore } from './catchment-store';
+import { StorageUnavailableError } from '../storage/postgres/unavailable';
+import type { CatchmentRecord } from './catchment-records';
+import type { CatchmentRepository } from './catchment-repository';
 import { postcodeStatus, type StatusSources } from './postcode-status';
 
 export interface CatchmentServiceDeps {
-  store: CatchmentStore;
+  /** Where catchments are kept (the storage registry's: the JSON document, or PostgreSQL's rows). */
+  repository: CatchmentRepository;
   sources: StatusSources & {
     declarations: StatusSources['declarations'] & { readonly version: number };
     postcodes: StatusSources['postcodes'] & { readonly version?: number };
@@ -22,22 +24,24 @@ const CACHE_ENTRIES = 256;
  */
 export class CatchmentService {
   private readonly cache = new Map<string, { key: string; data: CatchmentData }>();
+  /** The catchments this process last read or wrote, for answering while the database is out. */
+  private readonly lastKnown = new Map<string, CatchmentRecord | undefined>();
 
   constructor(private readonly deps: CatchmentServiceDeps) {}
 
-  /** The document catchments and alerts live in (the bench fills it directly). */
-  get store(): CatchmentStore {
-    return this.deps.store;
+  /** Where the catchments are kept (the bench and tests fill it directly). */
+  get repository(): CatchmentRepository {
+    return this.deps.repository;
   }
 
-  record(subscriptionId: string): CatchmentRecord | undefined {
-    return this.deps.store.current.catchments.find((c) => c.subscription_id === subscriptionId);
+  record(subscriptionId: string): Promise<CatchmentRecord | undefined> {
+    return this.deps.repository.get(subscriptionId);
   }
 
   /** The catchment as the API shows it on `day` (today in Sydney by default). */
-  view(subscriptionId: string, day: string = sydneyToday(this.deps.clock())): CatchmentData {
+  async view(subscriptionId: string, day: string = sydneyToday(this.deps.clock())): Promise<CatchmentData> {
     const { sources } = this.deps;
-    const record = this.record(subscriptionId);
+    const record = await this.recordOrLastKnown(subscriptionId);
     const postcodes = record?.postcodes ?? [];
     const key = [
       sources.declarations.version,
@@ -63,25 +67,42 @@ export class CatchmentService {
   }
 
   /**
+   * The saved catchment; while the database is out, the one this process last read for the subscription (computed
+   * against the current data), as the check answers from memory. Never read here: the outage's 503.
+   */
+  private async recordOrLastKnown(subscriptionId: string): Promise<CatchmentRecord | undefined> {
+    try {
+      return this.remember(subscriptionId, await this.record(subscriptionId));
+    } catch (err) {
+      if (this.lastKnown.has(subscriptionId) && err instanceof StorageUnavailableError) {
+        return this.lastKnown.get(subscriptionId);
+      }
+      throw err;
+    }
+  }
+
+  private remember(subscriptionId: string, record: CatchmentRecord | undefined): CatchmentRecord | undefined {
+    this.lastKnown.delete(subscriptionId);
+    if (this.lastKnown.size >= CACHE_ENTRIES) this.lastKnown.delete(this.lastKnown.keys().next().value!);
+    this.lastKnown.set(subscriptionId, record);
+    return record;
+  }
+
+  /**
    * Replaces the subscription's list with `postcodes` (already validated: distinct, known). Postcodes kept keep their
    * baseline; new ones get theirs silently at the next processed refresh (they are `pending` until then).
    */
   async replace(subscriptionId: string, postcodes: readonly string[]): Promise<void> {
     const list = [...new Set(postcodes)].sort();
     const now = this.deps.clock();
-    await this.deps.store.update((draft) => {
-      const existing = draft.catchments.find((c) => c.subscription_id === subscriptionId);
-      const before = new Set(existing?.postcodes ?? []);
-      const stillPending = new Set(existing?.pending ?? []);
-      const record: CatchmentRecord = {
-        subscription_id: subscriptionId,
-        postcodes: list,
-        updated_at: now.toISOString(),
-        pending: list.filter((postcode) => !before.has(postcode) || stillPending.has(postcode)),
-      };
-      if (existing) Object.assign(existing, record);
-      else draft.catchments.push(record);
-      pruneAlerts(draft, now);
+    await this.deps.repository.replace(subscriptionId, list, now);
+    const before = this.lastKnown.get(subscriptionId);
+    const pending = list.filter((p) => !before?.postcodes.includes(p) || before.pending.includes(p));
+    this.remember(subscriptionId, {
+      subscription_id: subscriptionId,
+      postcodes: list,
+      updated_at: now.toISOString(),
+      pending,
     });
   }
 }

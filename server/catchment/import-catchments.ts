@@ -2,10 +2,17 @@ import type { PoolClient } from 'pg';
 import { readStoreFile, type FeatureImporter } from '../storage/import/feature-importer';
 import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
-import { insertCounted } from '../storage/import/import-rows';
-import { anyInserted } from '../storage/postgres/table-count';
+import { insertCounted, insertNewRows } from '../storage/import/import-rows';
+import { anyInserted, tableCount } from '../storage/postgres/table-count';
 import { emptyCatchments, type CatchmentsFile } from './catchment-records';
-import { CATCHMENT_ALERTS, CATCHMENT_POSTCODE_STATES, CATCHMENTS, stateRows } from './postgres-catchment-store';
+import {
+  CATCHMENT_ALERTS,
+  CATCHMENT_ENTRIES,
+  CATCHMENT_POSTCODE_STATES,
+  CATCHMENTS,
+  entryRows,
+  stateRows,
+} from './catchment-tables';
 import { catchmentsDocument } from './catchments-document';
 
 type CatchmentCounts = Pick<ImportCounts, 'catchments' | 'catchmentAlerts'>;
@@ -31,13 +38,26 @@ export const catchmentsImporter: FeatureImporter<CatchmentsFile, CatchmentCounts
 };
 
 /**
- * catchments.json into the tables of migrations 0004 and 0007, inside the import's transaction: catchments, postcode
- * states and alerts the database does not have yet (by subscription id, postcode and alert id; present ones are left
+ * catchments.json into the tables of migrations 0004, 0007 and 0008, inside the import's transaction: catchments
+ * (with their entries), postcode states and alerts the database does not have yet (by subscription id, postcode and alert id; present ones are left
  * alone), the next alert id moved past every imported id, and the processed-refresh marker taken from the file when
  * the database has none or an older one.
  */
 async function importCatchments(client: PoolClient, data: CatchmentsFile): Promise<CatchmentImportCount> {
-  const catchments = await insertCounted(client, CATCHMENTS, data.catchments);
+  const added = new Set(
+    await insertNewRows(
+      client,
+      CATCHMENTS,
+      data.catchments.map(({ subscription_id, updated_at }) => ({ subscription_id, updated_at })),
+    ),
+  );
+  // A catchment the database already had keeps its entries: only the new catchments' go in.
+  await insertNewRows(
+    client,
+    CATCHMENT_ENTRIES,
+    entryRows(data.catchments.filter((c) => added.has(c.subscription_id))),
+  );
+  const catchments = tableCount(data.catchments.length, added.size);
   // The states the file's baselines hold, for the postcodes the database has none of.
   await insertCounted(client, CATCHMENT_POSTCODE_STATES, stateRows(data.states));
   const catchmentAlerts = await insertCounted(client, CATCHMENT_ALERTS, data.alerts);

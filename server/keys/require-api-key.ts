@@ -1,21 +1,31 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
+import { StaleDataError, type DataEpoch } from '../storage/postgres/data-epoch';
 import type { Authentication, KeyService } from './key-service';
 
 export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_key' };
 
 /**
+ * Looks the caller up in what this process holds, and notes the data epoch that is at least as old as what it read
+ * (`epoch.known` now: the data only moves forward, and `known` only after it), or none when `epoch` is null.
+ */
+function identify(keys: KeyService, req: Request, res: Response, now: Date, epoch: string | undefined): void {
+  const header = req.headers['x-api-key'];
+  let outcome: ApiKeyOutcome;
+  if (header === undefined) outcome = { ok: false, reason: 'missing_api_key' };
+  else outcome = keys.authenticate((Array.isArray(header) ? header[0] : header)?.trim() ?? '', now);
+  res.locals.apiKey = outcome;
+  res.locals.keyId = outcome.ok ? outcome.key.id : undefined;
+  res.locals.dataEpoch = epoch;
+}
+
+/**
  * Works out who is calling from the x-api-key header, without answering yet: the rate limiter in between needs to
  * know whether to count the request against the key or against the client's address.
  */
-export function identifyApiKey(keys: KeyService, clock: () => Date): RequestHandler {
+export function identifyApiKey(keys: KeyService, clock: () => Date, epoch?: DataEpoch | null): RequestHandler {
   return (req, res, next) => {
-    const header = req.headers['x-api-key'];
-    let outcome: ApiKeyOutcome;
-    if (header === undefined) outcome = { ok: false, reason: 'missing_api_key' };
-    else outcome = keys.authenticate((Array.isArray(header) ? header[0] : header)?.trim() ?? '', clock());
-    res.locals.apiKey = outcome;
-    if (outcome.ok) res.locals.keyId = outcome.key.id;
+    identify(keys, req, res, clock(), epoch?.known);
     next();
   };
 }
@@ -40,6 +50,46 @@ export interface ApiKeyGateDeps {
    * guesser its own budget).
    */
   rateLimit: readonly RequestHandler[];
+  /**
+   * Several instances on PostgreSQL and Redis, with a rate-limit counter that compares data epochs: how the
+   * limiter's round trip also tells whether this process is current (storage/postgres/data-epoch.ts). Null or
+   * absent: the caller made sure it is current before the gate (freshData), or runs alone.
+   */
+  dataEpoch?: DataEpoch | null;
+}
+
+/** Runs `handlers` one after the other as a router would, then `done` (with the first error, if any). */
+function inTurn(handlers: readonly RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
+  let i = 0;
+  const step = (err?: unknown): void => {
+    if (err !== undefined || i === handlers.length) return done(err);
+    try {
+      void handlers[i++]!(req, res, step);
+    } catch (thrown) {
+      done(thrown);
+    }
+  };
+  step();
+}
+
+/**
+ * The rate limiter, for a counter that compares the data epoch the caller was identified on with the shared one.
+ * When they differ, nothing was counted: this process catches up with the database (one shared query; at most 500 ms,
+ * then from memory as freshData does), identifies the caller again on what it now holds and has the request counted
+ * without comparing again — it is now identified on everything committed before it arrived, and comparing again
+ * could keep a request waiting while writes go on. So each request is counted exactly once, in the right bucket, at
+ * its subscription's current limit.
+ */
+function limitOnCurrentData(deps: ApiKeyGateDeps, epoch: DataEpoch): RequestHandler {
+  const { keys, clock, rateLimit } = deps;
+  return (req, res, next) =>
+    inTurn(rateLimit, req, res, (err) => {
+      if (!(err instanceof StaleDataError)) return next(err);
+      void epoch.catchUp(err.epoch).then(() => {
+        identify(keys, req, res, clock(), undefined);
+        inTurn(rateLimit, req, res, next);
+      });
+    });
 }
 
 /**
@@ -47,6 +97,7 @@ export interface ApiKeyGateDeps {
  * without a valid key and an active subscription. The check and every read an API key may make run this one chain.
  */
 export function apiKeyGate(deps: ApiKeyGateDeps): RequestHandler[] {
-  const { keys, clock } = deps;
-  return [identifyApiKey(keys, clock), ...deps.rateLimit, requireApiKey(keys, clock)];
+  const { keys, clock, dataEpoch } = deps;
+  const limit = dataEpoch ? [limitOnCurrentData(deps, dataEpoch)] : deps.rateLimit;
+  return [identifyApiKey(keys, clock, dataEpoch), ...limit, requireApiKey(keys, clock)];
 }

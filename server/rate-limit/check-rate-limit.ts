@@ -87,8 +87,9 @@ export function checkRateLimit(counter: SlidingWindowCounter, now: () => number 
     standardHeaders: false,
     legacyHeaders: false,
     limit: (_req, res) => limitOf(res),
-    // The limit rides in the key (point 1 above): the only thing express-rate-limit hands its store.
-    keyGenerator: (req, res) => storeKey(bucketOf(req, res), limitOf(res)),
+    // The limit rides in the key (point 1 above): the only thing express-rate-limit hands its store. So does the data
+    // epoch the caller was identified on, when the counter compares it (a StaleDataError then goes on to `next`).
+    keyGenerator: (req, res) => storeKey(bucketOf(req, res), limitOf(res), res.locals.dataEpoch),
     handler: (req, res, next) => {
       // The store did not record this request, so there is nothing to give back: a 429 never counts.
       const wait = setRateLimitHeaders(res, (req as LimitedRequest).rateLimit!, now());

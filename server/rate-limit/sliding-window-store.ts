@@ -7,17 +7,21 @@ import type { SlidingWindowCounter, WindowState } from './sliding-window';
  * refusing without counting needs the limit at the moment of counting (increment-then-decrement would let a refused
  * request occupy a slot while others arrive). So the key generator puts the limit in front of the bucket and the
  * store takes it apart again. The bucket alone names the window, so a changed limit applies to the requests already
- * counted.
+ * counted. The data epoch the request was identified on (storage/postgres/data-epoch.ts) rides along the same way,
+ * after an `@`.
  */
-export function storeKey(bucket: string, limit: number): string {
-  return `${limit}/${bucket}`;
+export function storeKey(bucket: string, limit: number, dataEpoch?: string): string {
+  return dataEpoch === undefined ? `${limit}/${bucket}` : `${limit}@${dataEpoch}/${bucket}`;
 }
 
-export function parseStoreKey(key: string): { bucket: string; limit: number } {
+export function parseStoreKey(key: string): { bucket: string; limit: number; dataEpoch?: string } {
   const slash = key.indexOf('/');
-  const limit = slash > 0 ? Number(key.slice(0, slash)) : NaN;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`Not a rate-limit store key: ${key}`);
-  return { bucket: key.slice(slash + 1), limit };
+  const head = slash > 0 ? key.slice(0, slash) : '';
+  const at = head.indexOf('@');
+  const limit = Number(at < 0 ? head : head.slice(0, at));
+  if (!head || !Number.isSafeInteger(limit) || limit < 1) throw new Error(`Not a rate-limit store key: ${key}`);
+  const bucket = key.slice(slash + 1);
+  return at < 0 ? { bucket, limit } : { bucket, limit, dataEpoch: head.slice(at + 1) };
 }
 
 /** The bucket of a store key; a bare bucket too, as someone calling the middleware's `resetKey` would pass. */
@@ -69,8 +73,8 @@ export class SlidingWindowStore implements Store {
    * recorded, which is what makes express-rate-limit answer with its handler (429).
    */
   increment(key: string): ClientRateLimitInfo | Promise<ClientRateLimitInfo> {
-    const { bucket, limit } = parseStoreKey(key);
-    const state = this.counter.consume(bucket, limit, this.now());
+    const { bucket, limit, dataEpoch } = parseStoreKey(key);
+    const state = this.counter.consume(bucket, limit, this.now(), dataEpoch);
     // The in-process counter answers at once; only a shared one needs the extra turn of a promise.
     return state instanceof Promise ? state.then((s) => rateLimitInfo(s, limit)) : rateLimitInfo(state, limit);
   }

@@ -12,8 +12,16 @@
  * - The caller passes `now`, so the limiter, its headers and the tests all read one clock.
  */
 export interface SlidingWindowCounter {
-  /** Accepts and records a request for `key` at `now` if fewer than `limit` (a positive integer) are counted. */
-  consume(key: string, limit: number, now: number): WindowState | Promise<WindowState>;
+  /**
+   * Accepts and records a request for `key` at `now` if fewer than `limit` (a positive integer) are counted.
+   * `dataEpoch`, for a counter that `checksDataEpoch`: the data epoch the caller was identified on
+   * (storage/postgres/data-epoch.ts). When the shared epoch has moved past it, nothing is counted or refused and the
+   * call rejects with StaleDataError, so that the caller can catch up and be identified again before it is counted.
+   * Other counters ignore it.
+   */
+  consume(key: string, limit: number, now: number, dataEpoch?: string): WindowState | Promise<WindowState>;
+  /** Whether `consume` compares `dataEpoch` with the shared one (RedisSlidingWindow opened with an epoch key). */
+  readonly checksDataEpoch?: boolean;
   /** Forgets the most recent accepted request of `key` (express-rate-limit's `decrement`). */
   undo(key: string): void | Promise<void>;
   reset(key: string): void | Promise<void>;

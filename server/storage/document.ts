@@ -27,8 +27,11 @@ export interface DocumentDeclaration<T extends object> {
   readonly watchIntervalMs?: number;
   /** Upkeep of the JSON file inside every write (the keys' archive of old revoked records). */
   readonly maintain?: (dataDir: string) => JsonStoreOptions<z.ZodType<T>>['maintain'];
-  /** The PostgreSQL codec, loaded only when DATABASE_URL is set (single-instance servers never load it). */
-  readonly postgres: () => Promise<TableCodec<T>>;
+  /**
+   * The PostgreSQL codec, loaded only when DATABASE_URL is set (single-instance servers never load it). None for a
+   * document PostgreSQL keeps as rows of its own, read per request rather than held whole (the catchments).
+   */
+  readonly postgres?: () => Promise<TableCodec<T>>;
 }
 
 function jsonOptions<T extends object>(declaration: DocumentDeclaration<T>, dataDir: string) {
@@ -72,6 +75,7 @@ export async function openPostgresDocument<T extends object>(
   declaration: DocumentDeclaration<T>,
   db: Pick<Database, 'pool' | 'versions'>,
 ): Promise<PostgresDocumentStore<T>> {
+  if (!declaration.postgres) throw new Error(`${declaration.name} is not kept as a document in PostgreSQL`);
   const [{ PostgresDocumentStore }, codec] = await Promise.all([
     import('./postgres/postgres-document-store'),
     declaration.postgres(),

@@ -46,9 +46,9 @@ export interface WebhookTuning {
 /** Where the alerts are kept (AlertsService): what a webhook catches up from, and hears new batches from. */
 export interface AlertSource {
   /** The subscription's alerts after `since` (all kept when absent), oldest first. */
-  list(subscriptionId: string, since?: string): readonly Alert[];
+  list(subscriptionId: string, since?: string): Promise<readonly Alert[]>;
   /** Calls `listener` with each committed batch of new alerts; returns a function that unsubscribes. */
-  onAlerts(listener: (batches: readonly WebhookAlertBatch[]) => void): () => void;
+  onAlerts(listener: (batches: readonly WebhookAlertBatch[]) => void, wanted?: () => Iterable<string>): () => void;
 }
 
 export interface WebhookServiceOptions extends WebhookTuning {
@@ -138,11 +138,15 @@ export class WebhookService {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     // Each committed batch of alerts becomes a delivery, queued in the store and sent by the worker (queuing goes on
     // while the worker is stopped: the deliveries wait in the store).
-    options.alerts?.onAlerts((batches) => {
-      this.enqueueAlerts(batches).catch((err: unknown) =>
-        options.logger.error({ err }, 'could not queue webhook deliveries'),
-      );
-    });
+    options.alerts?.onAlerts(
+      (batches) => {
+        this.enqueueAlerts(batches).catch((err: unknown) =>
+          options.logger.error({ err }, 'could not queue webhook deliveries'),
+        );
+      },
+      // Only the subscriptions with a webhook: a national refresh's other alerts stay in the store.
+      () => this.store.current.webhooks.map((w) => w.subscription_id),
+    );
   }
 
   get store(): WebhookStore {
@@ -165,12 +169,12 @@ export class WebhookService {
     if (!checked.ok) throw new WebhookError('invalid_webhook_url', checked.reason);
     const secret = newWebhookSecret();
     const now = this.options.clock().toISOString();
+    // A new webhook gets the alerts from now on, not the ones kept from before.
+    const kept = this.options.alerts ? await this.options.alerts.list(subscriptionId) : [];
     const record = await this.store.update((draft) => {
       let hook = draft.webhooks.find((w) => w.subscription_id === subscriptionId);
       if (hook) Object.assign(hook, { url: checked.url.href, secret, created_at: now });
       else {
-        // A new webhook gets the alerts from now on, not the ones kept from before.
-        const kept = this.options.alerts?.list(subscriptionId) ?? [];
         hook = {
           subscription_id: subscriptionId,
           url: checked.url.href,
@@ -251,7 +255,7 @@ export class WebhookService {
     const batches: WebhookAlertBatch[] = [];
     for (const hook of this.store.current.webhooks) {
       if (hook.queued_through === null) continue;
-      const alerts = source.list(hook.subscription_id, hook.queued_through);
+      const alerts = await source.list(hook.subscription_id, hook.queued_through);
       if (alerts.length > 0) batches.push({ subscription_id: hook.subscription_id, alerts: [...alerts] });
     }
     return this.enqueueAlerts(batches);

@@ -134,7 +134,7 @@ describe('background: alerts for the catchment', () => {
         sources: ['fixture'],
       },
     ]);
-    const [recorded] = server.runtime.alerts.list(subscription.id);
+    const [recorded] = await server.runtime.alerts.list(subscription.id);
     expect(recorded).toMatchObject({ kind: 'newly_eligible', postcode: '2480' });
 
     await fireAlarm();

@@ -41,6 +41,9 @@ const ignore = () => undefined;
  *   that *starts* after it (one started before could miss a commit made just before the call), so however many
  *   requests arrive there is at most one query running and one waiting to start, which every later caller joins.
  *   Reloads are shared the same way, by the stores.
+ * - `committed()`: what the stores call after each commit, before their caller is answered. With Redis it moves the
+ *   data epoch (`announceCommitsWith`, wired by the storage registry), from which every instance's next check learns
+ *   that it must sync (data-epoch.ts) without asking the database on every request.
  */
 export class DataVersions {
   private readonly documents = new Map<string, Set<VersionedDocument>>();
@@ -57,6 +60,7 @@ export class DataVersions {
   private reconnectAttempts = 0;
   private polling = false;
   private lastLogged = new Map<string, number>();
+  private announce: (() => Promise<void>) | null = null;
 
   constructor(private readonly options: DataVersionsOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -71,6 +75,16 @@ export class DataVersions {
       set.delete(document);
       if (set.size === 0 && this.documents.get(document.name) === set) this.documents.delete(document.name);
     };
+  }
+
+  /** Has every later commit of this process's stores announced by `announce` (which must not reject). */
+  announceCommitsWith(announce: () => Promise<void>): void {
+    this.announce = announce;
+  }
+
+  /** Called by a store once it committed and holds the commit: resolves when it has been announced, if need be. */
+  committed(): Promise<void> {
+    return this.announce ? this.announce() : Promise.resolve();
   }
 
   /** Starts listening for other processes' commits (and polling as a fallback). Idempotent. */

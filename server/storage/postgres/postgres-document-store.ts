@@ -114,8 +114,9 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
   update<R>(change: (draft: T) => R | Promise<R>): Promise<R> {
     return this.serialise(async () => {
       for (let attempt = 1; ; attempt++) {
+        let outcome: { result: R; committed: boolean };
         try {
-          return await this.transaction(change);
+          outcome = await this.transaction(change);
         } catch (err) {
           const code = errorCode(err);
           // The whole transaction again, the change included, on whatever the winner wrote.
@@ -128,6 +129,9 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
           // The database went away: nothing was written and `current` is unchanged; the caller answers 503.
           throw storageError(err);
         }
+        // Post-commit hook: the other instances are told (the data epoch, with Redis) before the caller is answered.
+        if (outcome.committed) await this.db.versions.committed();
+        return outcome.result;
       }
     });
   }
@@ -157,7 +161,7 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
     await this.reloading?.catch(() => undefined);
   }
 
-  private async transaction<R>(change: (draft: T) => R | Promise<R>): Promise<R> {
+  private async transaction<R>(change: (draft: T) => R | Promise<R>): Promise<{ result: R; committed: boolean }> {
     return this.withClient('BEGIN', async (client) => {
       const { rows } = await client.query<{ version: string }>(BUMP_SQL, [this.codec.name]);
       if (!rows[0]) throw new Error(`data_version has no row ${JSON.stringify(this.codec.name)}`);
@@ -172,13 +176,13 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
       const result = await change(draft);
       if (JSON.stringify(draft) === JSON.stringify(base)) {
         await client.query('ROLLBACK');
-        return result;
+        return { result, committed: false };
       }
       const checked = this.codec.schema.parse(draft);
       await this.codec.save(client, base, checked);
       await client.query('COMMIT');
       this.publish(this.codec.retained ? this.codec.retained(checked) : checked, version);
-      return result;
+      return { result, committed: true };
     });
   }
 

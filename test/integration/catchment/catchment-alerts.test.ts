@@ -368,7 +368,8 @@ describe('a refresh written by another process', () => {
         await storeElsewhere(base, 1000);
         // The baseline: processed once the server has noticed it (its declarations carry the new time).
         await waitFor(
-          async () => server.runtime.catchments.store.current.processed_refresh === other.declarations.lastUpdated,
+          async () =>
+            (await server.runtime.catchments.repository.processedRefresh()) === other.declarations.lastUpdated,
         );
         await storeElsewhere([...base, nswFlood('3001', 'Elsewhere Flood (synthetic)', today, [LISMORE])], 2000);
         const { value } = await waitFor(async () => {
@@ -398,7 +399,7 @@ describe('a catchment before the first refresh', () => {
       expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
       const put = await client.request('PUT', '/api/v1/catchment', { body: { postcodes: ['4000'] } });
       expect(put.status).toBe(503);
-      expect(server.runtime.catchments.record(subscriptionOf(server, clinic))).toBeUndefined();
+      expect(await server.runtime.catchments.record(subscriptionOf(server, clinic))).toBeUndefined();
       // Alerts need no data: none yet.
       expect((await json(await client.get('/api/v1/alerts'))).data.alerts).toEqual([]);
     } finally {

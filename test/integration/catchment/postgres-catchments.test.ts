@@ -6,7 +6,9 @@ import { alertWorld } from '../../helpers/alert-world';
 import { tempDir } from '../../helpers/temp-dir';
 import { postgresDatabases, silentLogger } from '../postgres/fixtures';
 import { catchmentsDocument } from '../../../server/catchment/catchments-document';
-import { openJsonDocument, openPostgresDocument } from '../../../server/storage/document';
+import { openJsonDocument } from '../../../server/storage/document';
+import { PostgresCatchments } from '../../../server/catchment/postgres-catchments';
+import type { Database } from '../../../server/storage/postgres/database';
 
 const { opened } = postgresDatabases();
 
@@ -17,23 +19,33 @@ const saved = (subscription: string, postcodes: string[]): CatchmentsFile['catch
   pending: [...postcodes],
 });
 
+/** What a database's catchment rows hold: each catchment, the states, the alerts and the marker. */
+async function contents(db: Database, subscriptions: string[]) {
+  const repository = new PostgresCatchments(db.pool);
+  const states = await db.pool.query('SELECT * FROM catchment_postcode_states ORDER BY postcode');
+  const meta = await db.pool.query('SELECT processed_refresh, next_alert_id::int AS next FROM catchments_meta');
+  return {
+    catchments: await Promise.all(subscriptions.map((id) => repository.get(id))),
+    alerts: await Promise.all(subscriptions.map((id) => repository.alerts(id))),
+    states: states.rows,
+    meta: meta.rows[0],
+  };
+}
+
 describe('catchments on PostgreSQL', () => {
   it('two instances processing the same refresh record and announce its alerts once', async () => {
     const { dbs } = await opened.fresh(2);
-    const stores = await Promise.all(
-      dbs.map(async (db) => opened.track(await openPostgresDocument(catchmentsDocument, db))),
-    );
+    const repositories = dbs.map((db) => new PostgresCatchments(db.pool));
     const w = alertWorld();
     const clock = () => new Date('2026-11-22T00:00:00.000Z');
     const heard: AlertBatch[][] = [];
-    const services = stores.map((store) => {
-      const service = new AlertsService({ store, sources: w.sources, clock, logger: silentLogger });
+    const services = repositories.map((repository) => {
+      const service = new AlertsService({ repository, sources: w.sources, clock, logger: silentLogger });
       service.onAlerts((b) => heard.push(b));
       return service;
     });
-    await stores[0]!.update((d) => {
-      d.catchments.push(saved('sub-a', ['2000', '2480']), saved('sub-b', ['2480']));
-    });
+    await repositories[0]!.replace('sub-a', ['2000', '2480'], clock());
+    await repositories[0]!.replace('sub-b', ['2480'], clock());
     // The baseline refresh, then one that covers Lismore, both processed by the two instances at once.
     await Promise.all(services.map((s) => s.processRefresh()));
     expect(heard).toEqual([]);
@@ -51,12 +63,11 @@ describe('catchments on PostgreSQL', () => {
       { id: '1', subscription_id: 'sub-a', kind: 'newly_eligible' },
       { id: '2', subscription_id: 'sub-b', kind: 'newly_eligible' },
     ]);
-    // Both instances hold the same document.
-    await dbs[1]!.versions.sync().catch(() => undefined);
-    const fresh = opened.track(await openPostgresDocument(catchmentsDocument, dbs[1]!));
-    expect(fresh.current).toEqual(stores[0]!.current);
-    expect(fresh.current.processed_refresh).toBe('2026-11-21T03:00:00.000Z');
-    expect(fresh.current.next_alert_id).toBe(3);
+    // Both instances read the same rows.
+    const seen = await Promise.all(dbs.map((db) => contents(db, ['sub-a', 'sub-b'])));
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]!.meta).toEqual({ processed_refresh: '2026-11-21T03:00:00.000Z', next: 3 });
+    expect(seen[0]!.catchments.map((c) => c?.pending)).toEqual([[], []]);
   });
 
   it('migrate-json-to-postgres copies catchments.json, and a second run changes nothing', async () => {
@@ -91,8 +102,12 @@ describe('catchments on PostgreSQL', () => {
     expect(first.catchments).toEqual({ inDataDir: 1, inserted: 1, alreadyPresent: 0 });
     expect(first.catchmentAlerts).toEqual({ inDataDir: 1, inserted: 1, alreadyPresent: 0 });
     expect(first.bumped).toContain('catchments');
-    const store = opened.track(await openPostgresDocument(catchmentsDocument, dbs[0]!));
-    expect(store.current).toEqual(file);
+    // What the file held, as the rows give it back.
+    const imported = await contents(dbs[0]!, ['sub-a']);
+    expect(imported.catchments).toEqual(file.catchments);
+    expect(imported.alerts).toEqual([file.alerts.map(({ subscription_id: _, ...alert }) => alert)]);
+    expect(imported.states).toEqual(Object.entries(file.states).map(([postcode, state]) => ({ postcode, ...state })));
+    expect(imported.meta).toEqual({ processed_refresh: file.processed_refresh, next: file.next_alert_id });
 
     const second = await importDataDir(dbs[0]!.pool, dataDir, { logger: silentLogger });
     expect(second.catchments).toEqual({ inDataDir: 1, inserted: 0, alreadyPresent: 1 });

@@ -216,7 +216,7 @@ describe('migration 7 (catchment postcode states)', () => {
       ],
     );
 
-    await migrateDatabase(pool, quietLogger());
+    await migrateDatabase(pool, { ...quietLogger(), migrations: known.filter((m) => m.version <= 7) });
 
     const states = await pool.query('SELECT * FROM catchment_postcode_states ORDER BY postcode');
     expect(states.rows).toEqual([
@@ -228,6 +228,32 @@ describe('migration 7 (catchment postcode states)', () => {
     expect(catchments.rows).toEqual([
       { subscription_id: 'sub-a', pending: ['4000'] },
       { subscription_id: 'sub-b', pending: [] },
+    ]);
+  });
+});
+
+describe('migration 8 (catchment entries)', () => {
+  it('turns each catchment array into one entry per postcode, keeping which are pending', async () => {
+    const pool = postgres.pool(await freshDatabase());
+    const known = await loadMigrations();
+    await migrateDatabase(pool, { ...quietLogger(), migrations: known.filter((m) => m.version < 8) });
+    await pool.query(
+      `INSERT INTO catchments (subscription_id, postcodes, updated_at, pending) VALUES
+       ('sub-a', '{2000,2480,4000}', '2026-11-20T00:00:00Z', '{4000}'), ('sub-b', '{}', '2026-11-21T00:00:00Z', '{}')`,
+    );
+
+    await migrateDatabase(pool, quietLogger());
+
+    const entries = await pool.query('SELECT * FROM catchment_entries ORDER BY subscription_id, postcode');
+    expect(entries.rows).toEqual([
+      { subscription_id: 'sub-a', postcode: '2000', pending: false },
+      { subscription_id: 'sub-a', postcode: '2480', pending: false },
+      { subscription_id: 'sub-a', postcode: '4000', pending: true },
+    ]);
+    const catchments = await pool.query('SELECT * FROM catchments ORDER BY subscription_id');
+    expect(catchments.rows.map((r) => Object.keys(r).sort())).toEqual([
+      ['subscription_id', 'updated_at'],
+      ['subscription_id', 'updated_at'],
     ]);
   });
 });

@@ -12,6 +12,7 @@ import { seedAccount, startTestServer, type SeededAccount, type TestServer } fro
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
+import { recordAlertDirectly } from '../../helpers/record-alert';
 
 const NEW_WEBHOOK = successEnvelope(NewWebhookData.strict());
 const WEBHOOK = successEnvelope(WebhookData.strict());
@@ -670,11 +671,7 @@ describe('webhooks: alerts committed while nothing was queued (a stop between th
       const client = await signIn(server, clinic);
       const subscription = subscriptionOf(server, clinic);
       const commitAlert = (postcode: string) =>
-        server.runtime.catchments.store.update((draft) => {
-          const stored = { ...alert(postcode), id: String(draft.next_alert_id++), subscription_id: subscription };
-          draft.alerts.push(stored);
-          return stored.id;
-        });
+        recordAlertDirectly(server.runtime, { ...alert(postcode), subscription_id: subscription });
       // Kept from before the webhook: never sent to it.
       await commitAlert('4000');
       expect((await put(client, { url: receiver.url })).status).toBe(200);
@@ -690,7 +687,7 @@ describe('webhooks: alerts committed while nothing was queued (a stop between th
 
       // Caught up: neither a second catch-up nor the live batch that carried the same alert queue it again.
       expect(await server.runtime.webhooks.catchUp()).toBe(0);
-      const [same] = server.runtime.alerts.list(subscription, String(Number(missedId) - 1));
+      const [same] = await server.runtime.alerts.list(subscription, String(Number(missedId) - 1));
       expect(await server.runtime.webhooks.enqueueAlerts([{ subscription_id: subscription, alerts: [same!] }])).toBe(0);
       await server.runtime.webhooks.runDue();
       expect(receiver.received).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertText, diffPostcodeState, sameState } from '../../../server/alerts/alert-diff';
+import { alertText, diffPostcodeState, sameState } from '../../../server/catchment/alert-diff';
 
 const off = { is_eligible: false, active_agrns: [] };
 const on = (...agrns: string[]) => ({ is_eligible: true, active_agrns: agrns });

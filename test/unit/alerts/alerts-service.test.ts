@@ -3,6 +3,7 @@ import { AlertsService } from '../../../server/alerts/alerts-service';
 import { emptyCatchments, type CatchmentsFile } from '../../../server/catchment/catchment-records';
 import type { CatchmentStore } from '../../../server/catchment/catchment-store';
 import { alertWorld } from '../../helpers/alert-world';
+import { DocumentCatchments } from '../../../server/catchment/document-catchments';
 
 /** An in-memory CatchmentStore: enough for the service's logic. */
 function memoryStore(initial: CatchmentsFile): CatchmentStore & { writes: number } {
@@ -33,7 +34,7 @@ describe('AlertsService.processRefresh', () => {
       catchments: [{ subscription_id: 's1', postcodes: ['2000', '2480'], updated_at: 'x', pending: ['2000', '2480'] }],
     });
     const service = new AlertsService({
-      store,
+      repository: new DocumentCatchments(store),
       sources: w.sources,
       clock: () => new Date('2026-11-22T00:00:00.000Z'),
       logger: { error: () => undefined, info: () => undefined },
@@ -63,8 +64,8 @@ describe('AlertsService.processRefresh', () => {
     // An older refresh than the one processed (a process that has not caught up) changes nothing.
     w.state.lastUpdated = '2026-11-19T03:00:00.000Z';
     expect(await service.processRefresh()).toEqual([]);
-    expect(service.list('s1')).toHaveLength(1);
-    expect(service.list('s1', '1')).toEqual([]);
-    expect(service.list('other')).toEqual([]);
+    expect(await service.list('s1')).toHaveLength(1);
+    expect(await service.list('s1', '1')).toEqual([]);
+    expect(await service.list('other')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { AlertKind } from '../../shared/api/alerts';
 import { compareAgrn } from '../../shared/eligibility/status';
-import type { PostcodeState } from '../catchment/catchment-records';
+import type { PostcodeState } from './catchment-records';
 
 /** One change of a postcode between two processed refreshes: what an alert says, before its texts. */
 export interface PostcodeChange {
