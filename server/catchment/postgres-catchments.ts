@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Alert } from '../../shared/api/alerts';
 import { ALERT_RETENTION_DAYS } from '../../shared/api/alerts';
+import { inTransaction } from '../storage/postgres/transaction';
 import { storageError } from '../storage/postgres/unavailable';
 import type { AlertBatch, Wanted } from './alert-events';
 import { sameState } from './alert-diff';
@@ -82,7 +83,7 @@ export class PostgresCatchments implements CatchmentRepository {
   }
 
   async replace(subscriptionId: string, postcodes: readonly string[], now: Date): Promise<void> {
-    await this.transaction(async (client) => {
+    await inTransaction(this.pool, async (client) => {
       await client.query(
         `INSERT INTO catchments (subscription_id, updated_at) VALUES ($1, $2)
          ON CONFLICT (subscription_id) DO UPDATE SET updated_at = EXCLUDED.updated_at`,
@@ -120,7 +121,7 @@ export class PostgresCatchments implements CatchmentRepository {
 
   async processRefresh(run: RefreshToProcess): Promise<ProcessedRefresh> {
     if (!laterRefresh(run.refresh, await this.processedRefresh())) return NOTHING;
-    return this.transaction(async (client) => {
+    return inTransaction(this.pool, async (client) => {
       await client.query(`SET LOCAL statement_timeout = '${PROCESSING_STATEMENT_TIMEOUT}'`);
       // The marker's row lock: another instance processing meanwhile waits here, then finds it processed.
       const meta = await client.query<{ processed_refresh: string | null; next_alert_id: string }>(
@@ -187,24 +188,6 @@ export class PostgresCatchments implements CatchmentRepository {
       return await this.pool.query<R>(sql, values);
     } catch (err) {
       throw storageError(err);
-    }
-  }
-
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect().catch((err: unknown) => {
-      throw storageError(err);
-    });
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw storageError(err);
-    } finally {
-      client.release(broken ?? false);
     }
   }
 }

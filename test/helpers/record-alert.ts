@@ -1,6 +1,7 @@
 import type { StoredAlert } from '../../server/catchment/catchment-records';
 import { DocumentCatchments } from '../../server/catchment/document-catchments';
 import type { ServerRuntime } from '../../server/runtime';
+import { inTransaction } from '../../server/storage/postgres/transaction';
 
 /**
  * Commits an alert the way processing a refresh does, without announcing it (a process stopped between committing and
@@ -15,9 +16,7 @@ export async function recordAlertDirectly(runtime: ServerRuntime, alert: Omit<St
       return id;
     });
   }
-  const client = await runtime.database!.pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(runtime.database!.pool, async (client) => {
     const { rows } = await client.query<{ id: string }>(
       'SELECT next_alert_id::text AS id FROM catchments_meta WHERE singleton FOR UPDATE',
     );
@@ -38,9 +37,6 @@ export async function recordAlertDirectly(runtime: ServerRuntime, alert: Omit<St
       ],
     );
     await client.query('UPDATE catchments_meta SET next_alert_id = $1::bigint + 1 WHERE singleton', [id]);
-    await client.query('COMMIT');
     return id;
-  } finally {
-    client.release();
-  }
+  });
 }
