@@ -153,12 +153,12 @@ async function openAlerting(
   stack: CloseStack,
 ): Promise<{ catchments: CatchmentService; alerts: AlertsService; webhooks: WebhookService }> {
   const { storage, clock, logger, declarations } = data;
-  const [repository, webhookStore] = await Promise.all([storage.catchments(), storage.webhooks()]);
+  const [repository, webhookRepository] = await Promise.all([storage.catchments(), storage.webhooks()]);
   const sources = { postcodes, declarations, titleOf: (agrn: string) => declarations.titleOf(agrn) };
   const alerts = new AlertsService({ repository, sources, clock, logger, refreshes: declarations.store });
   const webhooks = new WebhookService({
     ...overrides.webhooks,
-    store: webhookStore,
+    repository: webhookRepository,
     clock,
     logger,
     allowPrivateAddresses: data.config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,

@@ -1,6 +1,6 @@
 import type { Alert } from '../../shared/api/alerts';
 import { sydneyToday } from '../../shared/domain/dates';
-import { AlertEvents, type AlertBatch, type AlertsListener } from '../catchment/alert-events';
+import { AlertEvents, type AlertBatch, type AlertsListener, type WantedSubscriptions } from '../catchment/alert-events';
 import type { CatchmentRepository } from '../catchment/catchment-repository';
 import { postcodeStatus, type StatusSources } from '../catchment/postcode-status';
 import type { Logger } from '../logger';
@@ -46,7 +46,7 @@ export class AlertsService {
    * Calls `listener` with each committed batch of new alerts (one entry per subscription that got any). Stable
    * interface: the webhook delivery subscribes here. Returns a function that unsubscribes.
    */
-  onAlerts(listener: AlertsListener, wanted?: () => Iterable<string>): () => void {
+  onAlerts(listener: AlertsListener, wanted?: WantedSubscriptions): () => void {
     return this.events.onAlerts(listener, wanted);
   }
 
@@ -108,10 +108,11 @@ export class AlertsService {
     if (refresh === null) return [];
     const now = clock();
     const day = sydneyToday(now);
+    const round = await this.events.round();
     const { batches, recorded, subscriptions } = await repository.processRefresh({
       refresh,
       now,
-      announce: this.events.wanted(),
+      announce: round.announce,
       evaluate: (postcode) => {
         const row = postcodeStatus(sources, postcode, day);
         return { state: { is_eligible: row.is_eligible, active_agrns: row.active_agrns }, lgaName: row.lga_name };
@@ -119,7 +120,7 @@ export class AlertsService {
       titleOf: (agrn) => sources.titleOf(agrn),
     });
     if (recorded > 0) this.deps.logger.info({ alerts: recorded, subscriptions, refresh }, 'catchment alerts recorded');
-    this.events.emit(batches);
+    round.emit(batches);
     return batches;
   }
 }

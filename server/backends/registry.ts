@@ -22,7 +22,8 @@ import { correspondenceDocument } from '../postcodes/correspondence-document';
 import { DataEpoch } from '../storage/postgres/data-epoch';
 import type { SlidingWindowCounter } from '../rate-limit/sliding-window';
 import { FileSessionStore, type SessionPolicy, type SessionStore } from '../sessions/session-store';
-import type { WebhookStore } from '../webhooks/webhook-records';
+import { DocumentWebhooks } from '../webhooks/document-webhooks';
+import type { WebhookRepository } from '../webhooks/webhook-repository';
 import { webhooksDocument } from '../webhooks/webhooks-document';
 import { counters, type Counters, type RedisSettings } from './counters';
 import {
@@ -55,7 +56,8 @@ export interface Storage {
   ingestState(): Promise<IngestStateStore>;
   /** The catchments and their alerts: DATA_DIR's document, or PostgreSQL's rows (read per request). */
   catchments(): Promise<CatchmentRepository>;
-  webhooks(): Promise<WebhookStore>;
+  /** The webhooks and their delivery queue: DATA_DIR's document, or PostgreSQL's rows (read per operation). */
+  webhooks(): Promise<WebhookRepository>;
   /** A document's content without opening it as a store or creating anything: null when there is none yet. */
   read<T extends object>(declaration: DocumentDeclaration<T>): Promise<T | null>;
   /** The POSTCODE_LGA_URL correspondence's cache, opened for each load and closed after it. */
@@ -183,6 +185,10 @@ export function postgresStores(
       const { PostgresCatchments } = await import('../catchment/postgres-catchments');
       return new PostgresCatchments(database.pool);
     },
+    webhooks: async () => {
+      const { PostgresWebhooks } = await import('../webhooks/postgres-webhooks');
+      return new PostgresWebhooks(database.pool);
+    },
     closeLast: () => database.close(),
   });
 }
@@ -211,6 +217,8 @@ interface Parts {
   closeLast?: () => Promise<void>;
   /** Catchments kept otherwise than as the document (PostgreSQL's rows). */
   catchments?: () => Promise<CatchmentRepository>;
+  /** Webhooks kept otherwise than as the document (PostgreSQL's rows). */
+  webhooks?: () => Promise<WebhookRepository>;
 }
 
 /** The registry over one backend's parts: each store opened once, watched when asked, closed in reverse. */
@@ -247,7 +255,7 @@ function assemble(parts: Parts): Storage {
     declarations: () => document(declarationsDocument),
     ingestState: () => document(ingestStateDocument),
     catchments: once(async () => parts.catchments?.() ?? new DocumentCatchments(await document(catchmentsDocument))),
-    webhooks: () => document(webhooksDocument),
+    webhooks: once(async () => parts.webhooks?.() ?? new DocumentWebhooks(await document(webhooksDocument))),
     read: parts.read,
     correspondenceCache: parts.correspondenceCache,
     ingestLock: parts.ingestLock,

@@ -16,47 +16,63 @@ export type AlertsListener = (batches: AlertBatch[]) => void;
  */
 export type Wanted = 'all' | ReadonlySet<string>;
 
+/** Which subscriptions a listener wants: asked once per refresh, before it is processed. */
+export type WantedSubscriptions = () => Iterable<string> | Promise<Iterable<string>>;
+
+/** One refresh's listeners, as they were when it started: what to read back, and where to announce it. */
+export interface AnnounceRound {
+  /** The subscriptions some listener wants (all, with no listener: the caller then hears them). */
+  readonly announce: Wanted;
+  /** Tells each listener of the committed batches it wants. */
+  emit(batches: readonly AlertBatch[]): void;
+}
+
 /**
  * Where the alerts of a processed refresh are announced, once they are committed: by the process that committed them
  * (another instance finds the refresh already processed and announces nothing), so a listener such as the webhook
  * delivery sees each alert once across all instances. A listener that throws is logged and does not stop the others.
  */
 export class AlertEvents {
-  private readonly listeners = new Map<AlertsListener, (() => Iterable<string>) | undefined>();
+  private readonly listeners = new Map<AlertsListener, WantedSubscriptions | undefined>();
 
   constructor(private readonly onListenerError: (err: unknown) => void = () => undefined) {}
 
   /**
    * Registers `listener`, for the subscriptions `wanted` names at each refresh (all when absent); returns a function
-   * that removes it.
+   * that removes it. `wanted` may ask the database: it is called once per refresh, before processing starts, so a
+   * webhook set on another instance a moment ago is wanted.
    */
-  onAlerts(listener: AlertsListener, wanted?: () => Iterable<string>): () => void {
+  onAlerts(listener: AlertsListener, wanted?: WantedSubscriptions): () => void {
     this.listeners.set(listener, wanted);
     return () => this.listeners.delete(listener);
   }
 
-  /** The subscriptions some listener wants now (all, with no listener: the caller then hears them). */
-  wanted(): Wanted {
-    if (this.listeners.size === 0) return 'all';
-    const union = new Set<string>();
-    for (const wanted of this.listeners.values()) {
-      if (!wanted) return 'all';
-      for (const id of wanted()) union.add(id);
+  /** Asks every listener what it wants now, for the refresh about to be processed. */
+  async round(): Promise<AnnounceRound> {
+    const listeners = await Promise.all(
+      [...this.listeners].map(async ([listener, wanted]) => ({
+        listener,
+        ids: wanted ? new Set(await wanted()) : null,
+      })),
+    );
+    let announce: Wanted = 'all';
+    if (listeners.length > 0 && listeners.every((l) => l.ids)) {
+      announce = new Set(listeners.flatMap((l) => [...l.ids!]));
     }
-    return union;
-  }
-
-  emit(batches: AlertBatch[]): void {
-    if (batches.length === 0) return;
-    for (const [listener, wanted] of this.listeners) {
-      const ids = wanted && new Set(wanted());
-      const theirs = ids ? batches.filter((b) => ids.has(b.subscription_id)) : batches;
-      if (theirs.length === 0) continue;
-      try {
-        listener(theirs);
-      } catch (err) {
-        this.onListenerError(err);
-      }
-    }
+    return {
+      announce,
+      emit: (batches) => {
+        if (batches.length === 0) return;
+        for (const { listener, ids } of listeners) {
+          const theirs = ids ? batches.filter((b) => ids.has(b.subscription_id)) : [...batches];
+          if (theirs.length === 0) continue;
+          try {
+            listener(theirs);
+          } catch (err) {
+            this.onListenerError(err);
+          }
+        }
+      },
+    };
   }
 }

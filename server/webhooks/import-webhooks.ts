@@ -3,7 +3,7 @@ import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import { insertCounted } from '../storage/import/import-rows';
 import { anyInserted } from '../storage/postgres/table-count';
-import { WEBHOOK_DELIVERIES, WEBHOOKS } from './postgres-webhook-store';
+import { WEBHOOK_DELIVERIES, WEBHOOKS } from './webhook-tables';
 import { type WebhooksFile } from './webhook-records';
 import { webhooksDocument } from './webhooks-document';
 

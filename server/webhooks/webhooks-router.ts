@@ -54,9 +54,13 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     },
   );
 
-  const get: RequestHandler = (_req, res) => {
+  const get: RequestHandler = async (_req, res) => {
     const subscription = subscriptionOf(signedInAccount(res));
-    const data: WebhookData = webhooks.get(subscription.id) ?? { url: null, created_at: null, last_delivery: null };
+    const data: WebhookData = (await webhooks.get(subscription.id)) ?? {
+      url: null,
+      created_at: null,
+      last_delivery: null,
+    };
     res.json({ success: true, data });
   };
 

@@ -79,14 +79,14 @@ describe('migrate-json-to-postgres: webhooks.json', () => {
         config: { ...ALLOW_PRIVATE, DATABASE_URL: databaseUrl, SESSION_SECRET: 's'.repeat(40) },
       });
       try {
-        const view = onPostgres.runtime.webhooks.get(subscription);
+        const view = await onPostgres.runtime.webhooks.get(subscription);
         expect(view).toMatchObject({ url, last_delivery: { status: 'retrying', attempts: 1, http_status: 503 } });
         expect(await onPostgres.runtime.webhooks.runDue()).toBe(1);
         expect(received).toHaveLength(2);
         const expected = `sha256=${createHmac('sha256', secret).update(received[1]!.raw).digest('hex')}`;
         expect(received[1]!.signature).toBe(expected);
         expect(received[1]!.raw.equals(received[0]!.raw)).toBe(true);
-        expect(onPostgres.runtime.webhooks.get(subscription)!.last_delivery).toMatchObject({
+        expect((await onPostgres.runtime.webhooks.get(subscription))!.last_delivery).toMatchObject({
           status: 'delivered',
           attempts: 2,
         });

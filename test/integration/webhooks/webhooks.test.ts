@@ -10,6 +10,7 @@ import type { Declaration } from '../../../shared/domain/declaration';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
+import { testBackend } from '../../helpers/shared-backends';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 import { recordAlertDirectly } from '../../helpers/record-alert';
@@ -102,6 +103,19 @@ async function getWebhook(client: SessionClient): Promise<WebhookData> {
   expect(res.status).toBe(200);
   return WEBHOOK.parse(await res.json()).data;
 }
+
+/** A flood over Lismore (postcode 2480), starting on the day the test gives it. */
+const LISMORE_FLOOD: Declaration = {
+  agrn: '9001',
+  title: 'NSW Northern Rivers Floods',
+  state: 'NSW',
+  hazard_type: 'Flood',
+  start_date: '2026-11-22',
+  end_date: null,
+  url: null,
+  lgas: [{ name: 'Lismore (C)', code: '14850' }],
+  sources: ['fixture'],
+};
 
 const subscriptionOf = (server: TestServer, clinic: SeededAccount) =>
   server.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
@@ -405,7 +419,7 @@ describe('webhooks: a receiver down for over a day', () => {
         expect(await server.runtime.webhooks.runDue()).toBe(1);
         attemptsAt.push(time.clock().getTime() - start);
         if ((await getWebhook(client)).last_delivery!.status === 'failed') break;
-        const [queued] = server.runtime.webhooks.store.current.deliveries;
+        const [queued] = await server.runtime.webhooks.queued();
         // Not a moment before it is due.
         time.set(Date.parse(queued!.next_attempt_at) - 1);
         expect(await server.runtime.webhooks.runDue()).toBe(0);
@@ -457,7 +471,7 @@ describe('webhooks: the worker on its own timer, with a short back-off (WebhookT
       // 0, 20, 60, 140, 220, 300, 380, 400 ms: at least 6 attempts.
       expect(value.attempts).toBeGreaterThanOrEqual(6);
       expect(value.error).toBe('connection refused');
-      expect(server.runtime.webhooks.store.current.deliveries).toEqual([]);
+      expect(await server.runtime.webhooks.queued()).toEqual([]);
     } finally {
       await server.close();
     }
@@ -591,7 +605,7 @@ describe('webhooks: two servers on the same data', () => {
       for (let i = 0; i < 8; i++) {
         await a.runtime.webhooks.enqueueAlerts([{ subscription_id: subscription, alerts: [alert()] }]);
       }
-      await waitFor(() => b.runtime.webhooks.store.current.deliveries.length === 8, { what: 'b to see the queue' });
+      await waitFor(async () => (await b.runtime.webhooks.queued()).length === 8, { what: 'b to see the queue' });
       const [sentByA, sentByB] = await Promise.all([a.runtime.webhooks.runDue(), b.runtime.webhooks.runDue()]);
       expect(sentByA + sentByB).toBe(8);
       const ids = receiver.received.map((r) => r.headers['x-delivery-id']);
@@ -603,6 +617,49 @@ describe('webhooks: two servers on the same data', () => {
       await receiver.close();
     }
   });
+});
+
+describe('webhooks: set on one instance, the refresh processed by another', () => {
+  // One instance per data directory on the JSON default: only the shared backends have two that must agree.
+  it.skipIf(testBackend() === 'json')(
+    'the instance that processes the refresh queues the delivery for the webhook set a moment ago elsewhere',
+    async () => {
+      const dataDir = await tempDir();
+      const time = fakeClock(Date.parse('2026-11-22T01:00:00.000Z'));
+      const base = fixtureDeclarations(sydneyToday(time.clock()));
+      const receiver = await startReceiver();
+      const a = await startTestServer({ dataDir, clock: time.clock, config: ALLOW_PRIVATE, declarations: base });
+      const b = await startTestServer({ dataDir, clock: time.clock, config: ALLOW_PRIVATE, declarations: false });
+      try {
+        const clinic = await seedAccount(a.runtime);
+        const client = await signIn(b, clinic);
+        expect((await client.request('PUT', '/api/v1/catchment', { body: { postcodes: ['2480'] } })).status).toBe(200);
+        const refreshWith = async (declarations: Declaration[]) => {
+          time.advance(MINUTE);
+          await a.runtime.declarations.store.update((file) => {
+            file.declarations = declarations;
+            file.last_updated = time.clock().toISOString();
+          });
+          await a.runtime.alerts.settled();
+        };
+        await refreshWith(base); // the catchment's baseline
+        const { secret } = NEW_WEBHOOK.parse(await json(await put(client, { url: receiver.url }))).data;
+        await refreshWith([...base, { ...LISMORE_FLOOD, start_date: sydneyToday(time.clock()) }]);
+
+        await waitFor(async () => (await a.runtime.webhooks.queued()).length === 1, { what: 'the delivery queued' });
+        expect(await a.runtime.webhooks.runDue()).toBe(1);
+        const [delivery] = receiver.received;
+        expect(verifies(secret, delivery!.raw, delivery!.headers['x-signature'])).toBe(true);
+        const payload = WebhookPayload.strict().parse(JSON.parse(delivery!.raw.toString('utf8')));
+        expect(payload.alerts.map((x) => [x.kind, x.postcode])).toEqual([['newly_eligible', '2480']]);
+        expect((await getWebhook(client)).last_delivery).toMatchObject({ status: 'delivered', alert_count: 1 });
+      } finally {
+        await a.close();
+        await b.close();
+        await receiver.close();
+      }
+    },
+  );
 });
 
 describe('webhooks end to end: a refresh that makes a catchment postcode eligible → one signed delivery', () => {
@@ -632,18 +689,7 @@ describe('webhooks end to end: a refresh that makes a catchment postcode eligibl
         await server.runtime.alerts.settled();
       };
       await refreshWith(base); // the catchment's baseline: no alert
-      const flood: Declaration = {
-        agrn: '9001',
-        title: 'NSW Northern Rivers Floods',
-        state: 'NSW',
-        hazard_type: 'Flood',
-        start_date: sydneyToday(time.clock()),
-        end_date: null,
-        url: null,
-        lgas: [{ name: 'Lismore (C)', code: '14850' }],
-        sources: ['fixture'],
-      };
-      await refreshWith([...base, flood]);
+      await refreshWith([...base, { ...LISMORE_FLOOD, start_date: sydneyToday(time.clock()) }]);
 
       await waitFor(() => receiver.received.length === 1, { what: 'the webhook delivery', timeoutMs: 5000 });
       const [delivery] = receiver.received;
@@ -677,7 +723,7 @@ describe('webhooks: alerts committed while nothing was queued (a stop between th
       expect((await put(client, { url: receiver.url })).status).toBe(200);
       // Committed, but the process stopped before queuing it: no delivery in the queue.
       const missedId = await commitAlert('2480');
-      expect(server.runtime.webhooks.store.current.deliveries).toHaveLength(0);
+      expect(await server.runtime.webhooks.queued()).toHaveLength(0);
 
       expect(await server.runtime.webhooks.catchUp()).toBe(1);
       await server.runtime.webhooks.runDue();
