@@ -18,6 +18,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/admin-cli/admin-cli.test.ts',
   'test/integration/webhooks/webhooks.test.ts',
   'test/integration/catchment/catchment-alerts.test.ts',
+  'test/integration/team/team.test.ts',
 ];
 
 export default defineConfig({
@@ -54,11 +55,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The extension in a real headless Chromium (Debian's chromium package); builds the extension first.
+          // The extension and the console in a real headless Chromium (Debian's chromium package); builds both first.
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/browser/global-setup.ts', 'test/browser/ui-libraries-setup.ts'],
+          globalSetup: [
+            'test/browser/global-setup.ts',
+            'test/browser/ui-libraries-setup.ts',
+            'test/browser/console-setup.ts',
+          ],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

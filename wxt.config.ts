@@ -65,11 +65,12 @@ export default defineConfig({
     }),
   }),
   zip: {
-    // The sources zip (Firefox's reviewers build the add-on from it): what the extension is built from, not the
-    // server, its data directory, tests or benchmarks.
+    // The sources zip (Firefox's reviewers build the add-on from it): what the extension is built from (extension/,
+    // and the shared/ and ui/ code it imports), not the server, the console, its data directory, tests or benchmarks.
     excludeSources: [
       'data/**',
       'server/**',
+      'console/**',
       'test/**',
       'bench/**',
       'scripts/**',

@@ -1,8 +1,8 @@
 /**
  * Fails (exit 1) when the source has an import cycle, listing each one:
  *
- * - between folders: a folder is `server/<feature>/`, `shared/<x>/` or `extension/<x>/` (everything below it counts as
- *   the folder); a file directly in `server/`, `shared/` or `extension/` is a node of its own;
+ * - between folders: a folder is `server/<feature>/`, `shared/<x>/`, `extension/<x>/`, `ui/<x>/` or `console/<x>/`
+ *   (everything below it counts as the folder); a file directly in one of those roots is a node of its own;
  * - between files.
  *
  * Every import counts: `import type` too, since it is as much a dependency of the design as any other, and side-effect
@@ -19,7 +19,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCE_ROOTS = ['server', 'shared', 'extension'];
+const SOURCE_ROOTS = ['server', 'shared', 'extension', 'ui', 'console'];
 const SKIPPED_DIRS = new Set(['node_modules', '.output', '.wxt']);
 const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;
 

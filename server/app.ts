@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { alertsRouter } from './alerts/alerts-router';
 import { authRouter } from './auth/auth-router';
 import { catchmentRouter } from './catchment/catchment-router';
+import { consoleRoutes, defaultConsoleDir } from './console/console-router';
 import { checkHandlers } from './check/check-endpoint';
 import { apiDocs } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
@@ -14,6 +15,7 @@ import { keysRouter } from './keys/keys-router';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
+import { teamRouter } from './team/team-router';
 import { webhooksRouter } from './webhooks/webhooks-router';
 
 /**
@@ -64,6 +66,11 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
   // The subscription's webhook: the session (PUT, GET, DELETE) or an API key counted like a check (GET).
   app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
+  // The organisation's team: the session only.
+  app.use('/api/v1/team', ...fresh, session, teamRouter({ team: runtime.team, accounts }));
+
+  // The console (a web app over the same cookie session) at /console/; `/` leads there.
+  app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -133,6 +133,11 @@ export const ConfigSchema = z.object({
       .default('false')
       .transform((v) => v === 'true'),
   ),
+  /**
+   * The built console (`npm run build:console`'s output) served at /console/; unset = .output/console beside the
+   * bundled server, or under the repository when the server runs from source.
+   */
+  CONSOLE_DIR: optional(z.string().optional()),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 

@@ -1,4 +1,4 @@
-import type { Account } from './accounts/account-store';
+import type { Account, Member, Subscription } from './accounts/account-store';
 import type { ApiKeyOutcome } from './keys/require-api-key';
 
 /**
@@ -11,6 +11,10 @@ declare global {
     interface Locals {
       /** The signed-in account: set by requireSession on the key endpoints (read with signedInAccount). */
       account?: Account;
+      /** The signed-in account's membership (organisation and role): set by requireSession. */
+      member?: Member;
+      /** The caller's subscription: set by requireSession (the organisation's) and sessionOrApiKey (the key's). */
+      subscription?: Subscription;
       /** Who the x-api-key header says is calling: set by identifyApiKey on the check path. */
       apiKey?: ApiKeyOutcome;
       /** The calling key's id, for the request log line: set by identifyApiKey for a valid key. */

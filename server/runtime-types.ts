@@ -12,6 +12,7 @@ import type { BackendName, BackendProbe } from './health/health-router';
 import type { RefreshOptions } from './ingest/refresh';
 import type { IngestService } from './ingest/service';
 import type { KeyService } from './keys/key-service';
+import type { TeamService } from './team/team-service';
 import type { Logger } from './logger';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import type { SlidingWindowCounter } from './rate-limit/sliding-window';
@@ -88,6 +89,8 @@ export interface Runtime {
 export interface DataRuntime extends Runtime {
   accounts: AccountService;
   keys: KeyService;
+  /** The organisations' teams: who is a member, with which role (the server's also ends removed members' sessions). */
+  team: TeamService;
   declarations: DeclarationRepository;
   /** Written by the services that change state; read by `npm run admin -- audit`. */
   audit: AuditLog;

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AccountService } from './accounts/account-service';
 import { logFailures } from './audit/audit-log';
+import { TeamService } from './team/team-service';
 import { openStorage } from './backends/registry';
 import type { Config } from './config';
 import { DeclarationRepository } from './declarations/declaration-repository';
@@ -97,6 +98,7 @@ async function openData(base: Runtime, purpose: 'server' | 'admin', stack: Close
     ...base,
     accounts,
     keys,
+    team: new TeamService({ accounts, audit: recorder }),
     declarations: new DeclarationRepository(declarationStore),
     audit,
     syncData: storage.syncData,

@@ -1,6 +1,7 @@
 import { dummyPasswordHash } from './accounts/passwords';
 import { AlertsService } from './alerts/alerts-service';
 import { logFailures } from './audit/audit-log';
+import { TeamService } from './team/team-service';
 import { DEFAULT_LOGIN_LIMITS } from './auth/login-throttle';
 import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
@@ -84,6 +85,7 @@ export async function openServer(
     }),
     throttle,
     signIn: new SignInService(data.accounts, throttle, logFailures(data.audit, logger)),
+    team: new TeamService({ accounts: data.accounts, audit: logFailures(data.audit, logger), sessions, logger }),
     backends: storage.probes,
     background,
     startBackgroundWork() {

@@ -103,9 +103,16 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
         password_hash: passwordHash,
         created_at: at,
       });
+      file.organisations.push({ id: `org-${k.accountId}`, name: `Bench clinic ${i}`, created_at: at });
+      file.members.push({
+        organisation_id: `org-${k.accountId}`,
+        account_id: k.accountId,
+        role: 'owner',
+        created_at: at,
+      });
       file.subscriptions.push({
         id: k.subscriptionId,
-        account_id: k.accountId,
+        organisation_id: `org-${k.accountId}`,
         plan: PLAN_NAME,
         status: 'active',
         expires_at: null,

@@ -146,8 +146,17 @@ async function seedWebhooks(pool: pg.Pool): Promise<void> {
     [WEBHOOKS],
   );
   await pool.query(
-    `INSERT INTO subscriptions (id, account_id, plan, status, expires_at, rate_limit, updated_at)
-     SELECT 'org-' || i, 'acct-' || i, $2, 'active', NULL, 100, now() ${orgs}`,
+    `INSERT INTO organisations (id, name, created_at) SELECT 'practice-' || i, 'Practice ' || i, now() ${orgs}`,
+    [WEBHOOKS],
+  );
+  await pool.query(
+    `INSERT INTO members (organisation_id, account_id, role, created_at)
+     SELECT 'practice-' || i, 'acct-' || i, 'owner', now() ${orgs}`,
+    [WEBHOOKS],
+  );
+  await pool.query(
+    `INSERT INTO subscriptions (id, organisation_id, plan, status, expires_at, rate_limit, updated_at)
+     SELECT 'org-' || i, 'practice-' || i, $2, 'active', NULL, 100, now() ${orgs}`,
     [WEBHOOKS, PLAN_NAME],
   );
   await pool.query(

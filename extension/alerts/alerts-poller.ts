@@ -1,6 +1,6 @@
 import { AlertsData, type Alert } from '../../shared/api/alerts';
 import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../background/server-request';
+import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
 import { allSeen, badgeCount, checkFailed, notificationFor, takeAlerts, type StoredAlerts } from './alerts-state';
 
 export interface AlertsPollerDeps {

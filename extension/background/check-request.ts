@@ -2,7 +2,7 @@ import { ErrorEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { ClientCheckResponse } from '../common/check-answer';
 import type { CheckOutcome, Problem } from '../common/outcome';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from './server-request';
+import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
 
 /** When a 429 or 503 comes without a usable Retry-After. */
 const DEFAULT_RETRY_SECONDS = 60;

@@ -1,7 +1,7 @@
 import { isAustralianPostcode } from '../../shared/api/postcode';
 import type { CheckFailure, CheckOutcome, Problem } from '../common/outcome';
 import { requestCheck } from './check-request';
-import type { Fetch } from './server-request';
+import type { Fetch } from '../../ui/api/server-request';
 
 export interface CheckServiceDeps {
   fetch: Fetch;

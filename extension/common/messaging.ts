@@ -1,22 +1,9 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { SessionData } from '../../shared/api/auth';
-import type { CatchmentData } from '../../shared/api/catchment';
-import type { DataMetadata } from '../../shared/api/check';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
+import type { AccountResult, CatchmentAnswer } from '../../ui/api/account-result';
 import type { StoredAlerts } from './alerts-storage';
 import type { CheckOutcome } from './outcome';
-
-/** An answer from the account endpoints, already in words for the options page. */
-export type AccountResult<T> =
-  | { ok: true; data: T }
-  /** `details`: the offending values, when the server lists them (the postcodes a catchment save refused). */
-  | { ok: false; code: string; message: string; status?: number; details?: string[] };
-
-/** The clinic's catchment as the server computed it from the current data, and how fresh that data is. */
-export interface CatchmentAnswer {
-  data: CatchmentData;
-  metadata: DataMetadata;
-}
 
 /** Why a selection the user asked to check (context menu) got no check: said in words where the selection is. */
 export interface SelectionNotice {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { copyText } from '../common/clipboard';
+import { copyText } from '../../ui/common/clipboard';
 import type { CheckOutcome } from '../common/outcome';
 import { renderResultView } from '../result/result-view';
 import { RESULT_CSS } from '../result/result-styles';

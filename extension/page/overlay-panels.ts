@@ -1,4 +1,4 @@
-import { copyText } from '../common/clipboard';
+import { copyText } from '../../ui/common/clipboard';
 import type { Entry } from './overlay-entry';
 import { placePanel } from './overlay-fit';
 import type { FrameLoop, Tracked } from './overlay-frame-loop';

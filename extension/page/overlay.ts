@@ -1,5 +1,5 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { copyText } from '../common/clipboard';
+import { copyText } from '../../ui/common/clipboard';
 import { h } from '../common/dom';
 import { InlineBadge } from './inline-badge';
 import { newEntry, type BadgeHandle, type BadgeOptions, type Entry } from './overlay-entry';

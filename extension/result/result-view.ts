@@ -1,5 +1,5 @@
 import type { ClientCheckData, ClientDisaster, ClientMetadata } from '../common/check-answer';
-import { displayDate, displayInstant } from '../common/display-dates';
+import { displayDate, displayInstant } from '../../ui/common/display-dates';
 import { h } from '../common/dom';
 import type { CheckOutcome, Problem } from '../common/outcome';
 import { safeHttpUrl } from '../common/url';

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { EMAIL_SHAPE, MAX_EMAIL_LENGTH } from '../../shared/api/auth';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
+import type { Role } from '../../shared/api/team';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
-import type { Account, AccountStore, Subscription } from './account-store';
+import type { Account, AccountsFile, AccountStore, Member, Organisation, Subscription } from './account-store';
 import { hashPassword } from './passwords';
 import { endOfSydneyDay } from './sydney-time';
 
 export class AccountError extends Error {
   constructor(
-    readonly code: 'account_exists' | 'account_not_found' | 'invalid_email' | 'weak_password',
+    readonly code:
+      | 'account_exists'
+      | 'account_not_found'
+      | 'invalid_email'
+      | 'weak_password'
+      | 'organisation_not_found'
+      | 'member_not_found'
+      | 'last_owner',
     message: string,
   ) {
     super(message);
@@ -26,11 +34,11 @@ export function isSubscriptionActive(sub: Subscription | undefined, now: Date): 
   return sub.expires_at === null || now.getTime() < Date.parse(sub.expires_at);
 }
 
-/** Every account starts with an inactive subscription at the default limit; the admin CLI activates it. */
-function newSubscription(accountId: string, now: Date): Subscription {
+/** Every organisation starts with an inactive subscription at the default limit; the admin CLI activates it. */
+function newSubscription(organisationId: string, now: Date): Subscription {
   return {
     id: randomUUID(),
-    account_id: accountId,
+    organisation_id: organisationId,
     plan: PLAN_NAME,
     status: 'inactive',
     expires_at: null,
@@ -49,11 +57,27 @@ export interface ChangeOptions {
   by?: AuditActor;
 }
 
-/** Accounts and their one subscription each. Billing is out of scope: the admin CLI sets subscriptions. */
+/** Where a new account goes: a new organisation it owns (named, or after its email), or an existing one. */
+export type NewAccountPlace = { organisationName?: string } | { organisationId: string; role: Role };
+
+/** A member of an organisation, with the account behind it. */
+export interface MemberView {
+  account: Account;
+  member: Member;
+}
+
+/**
+ * Accounts (people), the organisations (practices) they are members of, and each organisation's one subscription.
+ * Billing is out of scope: the admin CLI sets subscriptions. Who may change what is the callers' rule (team-service,
+ * the routers' role gate); this keeps the data consistent: every organisation keeps at least one owner.
+ */
 export class AccountService {
   private byEmail = new Map<string, Account>();
   private byId = new Map<string, Account>();
-  private subscriptionByAccount = new Map<string, Subscription>();
+  private memberByAccount = new Map<string, Member>();
+  private organisationById = new Map<string, Organisation>();
+  private subscriptionByOrganisation = new Map<string, Subscription>();
+  private subscriptionById = new Map<string, Subscription>();
 
   constructor(
     private readonly store: AccountStore,
@@ -72,26 +96,58 @@ export class AccountService {
     return this.byId.get(id);
   }
 
+  /** The account's membership (its organisation and role); undefined for an account in none. */
+  membershipOf(accountId: string): Member | undefined {
+    return this.memberByAccount.get(accountId);
+  }
+
+  organisation(id: string): Organisation | undefined {
+    return this.organisationById.get(id);
+  }
+
+  /** The subscription of the account's organisation. */
   subscriptionOf(accountId: string): Subscription | undefined {
-    return this.subscriptionByAccount.get(accountId);
+    const member = this.memberByAccount.get(accountId);
+    return member && this.subscriptionByOrganisation.get(member.organisation_id);
   }
 
-  list(): { account: Account; subscription: Subscription | undefined }[] {
-    return this.store.current.accounts.map((account) => ({ account, subscription: this.subscriptionOf(account.id) }));
+  subscription(id: string): Subscription | undefined {
+    return this.subscriptionById.get(id);
   }
 
+  subscriptionOfOrganisation(organisationId: string): Subscription | undefined {
+    return this.subscriptionByOrganisation.get(organisationId);
+  }
+
+  /** The organisation's members, in the order they joined. */
+  membersOf(organisationId: string): MemberView[] {
+    return this.store.current.members
+      .filter((m) => m.organisation_id === organisationId)
+      .flatMap((member) => {
+        const account = this.byId.get(member.account_id);
+        return account ? [{ account, member }] : [];
+      });
+  }
+
+  list(): { account: Account; subscription: Subscription | undefined; membership: Member | undefined }[] {
+    return this.store.current.accounts.map((account) => ({
+      account,
+      subscription: this.subscriptionOf(account.id),
+      membership: this.membershipOf(account.id),
+    }));
+  }
+
+  /**
+   * Creates an account (a person) with `password`: by default the owner of a new organisation with an inactive
+   * subscription (what the operator's `create-account` does); with `organisationId`, a member of that one.
+   */
   async createAccount(
     email: string,
     password: string,
-    { now = this.clock(), by }: ChangeOptions = {},
+    { now = this.clock(), by, ...place }: ChangeOptions & NewAccountPlace = {},
   ): Promise<Account> {
-    const normalised = normaliseEmail(email);
-    if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) {
-      throw new AccountError('invalid_email', `Not an email address: ${email}`);
-    }
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new AccountError('weak_password', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-    }
+    const normalised = checkedEmail(email);
+    checkPassword(password);
     const password_hash = await hashPassword(password);
     const created = await this.store.update((data) => {
       if (data.accounts.some((a) => a.email === normalised)) {
@@ -99,16 +155,81 @@ export class AccountService {
       }
       const account: Account = { id: randomUUID(), email: normalised, password_hash, created_at: now.toISOString() };
       data.accounts.push(account);
-      data.subscriptions.push(newSubscription(account.id, now));
+      const at = now.toISOString();
+      if ('organisationId' in place) {
+        if (!data.organisations.some((o) => o.id === place.organisationId)) {
+          throw new AccountError('organisation_not_found', `No organisation ${place.organisationId}`);
+        }
+        data.members.push({
+          organisation_id: place.organisationId,
+          account_id: account.id,
+          role: place.role,
+          created_at: at,
+        });
+      } else {
+        const organisation: Organisation = {
+          id: randomUUID(),
+          name: place.organisationName?.trim() || normalised,
+          created_at: at,
+        };
+        data.organisations.push(organisation);
+        data.members.push({ organisation_id: organisation.id, account_id: account.id, role: 'owner', created_at: at });
+        data.subscriptions.push(newSubscription(organisation.id, now));
+      }
       return account;
     });
-    if (by) await this.audit.record({ event: 'account_created', ...by, account_id: created.id, email: created.email });
+    if (by) {
+      const organisation_id = this.store.current.members.find((m) => m.account_id === created.id)?.organisation_id;
+      await this.audit.record({
+        event: 'account_created',
+        ...by,
+        account_id: created.id,
+        email: created.email,
+        organisation_id,
+      });
+    }
     return created;
   }
 
+  /** Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. */
+  async setRole(organisationId: string, accountId: string, role: Role): Promise<Member> {
+    return this.store.update((data) => {
+      const member = memberIn(data, organisationId, accountId);
+      if (member.role === 'owner' && role !== 'owner') keepAnOwner(data, organisationId, accountId);
+      member.role = role;
+      return { ...member };
+    });
+  }
+
   /**
-   * Sets the subscription of the account with `email`. `expires` is a day (YYYY-MM-DD): the subscription works until
-   * the end of that day in Sydney; `null` removes the end date; undefined keeps it.
+   * Removes the member `accountId` from `organisationId`, and with it their account (an account belongs to one
+   * organisation): their sign-in stops working; the keys they created stay the organisation's. The last owner
+   * cannot be removed. Returns the removed account.
+   */
+  async removeMember(organisationId: string, accountId: string): Promise<Account> {
+    return this.store.update((data) => {
+      const member = memberIn(data, organisationId, accountId);
+      if (member.role === 'owner') keepAnOwner(data, organisationId, accountId);
+      const account = data.accounts.find((a) => a.id === accountId)!;
+      data.members = data.members.filter((m) => m.account_id !== accountId);
+      data.accounts = data.accounts.filter((a) => a.id !== accountId);
+      return account;
+    });
+  }
+
+  /** Renames the organisation. */
+  async renameOrganisation(organisationId: string, name: string): Promise<Organisation> {
+    return this.store.update((data) => {
+      const organisation = data.organisations.find((o) => o.id === organisationId);
+      if (!organisation) throw new AccountError('organisation_not_found', `No organisation ${organisationId}`);
+      organisation.name = name.trim();
+      return { ...organisation };
+    });
+  }
+
+  /**
+   * Sets the subscription of the organisation of the account with `email`. `expires` is a day (YYYY-MM-DD): the
+   * subscription works until the end of that day in Sydney; `null` removes the end date; undefined keeps it.
    */
   async setSubscription(
     email: string,
@@ -119,9 +240,11 @@ export class AccountService {
     const changed = await this.store.update((data) => {
       const account = data.accounts.find((a) => a.email === normalised);
       if (!account) throw new AccountError('account_not_found', `No account for ${normalised}`);
-      let sub = data.subscriptions.find((s) => s.account_id === account.id);
+      const member = data.members.find((m) => m.account_id === account.id);
+      if (!member) throw new AccountError('organisation_not_found', `${normalised} is in no organisation`);
+      let sub = data.subscriptions.find((s) => s.organisation_id === member.organisation_id);
       if (!sub) {
-        sub = newSubscription(account.id, now);
+        sub = newSubscription(member.organisation_id, now);
         data.subscriptions.push(sub);
       }
       if (change.status) sub.status = change.status;
@@ -130,25 +253,57 @@ export class AccountService {
       }
       if (change.rateLimit !== undefined) sub.rate_limit = change.rateLimit;
       sub.updated_at = now.toISOString();
-      return { ...sub };
+      return { sub: { ...sub }, accountId: account.id, organisationId: member.organisation_id };
     });
     if (by) {
-      const { account_id, status, expires_at, rate_limit } = changed;
+      const { status, expires_at, rate_limit } = changed.sub;
       await this.audit.record({
         event: 'subscription_changed',
         ...by,
-        account_id,
+        account_id: changed.accountId,
         email: normalised,
+        organisation_id: changed.organisationId,
         subscription: { status, expires_at, rate_limit },
       });
     }
-    return changed;
+    return changed.sub;
   }
 
   private reindex(): void {
-    const { accounts, subscriptions } = this.store.current;
+    const { accounts, members, organisations, subscriptions } = this.store.current;
     this.byEmail = new Map(accounts.map((a) => [a.email, a]));
     this.byId = new Map(accounts.map((a) => [a.id, a]));
-    this.subscriptionByAccount = new Map(subscriptions.map((s) => [s.account_id, s]));
+    this.memberByAccount = new Map(members.map((m) => [m.account_id, m]));
+    this.organisationById = new Map(organisations.map((o) => [o.id, o]));
+    this.subscriptionByOrganisation = new Map(subscriptions.map((s) => [s.organisation_id, s]));
+    this.subscriptionById = new Map(subscriptions.map((s) => [s.id, s]));
   }
+}
+
+function checkedEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) {
+    throw new AccountError('invalid_email', `Not an email address: ${email}`);
+  }
+  return normalised;
+}
+
+export function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new AccountError('weak_password', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+}
+
+function memberIn(data: AccountsFile, organisationId: string, accountId: string): Member {
+  const member = data.members.find((m) => m.account_id === accountId && m.organisation_id === organisationId);
+  if (!member) throw new AccountError('member_not_found', `No member ${accountId} in ${organisationId}`);
+  return member;
+}
+
+/** Refuses a change that would leave `organisationId` without an owner once `accountId` is no longer one. */
+function keepAnOwner(data: AccountsFile, organisationId: string, accountId: string): void {
+  const others = data.members.filter(
+    (m) => m.organisation_id === organisationId && m.role === 'owner' && m.account_id !== accountId,
+  );
+  if (others.length === 0) throw new AccountError('last_owner', 'An organisation keeps at least one owner');
 }

@@ -1,5 +1,5 @@
-import { diffRows, recordTable, writeDiff, type Queryable } from '../storage/postgres/rows';
-import { AccountsFile, type Account, type Subscription } from './account-store';
+import { diffRows, recordTable, writeDiff, type Queryable, type RecordTable } from '../storage/postgres/rows';
+import { AccountsFile, type Account, type Member, type Organisation, type Subscription } from './account-store';
 import type { TableCodec } from '../storage/document';
 
 /** The table `accounts` as account records (exported for the JSON import, which fills it with the same columns). */
@@ -16,6 +16,32 @@ export const ACCOUNTS = recordTable<Account>({
   ],
 });
 
+export const ORGANISATIONS = recordTable<Organisation>({
+  table: 'organisations',
+  label: 'organisation',
+  key: 'id',
+  ordered: true,
+  columns: [
+    { name: 'id', type: 'text' },
+    { name: 'name', type: 'text' },
+    { name: 'created_at', type: 'timestamptz' },
+  ],
+});
+
+export const MEMBERS = recordTable<Member>({
+  table: 'members',
+  label: 'member',
+  // One membership per account (members.account_id is UNIQUE).
+  key: 'account_id',
+  ordered: true,
+  columns: [
+    { name: 'organisation_id', type: 'text' },
+    { name: 'account_id', type: 'text' },
+    { name: 'role', type: 'text' },
+    { name: 'created_at', type: 'timestamptz' },
+  ],
+});
+
 export const SUBSCRIPTIONS = recordTable<Subscription>({
   table: 'subscriptions',
   label: 'subscription',
@@ -23,7 +49,7 @@ export const SUBSCRIPTIONS = recordTable<Subscription>({
   ordered: true,
   columns: [
     { name: 'id', type: 'text' },
-    { name: 'account_id', type: 'text' },
+    { name: 'organisation_id', type: 'text' },
     { name: 'plan', type: 'text' },
     { name: 'status', type: 'text' },
     { name: 'expires_at', type: 'timestamptz', nullable: true },
@@ -33,22 +59,39 @@ export const SUBSCRIPTIONS = recordTable<Subscription>({
 });
 
 const byId = (record: { id: string }) => record.id;
+const byAccount = (record: { account_id: string }) => record.account_id;
 
-/** accounts.json as the tables `accounts` and `subscriptions`, each in the order of its array. */
+/** accounts.json as the tables `accounts`, `organisations`, `members` and `subscriptions`, each in its array's order. */
 export const accountsCodec: TableCodec<AccountsFile> = {
   async load(client: Queryable): Promise<AccountsFile> {
-    const accounts = await client.query(`SELECT ${ACCOUNTS.select} FROM accounts ORDER BY position, id`);
-    const subscriptions = await client.query(`SELECT ${SUBSCRIPTIONS.select} FROM subscriptions ORDER BY position, id`);
+    // One after the other: a transaction's client runs one query at a time.
+    const rows = async <R>(table: RecordTable<R>) =>
+      (await client.query(`SELECT ${table.select} FROM ${table.table} ORDER BY position, ${table.key}`)).rows.map(
+        table.fromRow,
+      );
     return {
-      accounts: accounts.rows.map(ACCOUNTS.fromRow),
-      subscriptions: subscriptions.rows.map(SUBSCRIPTIONS.fromRow),
+      accounts: await rows(ACCOUNTS),
+      organisations: await rows(ORGANISATIONS),
+      members: await rows(MEMBERS),
+      subscriptions: await rows(SUBSCRIPTIONS),
     };
   },
 
   async save(client: Queryable, before: AccountsFile, after: AccountsFile): Promise<void> {
     const accounts = diffRows(before.accounts, after.accounts, byId);
-    // Accounts first: a new subscription refers to its account, and a removed account takes its rows with it.
+    const organisations = diffRows(before.organisations, after.organisations, byId);
+    // Parents first: a new member or subscription refers to its account and organisation, and a removed one takes
+    // its rows with it (ON DELETE CASCADE).
     await writeDiff(client, ACCOUNTS, accounts, byId, ACCOUNTS.toRow, after.accounts);
+    await writeDiff(client, ORGANISATIONS, organisations, byId, ORGANISATIONS.toRow, after.organisations);
+    await writeDiff(
+      client,
+      MEMBERS,
+      diffRows(before.members, after.members, byAccount),
+      byAccount,
+      MEMBERS.toRow,
+      after.members,
+    );
     await writeDiff(
       client,
       SUBSCRIPTIONS,
@@ -57,8 +100,9 @@ export const accountsCodec: TableCodec<AccountsFile> = {
       SUBSCRIPTIONS.toRow,
       after.subscriptions,
     );
-    // Removing an account also removes its keys (ON DELETE CASCADE), which the keys document holds: it is told so.
-    if (accounts.deleted.length > 0) {
+    // A removed account clears its keys' account_id and takes its key actions; a removed organisation takes its keys
+    // (ON DELETE): the keys document holds them, and is told so.
+    if (accounts.deleted.length > 0 || organisations.deleted.length > 0) {
       await client.query("UPDATE data_version SET version = version + 1, changed_at = now() WHERE name = 'keys'");
     }
   },

@@ -11,7 +11,7 @@ import {
   type ApiRegistry,
 } from '../http/openapi-registry';
 import { withValidQuery } from '../http/validate-request';
-import { signedInAccount } from '../sessions/require-session';
+import { callerSubscription } from '../sessions/require-session';
 import type { AlertsService } from './alerts-service';
 
 export interface AlertsRouterDeps extends SessionOrApiKeyDeps {
@@ -23,12 +23,12 @@ export interface AlertsRouterDeps extends SessionOrApiKeyDeps {
  * `since`, oldest first. The session or an `x-api-key` header (the extension's worker polls with the key).
  */
 export function alertsRouter(deps: AlertsRouterDeps): Router {
-  const { alerts, accounts } = deps;
+  const { alerts } = deps;
   const list = withValidQuery(
     AlertsQuery,
     () => 'invalid_request',
     async ({ since }, _req, res) => {
-      const subscriptionId = accounts.subscriptionOf(signedInAccount(res).id)?.id;
+      const subscriptionId = callerSubscription(res)?.id;
       const data: AlertsData = { alerts: subscriptionId ? await alerts.list(subscriptionId, since) : [] };
       res.setHeader('Cache-Control', 'no-store');
       res.json({ success: true, data });

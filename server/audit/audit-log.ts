@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { keyPrefix } from '../../shared/domain/api-key-format';
+import { Role } from '../../shared/api/team';
 import type { Logger } from '../logger';
 
 export const AuditEventType = z.enum([
@@ -15,6 +16,9 @@ export const AuditEventType = z.enum([
   'key_regenerated',
   'key_revoked',
   'subscription_changed',
+  'member_added',
+  'member_role_changed',
+  'member_removed',
 ]);
 export type AuditEventType = z.infer<typeof AuditEventType>;
 
@@ -27,9 +31,15 @@ export const AuditEvent = z.object({
   at: z.string(),
   event: AuditEventType,
   source: AuditSource,
-  /** Null for a failed login with an unknown email. */
+  /** Who acted (or whose sign-in it was): null for a failed login with an unknown email, and an operator's change. */
   account_id: z.string().nullable(),
   email: z.string().nullable(),
+  /** The organisation concerned: what its Activity page lists. */
+  organisation_id: z.string().optional(),
+  /** A team event's subject: the member added, changed or removed. */
+  member_email: z.string().optional(),
+  /** A team event's role: given (added, changed) or held (removed). */
+  role: Role.optional(),
   /** Client address (web events). */
   ip: z.string().optional(),
   /** `sk_live_` + 4 characters: enough to tell keys apart, useless to an attacker. Never the key. */
@@ -55,10 +65,34 @@ export interface AuditRecorder {
   record(input: AuditInput): Promise<void>;
 }
 
-/** The audit trail: written by the services, read by `npm run admin -- audit`. */
+/**
+ * Which events to read: those naming `email` (as actor or as member) or `accountId`; or, with `organisationId`,
+ * those of that organisation. No filter: every event.
+ */
+export interface AuditFilter {
+  email?: string;
+  accountId?: string;
+  organisationId?: string;
+}
+
+/** Whether `event` is one `filter` asks for (the rule every audit trail reads by). */
+export function auditMatches(
+  event: AuditEvent,
+  filter: AuditFilter,
+  email = filter.email?.trim().toLowerCase(),
+): boolean {
+  if (filter.organisationId !== undefined) return event.organisation_id === filter.organisationId;
+  if (email === undefined && filter.accountId === undefined) return true;
+  return (
+    (email !== undefined && (event.email === email || event.member_email === email)) ||
+    (filter.accountId !== undefined && event.account_id === filter.accountId)
+  );
+}
+
+/** The audit trail: written by the services, read by `npm run admin -- audit` and the console's Activity page. */
 export interface AuditLog extends AuditRecorder {
-  /** Events concerning `email` or `accountId`, oldest first. */
-  read(filter?: { email?: string; accountId?: string }): Promise<AuditEvent[]>;
+  /** Events concerning `email` or `accountId` (or, alone, of `organisationId`), oldest first. */
+  read(filter?: AuditFilter): Promise<AuditEvent[]>;
   /** Waits for pending writes. */
   close(): Promise<void>;
 }
@@ -85,6 +119,9 @@ export function auditEvent(fields: {
   source: AuditSource;
   account_id: string | null;
   email: string | null;
+  organisation_id?: string | null;
+  member_email?: string | null;
+  role?: Role | null;
   ip?: string | null;
   key_prefix?: string | null;
   reason?: string | null;
@@ -96,6 +133,9 @@ export function auditEvent(fields: {
     source: fields.source,
     account_id: fields.account_id,
     email: fields.email,
+    ...(fields.organisation_id != null && { organisation_id: fields.organisation_id }),
+    ...(fields.member_email != null && { member_email: fields.member_email }),
+    ...(fields.role != null && { role: fields.role }),
     ...(fields.ip != null && { ip: fields.ip }),
     ...(fields.key_prefix != null && { key_prefix: fields.key_prefix }),
     ...(fields.reason != null && { reason: fields.reason }),
@@ -139,7 +179,7 @@ export class JsonLinesAuditLog implements AuditLog {
     return run;
   }
 
-  async read(filter: { email?: string; accountId?: string } = {}): Promise<AuditEvent[]> {
+  async read(filter: AuditFilter = {}): Promise<AuditEvent[]> {
     await this.queue;
     const email = filter.email?.trim().toLowerCase();
     const events: AuditEvent[] = [];
@@ -162,11 +202,7 @@ export class JsonLinesAuditLog implements AuditLog {
       } catch {
         continue; // a line torn by a crash mid-write
       }
-      const wanted =
-        (email === undefined && filter.accountId === undefined) ||
-        (email !== undefined && event.email === email) ||
-        (filter.accountId !== undefined && event.account_id === filter.accountId);
-      if (wanted) events.push(event);
+      if (auditMatches(event, filter, email)) events.push(event);
     }
     return events;
   }

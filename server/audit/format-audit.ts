@@ -3,6 +3,8 @@ import type { AuditEvent } from './audit-log';
 
 function details(e: AuditEvent): string {
   const parts: string[] = [];
+  if (e.member_email) parts.push(`member ${e.member_email}${e.role ? ` (${e.role})` : ''}`);
+  else if (e.role) parts.push(e.role);
   if (e.key_prefix) parts.push(`key ${e.key_prefix}…`);
   if (e.reason) parts.push(e.reason);
   if (e.subscription) {

@@ -68,13 +68,16 @@ async function insertAuditEvents(client: PoolClient, events: readonly AuditLine[
     subscription_status: e.subscription?.status ?? null,
     subscription_expires_at: e.subscription?.expires_at ?? null,
     subscription_rate_limit: e.subscription?.rate_limit ?? null,
+    organisation_id: e.organisation_id ?? null,
+    member_email: redactKeys(e.member_email ?? null),
+    role: e.role ?? null,
   }));
   await loadTemporary(
     client,
     'import_audit_events',
     `at timestamptz NOT NULL, event text NOT NULL, source text NOT NULL, account_id text, email text, ip text,
      key_prefix text, reason text, subscription_status text, subscription_expires_at timestamptz,
-     subscription_rate_limit integer`,
+     subscription_rate_limit integer, organisation_id text, member_email text, role text`,
     rows,
   );
   const columns = AUDIT_COLUMNS.join(', ');

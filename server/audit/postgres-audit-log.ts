@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { nullableTimestampOut, timestampOut } from '../storage/postgres/rows';
 import { storageError } from '../storage/postgres/unavailable';
-import { auditEvent, redactKeys, type AuditEvent, type AuditInput, type AuditLog } from './audit-log';
+import { auditEvent, redactKeys, type AuditEvent, type AuditFilter, type AuditInput, type AuditLog } from './audit-log';
 
 interface AuditRow {
   at: unknown;
@@ -9,6 +9,9 @@ interface AuditRow {
   source: AuditEvent['source'];
   account_id: string | null;
   email: string | null;
+  organisation_id: string | null;
+  member_email: string | null;
+  role: AuditEvent['role'] | null;
   ip: string | null;
   key_prefix: string | null;
   reason: string | null;
@@ -43,6 +46,9 @@ export const AUDIT_COLUMNS = [
   'subscription_status',
   'subscription_expires_at',
   'subscription_rate_limit',
+  'organisation_id',
+  'member_email',
+  'role',
 ] as const;
 
 const COLUMNS = AUDIT_COLUMNS.join(', ');
@@ -67,7 +73,7 @@ export class PostgresAuditLog implements AuditLog {
     const write = this.pool
       .query(
         `INSERT INTO audit_events (${COLUMNS})
-         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11)`,
+         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14)`,
         [
           (input.at ?? this.clock()).toISOString(),
           input.event,
@@ -80,6 +86,9 @@ export class PostgresAuditLog implements AuditLog {
           sub?.status ?? null,
           sub?.expires_at ?? null,
           sub?.rate_limit ?? null,
+          input.organisation_id ?? null,
+          redactKeys(input.member_email ?? null),
+          input.role ?? null,
         ],
       )
       .then(
@@ -94,19 +103,25 @@ export class PostgresAuditLog implements AuditLog {
     return write;
   }
 
-  async read(filter: { email?: string; accountId?: string } = {}): Promise<AuditEvent[]> {
+  async read(filter: AuditFilter = {}): Promise<AuditEvent[]> {
     // What this process recorded before asking is in the answer.
     await this.settled();
     const email = filter.email?.trim().toLowerCase();
     const accountId = filter.accountId;
     const conditions: string[] = [];
     const params: string[] = [];
-    if (email !== undefined) {
+    if (filter.organisationId !== undefined) {
+      params.push(filter.organisationId);
+      conditions.push(`organisation_id = $${params.length}`);
+    } else if (email !== undefined) {
       params.push(email);
       // Equal as stored (JsonLinesAuditLog compares exactly); lower() lets the index on lower(email) find them.
-      conditions.push(`(lower(email) = $${params.length} AND email = $${params.length})`);
+      conditions.push(
+        `(lower(email) = $${params.length} AND email = $${params.length})`,
+        `member_email = $${params.length}`,
+      );
     }
-    if (accountId !== undefined) {
+    if (accountId !== undefined && filter.organisationId === undefined) {
       params.push(accountId);
       conditions.push(`account_id = $${params.length}`);
     }

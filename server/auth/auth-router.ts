@@ -3,7 +3,6 @@ import { LoginRequest, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
 import { HashingBusyError } from '../accounts/hashing-limiter';
-import type { Account } from '../accounts/account-store';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
@@ -18,7 +17,7 @@ import {
 import { withValidBody } from '../http/validate-request';
 import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
 import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
-import { sessionAccount } from '../sessions/require-session';
+import { sessionMember, type SignedIn } from '../sessions/require-session';
 import { clearSessionCookie } from '../sessions/session-cookie';
 import type { SessionStore } from '../sessions/session-store';
 import '../sessions/session-types';
@@ -32,7 +31,7 @@ export interface AuthRouterDeps {
   idleTimeoutMs: number;
 }
 
-const SIGNED_OUT: SessionData = { authenticated: false, account: null, expires_at: null };
+const SIGNED_OUT: SessionData = { authenticated: false, account: null, organisation: null, expires_at: null };
 
 function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> {
   return new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
@@ -46,11 +45,13 @@ function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> 
 export function authRouter(deps: AuthRouterDeps): Router {
   const { signIn, accounts, sessions, clock, idleTimeoutMs } = deps;
 
-  const sessionView = async (req: Request, account: Account): Promise<SessionData> => {
+  const sessionView = async (req: Request, { account, member }: SignedIn): Promise<SessionData> => {
     const expires = await sessions.expiresAt(req.sessionID);
+    const organisation = accounts.organisation(member.organisation_id);
     return {
       authenticated: true,
       account: { id: account.id, email: account.email },
+      organisation: organisation ? { id: organisation.id, name: organisation.name, role: member.role } : null,
       // Right after sign-in the session is not stored yet: its idle deadline starts now.
       expires_at: (expires ?? new Date(clock().getTime() + idleTimeoutMs)).toISOString(),
     };
@@ -83,12 +84,14 @@ export function authRouter(deps: AuthRouterDeps): Router {
             ? new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) })
             : new AppError('invalid_credentials');
         });
-      res.json({ success: true, data: await sessionView(req, account) });
+      const member = accounts.membershipOf(account.id);
+      if (!member) throw new AppError('invalid_credentials');
+      res.json({ success: true, data: await sessionView(req, { account, member }) });
     },
   );
 
   const logout: RequestHandler = async (req, res) => {
-    await signIn.signOut(sessionAccount(req, accounts), clientAddress(req), async () => {
+    await signIn.signOut(sessionMember(req, accounts)?.account, clientAddress(req), async () => {
       if (req.session) await promisify((done) => req.session.destroy(done));
     });
     clearSessionCookie(req, res);
@@ -96,8 +99,8 @@ export function authRouter(deps: AuthRouterDeps): Router {
   };
 
   const current: RequestHandler = async (req, res) => {
-    const account = sessionAccount(req, accounts);
-    res.json({ success: true, data: account ? await sessionView(req, account) : SIGNED_OUT });
+    const signedIn = sessionMember(req, accounts);
+    res.json({ success: true, data: signedIn ? await sessionView(req, signedIn) : SIGNED_OUT });
   };
 
   const router = Router();

@@ -10,15 +10,15 @@ export interface SessionOrApiKeyDeps extends ApiKeyGateDeps {
 
 /**
  * For reads a practice's systems make as well as its admin: with an `x-api-key` header the key's account (identified,
- * rate limited and refused as the check does), otherwise the cookie session's. Either way `res.locals.account` is the
- * caller's account behind it (read it with `signedInAccount`).
+ * rate limited and refused as the check does), otherwise the cookie session's (any role). Either way
+ * `res.locals.subscription` is the caller's organisation's (read it with `callerSubscription`).
  */
 export function sessionOrApiKey(deps: SessionOrApiKeyDeps): RequestHandler {
   const session = requireSession(deps.accounts);
   // A router runs the key's handlers in a row, as if mounted one after the other, and calls next() after the last.
   const byKey = Router().use(...apiKeyGate(deps), (_req, res, next) => {
     const outcome = res.locals.apiKey;
-    if (outcome?.ok) res.locals.account = outcome.account;
+    if (outcome?.ok) res.locals.subscription = outcome.subscription;
     next();
   });
   return (req, res, next) => (req.headers['x-api-key'] === undefined ? session : byKey)(req, res, next);

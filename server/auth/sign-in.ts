@@ -87,7 +87,7 @@ export class SignInService {
     await gate.attempt.succeeded();
 
     await startSession(account);
-    await this.audit.record({ event: 'login', source: 'web', account_id: account.id, email: account.email, ip });
+    await this.audit.record({ event: 'login', source: 'web', ...this.who(account), ip });
     return account;
   }
 
@@ -95,7 +95,13 @@ export class SignInService {
   async signOut(account: Account | undefined, ip: string, endSession: () => Promise<void>): Promise<void> {
     await endSession();
     if (account) {
-      await this.audit.record({ event: 'logout', source: 'web', account_id: account.id, email: account.email, ip });
+      await this.audit.record({ event: 'logout', source: 'web', ...this.who(account), ip });
     }
+  }
+
+  /** The account as an audit event names it: itself, and its organisation (its Activity page lists the event). */
+  private who(account: Account) {
+    const organisation_id = this.accounts.membershipOf(account.id)?.organisation_id;
+    return { account_id: account.id, email: account.email, organisation_id };
   }
 }

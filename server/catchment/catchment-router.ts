@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import {
   CATCHMENT_CSV_COLUMNS,
@@ -28,7 +28,8 @@ import {
 } from '../http/openapi-registry';
 import { withValidBody, withValidQuery, type ErrorFor } from '../http/validate-request';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
-import { requireSession, signedInAccount } from '../sessions/require-session';
+import { MANAGING_ROLES } from '../../shared/api/team';
+import { callerSubscription, requireRole, requireSession } from '../sessions/require-session';
 import { catchmentCsv } from './catchment-csv';
 import type { CatchmentService } from './catchment-service';
 
@@ -84,7 +85,7 @@ const catchmentRefusal =
  */
 export function catchmentRouter(deps: CatchmentRouterDeps): Router {
   const { catchments, accounts, declarations, postcodes, clock } = deps;
-  const subscriptionOf = (res: Response) => accounts.subscriptionOf(signedInAccount(res).id);
+  const subscriptionOf = callerSubscription;
 
   // Refused before the body is looked at, whatever it holds.
   const activeSubscription: RequestHandler = (_req, res, next) => {
@@ -128,7 +129,15 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
 
   const router = Router();
   router.get('/', sessionOrApiKey(deps), view);
-  router.put('/', requireSession(accounts), jsonBodyUpTo(MAX_CATCHMENT_BODY_BYTES), activeSubscription, save, view);
+  router.put(
+    '/',
+    requireSession(accounts),
+    requireRole(...MANAGING_ROLES),
+    jsonBodyUpTo(MAX_CATCHMENT_BODY_BYTES),
+    activeSubscription,
+    save,
+    view,
+  );
   router.all('/', methodNotAllowed('GET, HEAD, PUT'));
   return router;
 }

@@ -2,7 +2,10 @@ import { alignedTable } from '../text-table';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { isCalendarDate } from '../../shared/domain/dates';
+import { Role } from '../../shared/api/team';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
+import type { Member } from '../accounts/account-store';
+import { TeamError, type TeamActor, type TeamErrorCode } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig, type Config } from '../config';
@@ -16,11 +19,18 @@ import { hearLostConnections } from '../storage/postgres/database';
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-account --email E --password P        create an account (prints its id)
+  create-account --email E --password P [--organisation NAME]
+                                               create an account, the owner of a new organisation (named NAME,
+                                               else after the email) with an inactive subscription (prints its id)
+  add-member --organisation-of E --email E2 --password P --role owner|admin|member
+                                               add an account to the organisation E belongs to (prints its id)
+  set-role --email E --role owner|admin|member change a member's role (an organisation keeps an owner)
+  remove-member --email E                      remove a member and their account (their sessions end)
+  list-members --organisation-of E             the members of the organisation E belongs to
   set-subscription --email E --status active|inactive [--expires YYYY-MM-DD|none] [--rate-limit N]
-                                               set the account's Clinic-Wide Access subscription
-  create-key --email E                         create the account's API key (printed once)
-  list-accounts                                list accounts, subscriptions and keys
+                                               set the Clinic-Wide Access subscription of E's organisation
+  create-key --email E                         create the API key of E's organisation (printed once)
+  list-accounts                                list accounts, organisations, roles, subscriptions and keys
   audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
                                                subscription changes (never a key or a password)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
@@ -42,13 +52,60 @@ function required(options: Options, name: string): string {
 
 /** Every change made here is audited as the operator's. */
 const ADMIN: AuditActor = { source: 'admin' };
+/** The operator changes a team with every power but one: an organisation keeps an owner. */
+const OPERATOR: TeamActor = { member: null, by: ADMIN };
+
+/** The membership of the account with `email`. */
+function membershipOf(data: DataRuntime, email: string): Member {
+  const account = data.accounts.findByEmail(email);
+  if (!account) throw new AccountError('account_not_found', `No account for ${normaliseEmail(email)}`);
+  const member = data.accounts.membershipOf(account.id);
+  if (!member) throw new AccountError('organisation_not_found', `${account.email} is in no organisation`);
+  return member;
+}
+
+function roleOption(options: Options): Role {
+  const role = Role.safeParse(required(options, 'role'));
+  if (!role.success) throw new UsageError('--role must be owner, admin or member');
+  return role.data;
+}
 
 const commands: Record<string, (data: DataRuntime, options: Options) => Promise<string>> = {
   async 'create-account'(data, options) {
     const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), {
       by: ADMIN,
+      organisationName: options.organisation,
     });
     return account.id;
+  },
+
+  async 'add-member'(data, options) {
+    const organisationId = membershipOf(data, required(options, 'organisation-of')).organisation_id;
+    const role = roleOption(options);
+    return data.team.add(OPERATOR, organisationId, required(options, 'email'), required(options, 'password'), role);
+  },
+
+  async 'set-role'(data, options) {
+    const email = required(options, 'email');
+    const member = membershipOf(data, email);
+    const role = roleOption(options);
+    await data.team.changeRole(OPERATOR, member.organisation_id, member.account_id, role);
+    return `${normaliseEmail(email)}: ${role}`;
+  },
+
+  async 'remove-member'(data, options) {
+    const email = required(options, 'email');
+    const member = membershipOf(data, email);
+    await data.team.remove(OPERATOR, member.organisation_id, member.account_id);
+    return `${normaliseEmail(email)} removed`;
+  },
+
+  async 'list-members'(data, options) {
+    const { organisation, members } = data.team.view(
+      membershipOf(data, required(options, 'organisation-of')).organisation_id,
+    );
+    const rows = members.map((m) => [m.email, m.role, m.joined_at, m.account_id]);
+    return `${organisation.name} (${organisation.id})\n${alignedTable(['EMAIL', 'ROLE', 'JOINED', 'ID'], rows)}`;
   },
 
   async 'set-subscription'(data, options) {
@@ -94,11 +151,14 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
 
   async 'list-accounts'(data) {
     const now = data.clock();
-    const rows = data.accounts.list().map(({ account, subscription }) => {
-      const key = data.keys.currentKey(account.id);
+    const rows = data.accounts.list().map(({ account, subscription, membership }) => {
+      const key = subscription && data.keys.currentKey(subscription.id);
+      const organisation = membership && data.accounts.organisation(membership.organisation_id);
       return [
         account.email,
         account.id,
+        organisation?.name ?? '-',
+        membership?.role ?? '-',
         isSubscriptionActive(subscription, now) ? 'active' : 'inactive',
         subscription?.expires_at ?? '-',
         String(subscription?.rate_limit ?? '-'),
@@ -109,7 +169,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     if (rows.length === 0) {
       return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
     }
-    const header = ['EMAIL', 'ID', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
+    const header = ['EMAIL', 'ID', 'ORGANISATION', 'ROLE', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
     return alignedTable(header, rows);
   },
 };
@@ -136,6 +196,12 @@ const configCommands: Record<string, (config: Config, options: Options) => Promi
       await pool.end();
     }
   },
+};
+
+const TEAM_ERRORS: Record<TeamErrorCode, string> = {
+  last_owner: 'an organisation keeps at least one owner: make another member an owner first',
+  member_not_found: 'no such member',
+  forbidden_role: 'not allowed',
 };
 
 const KEY_ERRORS: Record<string, string> = {
@@ -167,6 +233,9 @@ async function main(argv: string[]): Promise<number> {
         status: { type: 'string' },
         expires: { type: 'string' },
         'rate-limit': { type: 'string' },
+        organisation: { type: 'string' },
+        'organisation-of': { type: 'string' },
+        role: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -193,6 +262,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
     else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
+    else if (err instanceof TeamError) process.stderr.write(`Error: ${TEAM_ERRORS[err.code]}\n`);
     else throw err;
     return 1;
   } finally {

@@ -9,6 +9,7 @@ import { registerHealthPaths } from '../health/health-router';
 import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME } from '../http/openapi-registry';
 import { registerKeysPaths } from '../keys/keys-router';
 import { registerWebhooksPaths } from '../webhooks/webhooks-router';
+import { registerTeamPaths } from '../team/team-router';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. Each feature describes its
@@ -31,6 +32,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
   registerCatchmentPaths(registry);
   registerAlertsPaths(registry);
   registerWebhooksPaths(registry);
+  registerTeamPaths(registry);
 
   return new OpenApiGeneratorV31(registry.documentDefinitions()).generateDocument({
     openapi: '3.1.0',

@@ -3,7 +3,8 @@ import { z } from 'zod';
 /** One API key as stored: its hash and prefix, never the key itself. */
 export const ApiKeyRecord = z.object({
   id: z.string().min(1),
-  account_id: z.string().min(1),
+  /** Who created it: null once that person's account is gone (the key stays the organisation's). */
+  account_id: z.string().min(1).nullable(),
   subscription_id: z.string().min(1),
   /** SHA-256 of the raw key, hex. The raw key is never stored. */
   hash: z.string().regex(/^[0-9a-f]{64}$/),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NewKeyData } from '../../shared/api/keys';
 import { keyPrefix } from '../../shared/domain/api-key-format';
-import type { Account, Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-store';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import type { AuditActor, AuditEventType, AuditRecorder } from '../audit/audit-log';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameHash } from './api-key';
@@ -34,7 +34,7 @@ export interface KeyActionOptions {
 }
 
 export type Authentication =
-  | { ok: true; key: ApiKeyRecord; account: Account; subscription: Subscription }
+  | { ok: true; key: ApiKeyRecord; subscription: Subscription }
   | { ok: false; reason: 'invalid_api_key' | 'subscription_inactive' };
 
 function isoTime(epochMs: number | undefined): string | undefined {
@@ -42,8 +42,9 @@ function isoTime(epochMs: number | undefined): string | undefined {
 }
 
 /**
- * The key and subscription rules: at most one active key per subscription, rotation and revocation immediate, a key
- * works only while its subscription is active. Shared by the HTTP endpoints and the admin CLI so both obey the same
+ * The key and subscription rules: at most one active key per subscription (the organisation's; the account that acts
+ * is recorded as its creator and counted against its action limit), rotation and revocation immediate, a key works
+ * only while its subscription is active. Shared by the HTTP endpoints and the admin CLI so both obey the same
  * rules, and the one place key changes are audited.
  */
 export class KeyService {
@@ -68,13 +69,11 @@ export class KeyService {
     const key = this.activeByHash.get(hash);
     // The map finds the record; the constant-time compare keeps the final equality check free of timing signal.
     if (!key || !sameHash(key.hash, hash)) return { ok: false, reason: 'invalid_api_key' };
-    const account = this.accounts.findById(key.account_id);
-    if (!account) return { ok: false, reason: 'invalid_api_key' };
-    const subscription = this.accounts.subscriptionOf(account.id);
-    if (!subscription || !isSubscriptionActive(subscription, now)) {
-      return { ok: false, reason: 'subscription_inactive' };
-    }
-    return { ok: true, key, account, subscription };
+    // The organisation's key: it keeps working when the member who created it leaves.
+    const subscription = this.accounts.subscription(key.subscription_id);
+    if (!subscription) return { ok: false, reason: 'invalid_api_key' };
+    if (!isSubscriptionActive(subscription, now)) return { ok: false, reason: 'subscription_inactive' };
+    return { ok: true, key, subscription };
   }
 
   recordUse(keyId: string, now: Date): void {
@@ -95,9 +94,9 @@ export class KeyService {
     });
   }
 
-  /** The key a status page should show: the active one, else the most recently created. */
-  currentKey(accountId: string): ApiKeyRecord | undefined {
-    const mine = this.store.current.keys.filter((k) => k.account_id === accountId);
+  /** The key a status page should show of the subscription: the active one, else the most recently created. */
+  currentKey(subscriptionId: string): ApiKeyRecord | undefined {
+    const mine = this.store.current.keys.filter((k) => k.subscription_id === subscriptionId);
     const shown = mine.find((k) => k.status === 'active') ?? mine.at(-1);
     if (!shown) return undefined;
     const used = isoTime(this.pendingUse.get(shown.id));
@@ -122,7 +121,8 @@ export class KeyService {
   ): Promise<{ revoked_at: string; key_prefix: string }> {
     const revoked = await this.store.update((data) => {
       if (options.limited) this.count(data, accountId, now);
-      const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
+      const subscription = this.accounts.subscriptionOf(accountId);
+      const active = data.keys.find((k) => k.subscription_id === subscription?.id && k.status === 'active');
       if (!active) throw new KeyError('no_active_key');
       active.status = 'revoked';
       active.revoked_at = now.toISOString();
@@ -145,7 +145,7 @@ export class KeyService {
       if (options.limited) this.count(data, accountId, now);
       const subscription = this.accounts.subscriptionOf(accountId);
       if (!subscription || !isSubscriptionActive(subscription, now)) throw new KeyError('subscription_inactive');
-      const active = data.keys.find((k) => k.account_id === accountId && k.status === 'active');
+      const active = data.keys.find((k) => k.subscription_id === subscription.id && k.status === 'active');
       if (mode === 'generate' && active) throw new KeyError('key_exists');
       if (mode === 'regenerate') {
         if (!active) throw new KeyError('no_active_key');
@@ -183,7 +183,8 @@ export class KeyService {
   ): Promise<void> {
     if (!by) return;
     const email = this.accounts.findById(accountId)?.email ?? null;
-    await this.audit.record({ event, ...by, account_id: accountId, email, key_prefix: prefix });
+    const organisation_id = this.accounts.membershipOf(accountId)?.organisation_id;
+    await this.audit.record({ event, ...by, account_id: accountId, email, organisation_id, key_prefix: prefix });
   }
 
   /**

@@ -14,7 +14,8 @@ import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { errorResponse, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
-import { requireSession, signedInAccount } from '../sessions/require-session';
+import { MANAGING_ROLES } from '../../shared/api/team';
+import { callerSubscription, requireRole, requireSession, signedInAccount } from '../sessions/require-session';
 import { KeyError, type KeyActionOptions, type KeyErrorCode, type KeyService } from './key-service';
 
 export interface KeysRouterDeps {
@@ -79,9 +80,8 @@ export function keysRouter(deps: KeysRouterDeps): Router {
   };
 
   const status: RequestHandler = (_req, res: Response) => {
-    const account = signedInAccount(res);
-    const subscription = accounts.subscriptionOf(account.id);
-    const key = keys.currentKey(account.id);
+    const subscription = callerSubscription(res);
+    const key = subscription && keys.currentKey(subscription.id);
     const data: KeyStatusData = {
       subscription: {
         plan: PLAN_NAME,
@@ -101,9 +101,10 @@ export function keysRouter(deps: KeysRouterDeps): Router {
 
   const router = Router();
   router.use(requireSession(accounts));
-  router.post('/generate', issue('generate'));
-  router.post('/regenerate', issue('regenerate'));
-  router.post('/revoke', revoke);
+  const managing = requireRole(...MANAGING_ROLES);
+  router.post('/generate', managing, issue('generate'));
+  router.post('/regenerate', managing, issue('regenerate'));
+  router.post('/revoke', managing, revoke);
   router.get('/status', status);
   for (const path of ['/generate', '/regenerate', '/revoke']) router.all(path, methodNotAllowed('POST'));
   router.all('/status', methodNotAllowed('GET, HEAD'));

@@ -1,5 +1,5 @@
 import { diffRows, recordTable, timestampIn, timestampOut, writeDiff, type Queryable } from '../storage/postgres/rows';
-import { KEEP_REVOKED_PER_ACCOUNT, revokedBeyond } from './key-archive';
+import { KEEP_REVOKED_PER_SUBSCRIPTION, revokedBeyond } from './key-archive';
 import { KeysFile, type ApiKeyRecord } from './key-records';
 import type { TableCodec } from '../storage/document';
 
@@ -22,11 +22,11 @@ export const API_KEYS = recordTable<ApiKeyRecord>({
   ],
 });
 
-// Every active key, and each account's newest revoked ones: what keys.json keeps (the rest is its archive's).
+// Every active key, and each subscription's newest revoked ones: what keys.json keeps (the rest is its archive's).
 const LOAD_KEYS_SQL = `
   SELECT ${API_KEYS.select}
   FROM (
-    SELECT *, row_number() OVER (PARTITION BY account_id, status ORDER BY position DESC, id DESC) AS newest
+    SELECT *, row_number() OVER (PARTITION BY subscription_id, status ORDER BY position DESC, id DESC) AS newest
     FROM api_keys
   ) k
   WHERE status = 'active' OR newest <= $1
@@ -86,12 +86,12 @@ async function saveKeyActions(client: Queryable, before: KeysFile['key_actions']
 
 /**
  * keys.json as the tables `api_keys` and `key_actions`. The table keeps every key ever issued; the document holds
- * the active keys and each account's KEEP_REVOKED_PER_ACCOUNT newest revoked ones, as keys.json does with its archive,
+ * the active keys and each subscription's KEEP_REVOKED_PER_SUBSCRIPTION newest revoked ones, as keys.json does with its archive,
  * so that the usage flush and every key change stay small. Rows the document does not hold are never written.
  */
 export const keysCodec: TableCodec<KeysFile> = {
   async load(client: Queryable): Promise<KeysFile> {
-    const keys = await client.query(LOAD_KEYS_SQL, [KEEP_REVOKED_PER_ACCOUNT]);
+    const keys = await client.query(LOAD_KEYS_SQL, [KEEP_REVOKED_PER_SUBSCRIPTION]);
     const actions = await client.query('SELECT account_id, at FROM key_actions ORDER BY id');
     const keyActions: KeysFile['key_actions'] = {};
     for (const r of actions.rows) (keyActions[r.account_id as string] ??= []).push(timestampOut(r.at));
@@ -107,7 +107,7 @@ export const keysCodec: TableCodec<KeysFile> = {
   },
 
   retained(written: KeysFile): KeysFile {
-    const old = new Set(revokedBeyond(written.keys, KEEP_REVOKED_PER_ACCOUNT).map((k) => k.id));
+    const old = new Set(revokedBeyond(written.keys, KEEP_REVOKED_PER_SUBSCRIPTION).map((k) => k.id));
     return {
       ...written,
       keys: old.size === 0 ? written.keys : written.keys.filter((k) => !old.has(k.id)),

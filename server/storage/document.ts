@@ -22,6 +22,8 @@ export interface DocumentDeclaration<T extends object> {
   readonly schema: z.ZodType<T>;
   /** The JSON file's schema_version. */
   readonly version: number;
+  /** migrations[n] turns a file body of schema n into n + 1 (files of older releases are upgraded when read). */
+  readonly migrations?: JsonStoreOptions<z.ZodType<T>>['migrations'];
   readonly defaults: () => T;
   /** How often the JSON store looks for other processes' writes, when not JsonStore's default. */
   readonly watchIntervalMs?: number;
@@ -40,6 +42,7 @@ function jsonOptions<T extends object>(declaration: DocumentDeclaration<T>, data
     schema: declaration.schema,
     version: declaration.version,
     defaults: declaration.defaults,
+    migrations: declaration.migrations,
   };
 }
 

@@ -2,7 +2,6 @@ import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { successEnvelope } from '../../shared/api/envelope';
 import { NewWebhookData, WebhookData, WebhookPayload, WebhookRequest } from '../../shared/api/webhook';
-import type { Account } from '../accounts/account-store';
 import { isSubscriptionActive } from '../accounts/account-service';
 import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import { AppError } from '../http/app-error';
@@ -19,7 +18,8 @@ import {
   type ApiRegistry,
 } from '../http/openapi-registry';
 import { withValidBody } from '../http/validate-request';
-import { requireSession, signedInAccount } from '../sessions/require-session';
+import { MANAGING_ROLES } from '../../shared/api/team';
+import { callerSubscription, requireRole, requireSession } from '../sessions/require-session';
 import { WebhookError, type WebhookService } from './webhook-service';
 
 /** The gate's `rateLimit` is the check's: a GET with `x-api-key` is counted as a check is. */
@@ -33,9 +33,9 @@ export interface WebhooksRouterDeps extends SessionOrApiKeyDeps {
  */
 export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   const { webhooks, accounts, clock } = deps;
-  const subscriptionOf = (account: Account) => {
-    const subscription = accounts.subscriptionOf(account.id);
-    // Every account has one (created with it); without one the caller has nothing to manage.
+  const subscriptionOf = (res: Response) => {
+    const subscription = callerSubscription(res);
+    // Every organisation has one (created with it); without one the caller has nothing to manage.
     if (!subscription) throw new AppError('subscription_inactive');
     return subscription;
   };
@@ -44,7 +44,7 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     WebhookRequest.strict(),
     () => 'invalid_request',
     async ({ url }, _req, res: Response) => {
-      const subscription = subscriptionOf(signedInAccount(res));
+      const subscription = subscriptionOf(res);
       if (!isSubscriptionActive(subscription, clock())) throw new AppError('subscription_inactive');
       const data: NewWebhookData = await webhooks.set(subscription.id, url).catch((err: unknown) => {
         if (err instanceof WebhookError) throw new AppError('invalid_webhook_url');
@@ -55,7 +55,7 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   );
 
   const get: RequestHandler = async (_req, res) => {
-    const subscription = subscriptionOf(signedInAccount(res));
+    const subscription = subscriptionOf(res);
     const data: WebhookData = (await webhooks.get(subscription.id)) ?? {
       url: null,
       created_at: null,
@@ -65,15 +65,16 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   };
 
   const remove: RequestHandler = async (_req, res) => {
-    const subscription = subscriptionOf(signedInAccount(res));
+    const subscription = subscriptionOf(res);
     if (!(await webhooks.remove(subscription.id))) throw new AppError('no_webhook');
     res.json({ success: true, data: { url: null, created_at: null, last_delivery: null } satisfies WebhookData });
   };
 
   const router = Router();
   router.get('/', sessionOrApiKey(deps), get);
-  router.put('/', requireSession(accounts), jsonBody, put);
-  router.delete('/', requireSession(accounts), remove);
+  const managing = [requireSession(accounts), requireRole(...MANAGING_ROLES)];
+  router.put('/', ...managing, jsonBody, put);
+  router.delete('/', ...managing, remove);
   router.all('/', methodNotAllowed('GET, HEAD, PUT, DELETE'));
   return router;
 }

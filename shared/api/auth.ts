@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Role } from './team';
 
 /**
  * What counts as an email address, here and in the account service (`a@b.c`): one loose rule, so nobody whose
@@ -26,6 +27,11 @@ export const SessionData = z
   .object({
     authenticated: z.boolean(),
     account: z.object({ id: z.string(), email: z.string() }).nullable(),
+    organisation: z
+      .object({ id: z.string(), name: z.string(), role: Role })
+      .nullable()
+      .optional()
+      .meta({ description: "The signed-in member's organisation and role; null when signed out." }),
     expires_at: z.string().nullable().meta({
       description:
         'When the session ends if it stays idle (ISO 8601 UTC): each request pushes it back, up to the absolute session lifetime. Null when signed out.',

@@ -36,6 +36,9 @@ export const API_ERRORS = {
   storage_unavailable: { status: 503, message: 'Storage is unavailable; try again shortly' },
   server_busy: { status: 503, message: 'The server is busy; try again shortly' },
   forbidden_origin: { status: 403, message: 'Request origin is not allowed' },
+  forbidden_role: { status: 403, message: 'Your role does not allow this' },
+  member_not_found: { status: 404, message: 'No such member' },
+  last_owner: { status: 409, message: 'An organisation keeps at least one owner' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

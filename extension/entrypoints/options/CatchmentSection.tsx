@@ -1,16 +1,7 @@
-import { CatchmentForm } from './CatchmentForm';
-import { NoticeLine } from './NoticeLine';
-import { RefusedPostcodes, SavedCatchment } from './SavedCatchment';
-import { useCatchment } from './useCatchment';
+import { CatchmentManager } from '../../../ui/catchment/CatchmentManager';
 
-/**
- * The signed-in clinic's catchment: its postcodes pasted or read from a CSV or text file, checked here before they
- * are sent, saved (replacing the list), shown as a table with each postcode's colour, LGA and active AGRNs, and
- * downloaded as CSV. Everything the server says is rendered as text.
- */
+/** The options page's Catchment section: the shared catchment manager under the page's heading. */
 export function CatchmentSection() {
-  const catchment = useCatchment();
-  const saved = catchment.catchment?.data;
   return (
     <section aria-labelledby="catchment-heading">
       <h2 id="catchment-heading">Catchment</h2>
@@ -18,21 +9,7 @@ export function CatchmentSection() {
         The postcodes your patients live in. The table shows which are covered by a disaster declaration now, and the
         extension tells you when that changes.
       </p>
-      <CatchmentForm
-        text={catchment.text}
-        list={catchment.list}
-        fileNote={catchment.fileNote}
-        busy={catchment.busy}
-        loading={catchment.loading}
-        canDownload={saved !== undefined && saved.postcodes.length > 0}
-        onEdit={catchment.edit}
-        onFile={catchment.readFile}
-        onSave={() => void catchment.save()}
-        onDownload={() => void catchment.download()}
-      />
-      <NoticeLine notice={catchment.notice} />
-      <RefusedPostcodes refused={catchment.refused} />
-      <SavedCatchment catchment={catchment.catchment} loading={catchment.loading} />
+      <CatchmentManager />
     </section>
   );
 }

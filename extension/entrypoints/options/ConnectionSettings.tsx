@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { SET_BY_ORGANISATION } from '../../common/managed-settings';
 import type { ServerAccess } from '../../components/useServerAccess';
-import { NoticeLine } from './NoticeLine';
+import { NoticeLine } from '../../../ui/common/NoticeLine';
 import type { ConnectionSettings as Settings } from './useConnectionSettings';
 
 /** Said after a value the organisation's policy holds; fields name it in their accessible description. */

@@ -1,17 +1,29 @@
+import { KeyManagement } from '../../../ui/account/KeyManagement';
+import { SignInForm } from '../../../ui/account/SignInForm';
+import { useAccount } from '../../../ui/account/useAccount';
+import { ApiProvider } from '../../../ui/api/api-client';
+import { NoticeLine } from '../../../ui/common/NoticeLine';
 import { useManagedView } from '../../components/useManagedView';
 import { useServerAccess } from '../../components/useServerAccess';
 import { CatchmentSection } from './CatchmentSection';
 import { ConnectionSettings } from './ConnectionSettings';
-import { KeyManagement } from './KeyManagement';
+import { extensionApi } from './extension-api';
 import { ManagedPolicy } from './ManagedPolicy';
-import { NoticeLine } from './NoticeLine';
-import { SignInForm } from './SignInForm';
-import { useAccount } from './useAccount';
 import { useConnectionSettings } from './useConnectionSettings';
+import '../../../ui/ui.css';
 import './options.css';
 
-/** The options page: where the extension finds its server and key, and where a clinic manages its key. */
+/** The options page, its server calls carried by the background. */
 export function Options() {
+  return (
+    <ApiProvider value={extensionApi}>
+      <OptionsPage />
+    </ApiProvider>
+  );
+}
+
+/** Where the extension finds its server and key, and where a clinic manages its key. */
+function OptionsPage() {
   const managed = useManagedView();
   const settings = useConnectionSettings(managed);
   // The account lives on the server the background talks to: the organisation's when its policy sets one.
@@ -38,9 +50,11 @@ export function Options() {
             <NoticeLine notice={account.notice} />
             <KeyManagement
               account={account}
-              savedApiKey={settings.savedApiKey}
-              managedKey={settings.managedKey}
-              onUseKey={settings.saveApiKey}
+              browser={{
+                savedApiKey: settings.savedApiKey,
+                managedKey: settings.managedKey,
+                onUseKey: settings.saveApiKey,
+              }}
             />
           </div>
         )}

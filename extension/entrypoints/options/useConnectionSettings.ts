@@ -4,7 +4,7 @@ import { apiKeyProblem } from '../../common/api-key-check';
 import type { ManagedView } from '../../common/managed-settings';
 import { normaliseServerUrl, originPattern } from '../../common/server-url';
 import { apiKeyItem, serverUrlItem } from '../../common/settings';
-import type { Notice } from './NoticeLine';
+import type { Notice } from '../../../ui/common/NoticeLine';
 
 export type ConnectionSettings = ReturnType<typeof useConnectionSettings>;
 

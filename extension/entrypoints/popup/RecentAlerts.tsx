@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { alertsItem, type StoredAlerts } from '../../common/alerts-storage';
-import { displayInstant } from '../../common/display-dates';
+import { displayInstant } from '../../../ui/common/display-dates';
 import { sendMessage } from '../../common/messaging';
 
 /**

@@ -5,6 +5,8 @@ import type { TableCount } from '../postgres/table-count';
 /** What the importers count: each fills its lines (FeatureImporter), the report adds what the import as a whole did. */
 export interface ImportCounts {
   accounts: TableCount;
+  organisations: TableCount;
+  members: TableCount;
   subscriptions: TableCount;
   /** keys.json and keys-archive.jsonl together (an id in both counts once). */
   apiKeys: TableCount & { fromArchive: number };
@@ -56,6 +58,8 @@ const TABLES: readonly { optional: boolean; tables: readonly (readonly [label: s
     optional: false,
     tables: [
       ['accounts', 'accounts'],
+      ['organisations', 'organisations'],
+      ['members', 'members'],
       ['subscriptions', 'subscriptions'],
       ['api keys', 'apiKeys'],
       ['key actions', 'keyActions'],

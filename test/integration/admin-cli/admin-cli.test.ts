@@ -36,6 +36,16 @@ function futureDay(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** The stored subscription of the organisation `accountId` belongs to. */
+async function subscriptionOfAccount(dataDir: string, accountId: string) {
+  const file = (await storedDocument(dataDir, 'accounts')) as {
+    members: { account_id: string; organisation_id: string }[];
+    subscriptions: { organisation_id: string; status: string; expires_at: string | null; rate_limit: number }[];
+  };
+  const organisation = file.members.find((m) => m.account_id === accountId)?.organisation_id;
+  return file.subscriptions.find((s) => s.organisation_id === organisation);
+}
+
 describe('admin CLI (create-account, set-subscription, create-key, list-accounts), end to end over a real DATA_DIR', () => {
   let dataDir: string;
   const email = 'reception@clinic-one.example';
@@ -177,10 +187,7 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
 
     it('set-subscription refuses invalid values with exit 2 and the usage, changing nothing', async () => {
       invalid.forEach(([mentions], i) => expectUsage(r[`invalid${i}`]!, mentions));
-      const file = (await storedDocument(dataDir, 'accounts')) as {
-        subscriptions: { account_id: string; status: string; expires_at: string | null; rate_limit: number }[];
-      };
-      expect(file.subscriptions.find((s) => s.account_id === accountId)).toMatchObject({
+      expect(await subscriptionOfAccount(dataDir, accountId)).toMatchObject({
         status: 'inactive',
         expires_at: null,
         rate_limit: 100,
@@ -210,10 +217,7 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       for (const result of [main!, ...others]) expect(result.code, result.stderr).toBe(0);
       expect(main!.stdout).toContain('active');
       expect(main!.stdout).toContain('250');
-      const file = (await storedDocument(dataDir, 'accounts')) as {
-        subscriptions: { account_id: string; status: string; expires_at: string | null; rate_limit: number }[];
-      };
-      const sub = file.subscriptions.find((s) => s.account_id === accountId)!;
+      const sub = (await subscriptionOfAccount(dataDir, accountId))!;
       expect(sub).toMatchObject({ status: 'active', rate_limit: 250 });
       // The end of that day in Sydney (UTC+10 or +11): 13:00 or 14:00 UTC that day.
       expect(Date.parse(sub.expires_at!)).toBeGreaterThan(Date.parse(`${expires}T12:59:00Z`));
@@ -253,7 +257,7 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       it('list-accounts shows each account, its subscription status and key prefix, never the raw key or password', () => {
         expect(list.code, list.stderr).toBe(0);
         const lines = list.stdout.trimEnd().split('\n');
-        expect(lines[0]).toMatch(/^EMAIL\s+ID\s+SUBSCRIPTION/);
+        expect(lines[0]).toMatch(/^EMAIL\s+ID\s+ORGANISATION\s+ROLE\s+SUBSCRIPTION/);
         expect(lines).toHaveLength(5);
         const mine = lines.find((l) => l.startsWith(email))!;
         expect(mine).toContain(accountId);

@@ -60,7 +60,10 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
     const client = new SessionClient(server.url);
     const res = await client.get('/api/v1/auth/session');
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ success: true, data: { authenticated: false, account: null, expires_at: null } });
+    expect(await json(res)).toEqual({
+      success: true,
+      data: { authenticated: false, account: null, organisation: null, expires_at: null },
+    });
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
@@ -161,7 +164,10 @@ describe('POST /api/v1/auth/login, GET /api/v1/auth/session, POST /api/v1/auth/l
 
     const res = await client.post('/api/v1/auth/logout');
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ success: true, data: { authenticated: false, account: null, expires_at: null } });
+    expect(await json(res)).toEqual({
+      success: true,
+      data: { authenticated: false, account: null, organisation: null, expires_at: null },
+    });
     const cleared = res.headers.getSetCookie().find((c) => c.startsWith('dte.sid='));
     expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/);
     expect(cleared).toMatch(/Path=\/api\/v1/);

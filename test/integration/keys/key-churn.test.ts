@@ -168,6 +168,7 @@ describe('revoked key records do not grow keys.json without bound', () => {
     const setup = await openDataDir(dataDir);
     const churned = await seedAccount(setup, { withKey: true });
     const quiet = await seedAccount(setup, { withKey: false });
+    const quietSubscription = setup.accounts.subscriptionOf(quiet.accountId)!.id;
     await setup.close();
 
     // What four sessions left behind in three minutes before the limit: thousands of revoked keys, each with the
@@ -188,6 +189,7 @@ describe('revoked key records do not grow keys.json without bound', () => {
       ...active,
       id: randomUUID(),
       account_id: quiet.accountId,
+      subscription_id: quietSubscription,
       hash: randomBytes(32).toString('hex'),
       prefix: `sk_live_q${i}x${i}`,
       status: 'revoked' as const,

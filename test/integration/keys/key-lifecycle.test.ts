@@ -142,7 +142,9 @@ describe('API key states: no key → active → rotated → revoked → generate
     expect(await check(second.api_key)).toBe(401);
     expect((await status()).key).toMatchObject({ status: 'active', key_prefix: third.key_prefix });
     const keys = server.runtime.keys;
-    expect(keys.currentKey(clinic.accountId)?.prefix).toBe(third.key_prefix);
+    expect(keys.currentKey(server.runtime.accounts.subscriptionOf(clinic.accountId)!.id)?.prefix).toBe(
+      third.key_prefix,
+    );
   });
 
   it('records each key event in the audit log with the prefix only', async () => {
@@ -241,7 +243,8 @@ describe('subscription states', () => {
     const clinic = await seedAccount(server.runtime, { withKey: false });
     // Another process (an older tool, a hand edit) removes the subscription record; the server picks that up.
     await changeAccountsElsewhere(server.dataDir, (d) => {
-      d.subscriptions = d.subscriptions.filter((s) => s.account_id !== clinic.accountId);
+      const organisation = d.members.find((m) => m.account_id === clinic.accountId)!.organisation_id;
+      d.subscriptions = d.subscriptions.filter((s) => s.organisation_id !== organisation);
     });
     await vi.waitFor(() => expect(server.runtime.accounts.subscriptionOf(clinic.accountId)).toBeUndefined(), {
       timeout: 5_000,

@@ -66,7 +66,7 @@ async function expectSameAfterSync<T>(b: Database, reader: PostgresDocumentStore
 const silentAudit: AuditRecorder = { record: async () => undefined };
 
 describe('round trip: what one instance writes, another loads exactly', () => {
-  it('accounts and subscriptions, in order, through inserts, changes, removals and reordering', async () => {
+  it('accounts, organisations, members and subscriptions, in order, through inserts, changes, removals and reordering', async () => {
     const { dbs } = await opened.fresh(2);
     const [a, b] = dbs as [Database, Database];
     const fixture = accountsFixture();
@@ -75,7 +75,11 @@ describe('round trip: what one instance writes, another loads exactly', () => {
     reader.watch();
 
     await writer.update((d) => {
-      d.accounts = [d.accounts[2]!, d.accounts[0]!]; // account 2 removed (with its subscription), order changed
+      // Account 2 removed with its organisation (its membership and subscription with them), order changed.
+      const gone = d.members.find((m) => m.account_id === d.accounts[1]!.id)!.organisation_id;
+      d.accounts = [d.accounts[2]!, d.accounts[0]!];
+      d.members = d.members.filter((m) => m.organisation_id !== gone);
+      d.organisations = d.organisations.filter((o) => o.id !== gone);
       d.subscriptions = d.subscriptions.filter((s) => s.id !== 'sub-2');
       d.subscriptions[0]!.expires_at = null;
       d.subscriptions[0]!.rate_limit = 500;
@@ -85,7 +89,14 @@ describe('round trip: what one instance writes, another loads exactly', () => {
         password_hash: 'h',
         created_at: '2026-05-01T00:00:00.000Z',
       });
-      d.subscriptions.push({ ...fixture.subscriptions[1]!, id: 'sub-new', account_id: 'new' });
+      d.organisations.push({ id: 'org-new', name: 'New clinic', created_at: '2026-05-01T00:00:00.000Z' });
+      d.members.push({
+        organisation_id: 'org-new',
+        account_id: 'new',
+        role: 'owner',
+        created_at: '2026-05-01T00:00:00.000Z',
+      });
+      d.subscriptions.push({ ...fixture.subscriptions[1]!, id: 'sub-new', organisation_id: 'org-new' });
     });
     await expectSameAfterSync(b, reader, writer);
     expect(reader.current.accounts.map((x) => x.id)).toEqual([fixture.accounts[2]!.id, fixture.accounts[0]!.id, 'new']);
@@ -103,7 +114,7 @@ describe('round trip: what one instance writes, another loads exactly', () => {
     const { writer, reader } = await writeThenLoad(inPostgres(keysDocument), a, b, fixture);
     reader.watch();
     expect(await count(a, 'api_keys')).toBe(17);
-    const revokedOf1 = reader.current.keys.filter((k) => k.account_id.endsWith('1') && k.status === 'revoked');
+    const revokedOf1 = reader.current.keys.filter((k) => k.account_id?.endsWith('1') && k.status === 'revoked');
     // The fixture's first two revoked keys of account 1, and the oldest of the twelve, are out of the document.
     expect(revokedOf1.map((k) => k.id)).toEqual(Array.from({ length: 10 }, (_, i) => `key-1-${12 + i}`));
     expect(reader.current.keys.filter((k) => k.status === 'active').map((k) => k.id)).toEqual(['key-2-2', 'key-1-4']);
@@ -328,7 +339,7 @@ describe('keys across instances', () => {
       VALUES ($1, '6f1c2a7e-0000-4000-8000-000000000001', 'sub-1', $2, 'sk_live_abcd', 'active', now())`;
     await expect(db.pool.query(insert, ['sql-key', hashOf('sql')])).rejects.toMatchObject({
       code: '23505',
-      constraint: 'api_keys_one_active_per_account',
+      constraint: 'api_keys_one_active_per_subscription',
     });
     await db.pool.query("UPDATE api_keys SET status = 'revoked', revoked_at = now() WHERE id = 'key-1-1'");
     await db.pool.query(insert, ['sql-key', hashOf('sql')]);
@@ -336,7 +347,7 @@ describe('keys across instances', () => {
     // The store does not know of the SQL key (no version bump), so its second active key reaches the database.
     const attempt = keys.update((d) => void d.keys.push(keyRecord(2, 1, 'active')));
     await expect(attempt).rejects.toBeInstanceOf(UniqueViolationError);
-    await expect(attempt).rejects.toMatchObject({ constraint: 'api_keys_one_active_per_account', code: '23505' });
+    await expect(attempt).rejects.toMatchObject({ constraint: 'api_keys_one_active_per_subscription', code: '23505' });
     expect(await count(db, 'api_keys', "status = 'active'")).toBe(1);
     expect(keys.current.keys.map((k) => k.id)).toEqual(['key-1-1']);
   });

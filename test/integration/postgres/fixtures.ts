@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import type { AccountsFile } from '../../../server/accounts/account-store';
+import { AccountsFile, accountsToOrganisations } from '../../../server/accounts/account-store';
 import type { DeclarationsFile } from '../../../server/declarations/declaration-store';
 import type { IngestStateFile, RunCounts } from '../../../server/ingest/ingest-state';
 import type { ApiKeyRecord, KeysFile } from '../../../server/keys/key-records';
@@ -57,7 +57,12 @@ export function postgresDatabases() {
 
 export const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Three accounts, each the owner of its own organisation (written in schema 1's shape and upgraded as a file is). */
 export function accountsFixture(): AccountsFile {
+  return AccountsFile.parse(accountsToOrganisations(legacyAccounts()));
+}
+
+function legacyAccounts() {
   return {
     accounts: [
       {

@@ -140,9 +140,9 @@ async function buildDataDir(): Promise<Built> {
     file.declarations = fixtureDeclarations(sydneyToday(new Date()));
     file.last_updated = '2026-03-01T02:03:04.567Z';
   });
-  const subscriptionOfA = (await readJson<AccountsFile>(path.join(dataDir, 'accounts.json'))).subscriptions.find(
-    (s) => s.account_id === a.accountId,
-  )!;
+  const accountsFile = await readJson<AccountsFile>(path.join(dataDir, 'accounts.json'));
+  const organisationOfA = accountsFile.members.find((m) => m.account_id === a.accountId)!.organisation_id;
+  const subscriptionOfA = accountsFile.subscriptions.find((s) => s.organisation_id === organisationOfA)!;
   await data.close();
 
   const ingest = await openJsonDocument(ingestStateDocument, dataDir);
@@ -227,6 +227,9 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     expect(first.stderr).toBe('');
     expect(reportCounts(first.stdout)).toEqual({
       accounts: [3, 3, 0],
+      // Each account its own organisation's owner (three created by the services, not upgraded).
+      organisations: [3, 3, 0],
+      members: [3, 3, 0],
       subscriptions: [3, 3, 0],
       // 4 for the first account (3 revoked by regenerate), 1 for the third, 2 from the archive.
       'api keys': [7, 7, 0],
@@ -241,7 +244,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     expect(first.stdout).toContain('api keys in DATA_DIR include 2 from keys-archive.jsonl');
     expect(first.stdout).toContain('declarations last updated: set to 2026-03-01T02:03:04.567Z');
     expect(first.stdout).toContain('ingest state: imported');
-    expect(first.stdout).toContain('33 new rows in all.');
+    expect(first.stdout).toContain('39 new rows in all.');
     expect(await versions(pool)).toEqual({
       accounts: 1,
       catchments: 0,
@@ -260,7 +263,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     );
     expect(accounts.rows.map((r) => r.email)).toContain('front.desk@clinic-three.example');
     const subscriptions = await pool.query(
-      'SELECT id, account_id, plan, status, expires_at, rate_limit, updated_at FROM subscriptions ORDER BY id',
+      'SELECT id, organisation_id, plan, status, expires_at, rate_limit, updated_at FROM subscriptions ORDER BY id',
     );
     expect(
       subscriptions.rows.map((r) => ({ ...r, expires_at: iso(r.expires_at), updated_at: iso(r.updated_at) })),
@@ -332,7 +335,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     const second = await runImport(dataDir, url);
     expect(second.code, second.stdout + second.stderr).toBe(0);
     const counts = reportCounts(second.stdout);
-    expect(Object.keys(counts)).toHaveLength(8);
+    expect(Object.keys(counts)).toHaveLength(10);
     for (const [table, [inDataDir, inserted, present]] of Object.entries(counts)) {
       expect({ table, inserted, present }).toEqual({ table, inserted: 0, present: inDataDir });
     }
@@ -399,7 +402,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     await expect(importDataDir(pool, dataDir, quiet)).rejects.toBeInstanceOf(SchemaTooNewError);
   });
 
-  it('two active keys of one account in keys.json: rolled back, naming the account', async () => {
+  it('two active keys of one subscription in keys.json: rolled back, naming the subscription', async () => {
     const { dataDir, accountIds } = await buildDataDir();
     const { pool } = await freshDatabase();
     await migrateDatabase(pool, quiet);
@@ -417,9 +420,9 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
 
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toMatch(
-      /^nothing was imported \(rolled back\): api keys: .*api_keys_one_active_per_account/,
+      /^nothing was imported \(rolled back\): api keys: .*api_keys_one_active_per_subscription/,
     );
-    expect((error as Error).message).toContain(accountIds[0]);
+    expect((error as Error).message).toContain(active.subscription_id);
     expect(await snapshot(pool)).toEqual(before);
   });
 

@@ -7,6 +7,7 @@ import {
   type Migration,
 } from '../../../server/storage/postgres/migrate';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
+import { accountsToOrganisations, type AccountsFile } from '../../../server/accounts/account-store';
 
 // A real PostgreSQL on loopback, one for the file; each test gets its own database.
 const postgres = usePostgresServer();
@@ -47,10 +48,15 @@ async function insertAccount(pool: pg.Pool, id: string): Promise<void> {
      `.trim(),
     [id, `${id}@clinic.example`],
   );
+  await pool.query(`INSERT INTO organisations (id, name, created_at) VALUES ($1, $1, now())`, [`org-${id}`]);
   await pool.query(
-    `INSERT INTO subscriptions (id, account_id, plan, status, expires_at, rate_limit, updated_at)
+    `INSERT INTO members (organisation_id, account_id, role, created_at) VALUES ($1, $2, 'owner', now())`,
+    [`org-${id}`, id],
+  );
+  await pool.query(
+    `INSERT INTO subscriptions (id, organisation_id, plan, status, expires_at, rate_limit, updated_at)
      VALUES ($1, $2, 'Clinic-Wide Access', 'active', NULL, 100, now())`,
-    [`sub-${id}`, id],
+    [`sub-${id}`, `org-${id}`],
   );
 }
 
@@ -265,17 +271,17 @@ describe('the initial schema', () => {
     await migrateDatabase(pool, quietLogger());
   });
 
-  it('allows one active key per account and any number of revoked ones', async () => {
+  it('allows one active key per subscription and any number of revoked ones', async () => {
     await insertAccount(pool, 'acct-1');
     await insertAccount(pool, 'acct-2');
     await pool.query(INSERT_KEY, keyRow('acct-1', 'active'));
 
     await expect(pool.query(INSERT_KEY, keyRow('acct-1', 'active'))).rejects.toMatchObject({
       code: '23505',
-      constraint: 'api_keys_one_active_per_account',
+      constraint: 'api_keys_one_active_per_subscription',
     });
     for (let i = 0; i < 5; i++) await pool.query(INSERT_KEY, keyRow('acct-1', 'revoked'));
-    // Another account's active key is its own business.
+    // Another organisation's active key is its own business.
     await pool.query(INSERT_KEY, keyRow('acct-2', 'active'));
 
     const { rows } = await pool.query(
@@ -371,5 +377,66 @@ describe('the initial schema', () => {
       await listener.query('UNLISTEN *');
       listener.release();
     }
+  });
+});
+
+describe('migration 0010: organisations', () => {
+  it('makes each account the owner of an organisation that takes over its subscription and keys, as the JSON upgrade does', async () => {
+    const pool = postgres.pool(await freshDatabase());
+    const known = await loadMigrations();
+    await migrateDatabase(pool, { ...quietLogger(), migrations: known.filter((m) => m.version < 10) });
+    // Two clinics as the schema before it held them: an account, its subscription, its keys.
+    for (const [id, email] of [
+      ['acct-a', 'a@clinic.example'],
+      ['acct-b', 'b@clinic.example'],
+    ] as const) {
+      await pool.query(`INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, 'h', $3)`, [
+        id,
+        email,
+        '2026-01-02T03:04:05.678Z',
+      ]);
+      await pool.query(
+        `INSERT INTO subscriptions (id, account_id, plan, status, expires_at, rate_limit, updated_at)
+         VALUES ($1, $2, 'Clinic-Wide Access', 'active', NULL, 100, now())`,
+        [`sub-${id}`, id],
+      );
+      await pool.query(INSERT_KEY, keyRow(id, 'active'));
+    }
+
+    await migrateDatabase(pool, quietLogger());
+
+    const legacy = {
+      accounts: [
+        { id: 'acct-a', email: 'a@clinic.example', created_at: '2026-01-02T03:04:05.678Z' },
+        { id: 'acct-b', email: 'b@clinic.example', created_at: '2026-01-02T03:04:05.678Z' },
+      ],
+      subscriptions: [
+        { id: 'sub-acct-a', account_id: 'acct-a' },
+        { id: 'sub-acct-b', account_id: 'acct-b' },
+      ],
+    };
+    const upgraded = accountsToOrganisations(legacy) as Pick<AccountsFile, 'organisations' | 'members'> & {
+      subscriptions: { id: string; organisation_id: string }[];
+    };
+    const organisations = await pool.query(
+      `SELECT id, name, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+       FROM organisations ORDER BY id`,
+    );
+    expect(organisations.rows).toEqual(upgraded.organisations);
+    const members = await pool.query('SELECT organisation_id, account_id, role FROM members ORDER BY account_id');
+    expect(members.rows).toEqual(
+      upgraded.members.map(({ organisation_id, account_id, role }) => ({ organisation_id, account_id, role })),
+    );
+    const subscriptions = await pool.query('SELECT id, organisation_id FROM subscriptions ORDER BY id');
+    expect(subscriptions.rows).toEqual(upgraded.subscriptions);
+
+    // The organisation's key outlives the account that created it; one active key per subscription still.
+    await pool.query("DELETE FROM accounts WHERE id = 'acct-a'");
+    const keys = await pool.query("SELECT account_id, status FROM api_keys WHERE subscription_id = 'sub-acct-a'");
+    expect(keys.rows).toEqual([{ account_id: null, status: 'active' }]);
+    await expect(pool.query(INSERT_KEY, keyRow('acct-b', 'active'))).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'api_keys_one_active_per_subscription',
+    });
   });
 });

@@ -29,9 +29,11 @@ describe('restart over the same DATA_DIR', () => {
     expect((await checkPostcode(first, revoked.apiKey, { postcode: '4000' })).status).toBe(401);
 
     // Use is batched: the request did not write keys.json...
-    const keyId = first.runtime.keys.currentKey(kept.accountId)!.id;
+    const keyId = first.runtime.keys.currentKey(first.runtime.accounts.subscriptionOf(kept.accountId)!.id)!.id;
     expect((await keysOnDisk(dataDir)).keys.find((k) => k.id === keyId)!.last_used_at).toBeNull();
-    const usedAt = first.runtime.keys.currentKey(kept.accountId)!.last_used_at;
+    const usedAt = first.runtime.keys.currentKey(
+      first.runtime.accounts.subscriptionOf(kept.accountId)!.id,
+    )!.last_used_at;
     expect(usedAt).toEqual(expect.any(String));
     // ...and close() writes it.
     await first.close();
@@ -46,7 +48,7 @@ describe('restart over the same DATA_DIR', () => {
         status: 'active',
         rate_limit: 321,
       });
-      expect(second.runtime.keys.currentKey(kept.accountId)).toMatchObject({
+      expect(second.runtime.keys.currentKey(second.runtime.accounts.subscriptionOf(kept.accountId)!.id)).toMatchObject({
         id: keyId,
         status: 'active',
         last_used_at: usedAt,
@@ -57,7 +59,9 @@ describe('restart over the same DATA_DIR', () => {
       expect(again.headers.get('x-ratelimit-limit')).toBe('321');
       // Revocation is permanent, across restarts too.
       expect((await checkPostcode(second, revoked.apiKey, { postcode: '4000' })).status).toBe(401);
-      expect(second.runtime.keys.currentKey(revoked.accountId)?.status).toBe('revoked');
+      expect(
+        second.runtime.keys.currentKey(second.runtime.accounts.subscriptionOf(revoked.accountId)!.id)?.status,
+      ).toBe('revoked');
     } finally {
       await second.close();
     }

@@ -107,7 +107,10 @@ describe('SignInService when password checks are busy', () => {
       password_hash: await hashPassword('correct horse battery staple'),
       created_at: new Date().toISOString(),
     };
-    const accounts = { findByEmail: (email: string) => (email === account.email ? account : undefined) };
+    const accounts = {
+      findByEmail: (email: string) => (email === account.email ? account : undefined),
+      membershipOf: () => undefined,
+    };
     const audited: AuditInput[] = [];
     const throttle = new LoginThrottle({ perAccount: 3, perIp: 3, windowMs: 60_000 });
     const limiter = new HashingLimiter({ concurrency: 1, maxWaiting: 0 });

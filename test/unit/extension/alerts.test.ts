@@ -13,7 +13,7 @@ import {
   takeAlerts,
   type StoredAlerts,
 } from '../../../extension/alerts/alerts-state';
-import type { Fetch } from '../../../extension/background/server-request';
+import type { Fetch } from '../../../ui/api/server-request';
 
 const SERVER = 'https://eligibility.example.test';
 const KEY = 'sk_live_0123456789abcdefABCDEF0123456789';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../shared/api/envelope';
-import type { Fetch } from '../../../extension/background/server-request';
-import { catchmentApi } from '../../../extension/catchment/catchment-api';
+import type { Fetch } from '../../../ui/api/server-request';
+import { catchmentApi } from '../../../ui/api/catchment-api';
 
 const SERVER = 'https://eligibility.example.test';
 

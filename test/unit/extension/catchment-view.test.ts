@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatchmentPostcode } from '../../../shared/api/catchment';
-import {
-  COLOR_WORDS,
-  csvFileName,
-  lgaWords,
-  sortedRows,
-  summaryWords,
-} from '../../../extension/catchment/catchment-view';
+import { COLOR_WORDS, csvFileName, lgaWords, sortedRows, summaryWords } from '../../../ui/catchment/catchment-view';
 
 const row = (postcode: string, extra: Partial<CatchmentPostcode> = {}): CatchmentPostcode => ({
   postcode,

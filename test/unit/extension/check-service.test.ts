@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../shared/api/envelope';
 import type { ApiErrorCode } from '../../../shared/api/errors';
 import { CheckService } from '../../../extension/background/check-service';
-import type { Fetch } from '../../../extension/background/server-request';
+import type { Fetch } from '../../../ui/api/server-request';
 import { brisbaneResult } from './fixtures';
 
 const SERVER = 'https://eligibility.example.test';

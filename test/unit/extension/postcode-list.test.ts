@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CATCHMENT_POSTCODES } from '../../../shared/api/catchment';
-import { parsePostcodeList, splitCsvLine } from '../../../extension/catchment/postcode-list';
+import { parsePostcodeList, splitCsvLine } from '../../../ui/catchment/postcode-list';
 
 describe('parsePostcodeList: what a practice pastes or exports', () => {
   it('reads one postcode per line', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayDate } from '../../../extension/common/display-dates';
+import { displayDate } from '../../../ui/common/display-dates';
 import type { Problem } from '../../../extension/common/outcome';
 import { safeHttpUrl } from '../../../extension/common/url';
 import { badgeView } from '../../../extension/result/badge-view';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestCheck } from '../../../extension/background/check-request';
-import type { Fetch } from '../../../extension/background/server-request';
+import type { Fetch } from '../../../ui/api/server-request';
 import type { CheckOutcome } from '../../../extension/common/outcome';
 import { badgeView } from '../../../extension/result/badge-view';
 import { renderResultView } from '../../../extension/result/result-view';

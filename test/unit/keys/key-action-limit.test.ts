@@ -44,9 +44,9 @@ describe('admitKeyAction (10 key actions per account per hour)', () => {
 
 describe('revokedBeyond', () => {
   const key = (account: string, n: number, status: 'active' | 'revoked' = 'revoked') =>
-    ({ id: `${account}${n}`, account_id: account, status }) as ApiKeyRecord;
+    ({ id: `${account}${n}`, subscription_id: account, status }) as ApiKeyRecord;
 
-  it('picks each account’s revoked records beyond its most recent `keep`, in file order, never an active one', () => {
+  it('picks each subscription’s revoked records beyond its most recent `keep`, in file order, never an active one', () => {
     const keys = [
       key('a', 1),
       key('b', 1),

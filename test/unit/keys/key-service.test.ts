@@ -49,7 +49,7 @@ describe('KeyService', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected');
     expect((rejected!.reason as KeyError).code).toBe('key_exists');
-    expect(data.keys.currentKey(accountId)?.status).toBe('active');
+    expect(data.keys.currentKey(data.accounts.subscriptionOf(accountId)!.id)?.status).toBe('active');
   });
 
   it('records use in memory without a disk write per request, and writes it on flush', async () => {
@@ -66,7 +66,7 @@ describe('KeyService', () => {
     const after = await stat(file);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     // Shown at once (the status endpoint and list-accounts read it through currentKey)...
-    expect(data.keys.currentKey(accountId)?.last_used_at).toBe(used.toISOString());
+    expect(data.keys.currentKey(data.accounts.subscriptionOf(accountId)!.id)?.last_used_at).toBe(used.toISOString());
 
     // ...and written by one flush, keeping the latest time.
     await data.keys.flushUsage();
@@ -83,12 +83,14 @@ describe('KeyService', () => {
     const data = await services();
     const accountId = await activeAccount(data);
     await data.keys.generate(accountId);
-    const keyId = data.keys.currentKey(accountId)!.id;
+    const keyId = data.keys.currentKey(data.accounts.subscriptionOf(accountId)!.id)!.id;
     data.keys.recordUse(keyId, new Date('2030-05-05T00:00:00.000Z'));
     await data.keys.flushUsage();
     data.keys.recordUse(keyId, new Date('2030-01-01T00:00:00.000Z'));
     await data.keys.flushUsage();
-    expect(data.keys.currentKey(accountId)!.last_used_at).toBe('2030-05-05T00:00:00.000Z');
+    expect(data.keys.currentKey(data.accounts.subscriptionOf(accountId)!.id)!.last_used_at).toBe(
+      '2030-05-05T00:00:00.000Z',
+    );
   });
 
   it('close() flushes pending use', async () => {
@@ -96,11 +98,13 @@ describe('KeyService', () => {
     const data = await openDataDir(dir);
     const accountId = await activeAccount(data);
     await data.keys.generate(accountId);
-    const keyId = data.keys.currentKey(accountId)!.id;
+    const keyId = data.keys.currentKey(data.accounts.subscriptionOf(accountId)!.id)!.id;
     data.keys.recordUse(keyId, new Date('2030-01-01T00:00:00.000Z'));
     await data.close();
     const reopened = await services(dir);
-    expect(reopened.keys.currentKey(accountId)!.last_used_at).toBe('2030-01-01T00:00:00.000Z');
+    expect(reopened.keys.currentKey(reopened.accounts.subscriptionOf(accountId)!.id)!.last_used_at).toBe(
+      '2030-01-01T00:00:00.000Z',
+    );
   });
 
   it('refuses to issue a key on an inactive or expired subscription', async () => {
@@ -109,7 +113,7 @@ describe('KeyService', () => {
     await expect(data.keys.generate(account.id)).rejects.toMatchObject({ code: 'subscription_inactive' });
     await data.accounts.setSubscription('inactive@example.test', { status: 'active', expires: '2020-01-01' });
     await expect(data.keys.generate(account.id)).rejects.toMatchObject({ code: 'subscription_inactive' });
-    expect(data.keys.currentKey(account.id)).toBeUndefined();
+    expect(data.keys.currentKey(data.accounts.subscriptionOf(account.id)!.id)).toBeUndefined();
   });
 
   it('stops authenticating a revoked key and the old key after regenerate', async () => {

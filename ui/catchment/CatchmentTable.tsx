@@ -1,5 +1,5 @@
-import type { CatchmentData } from '../../../shared/api/catchment';
-import { COLOR_WORDS, lgaWords, sortedRows } from '../../catchment/catchment-view';
+import type { CatchmentData } from '../../shared/api/catchment';
+import { COLOR_WORDS, lgaWords, sortedRows } from './catchment-view';
 
 /** The catchment's postcodes: each one's colour in words (the swatch only repeats it), LGA and active AGRNs. */
 export function CatchmentTable({ catchment }: { catchment: CatchmentData }) {

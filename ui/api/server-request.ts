@@ -1,4 +1,7 @@
-/** The service worker's `fetch` (passed in, so tests give a fake). Only the background talks to the server. */
+/**
+ * The `fetch` to use (passed in, so tests give a fake): the extension's service worker's, the only part of the extension
+ * that talks to the server, or the console page's.
+ */
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 export const REQUEST_TIMEOUT_MS = 10_000;

@@ -1,7 +1,7 @@
 import { CatchmentResponse } from '../../shared/api/catchment';
-import { sessionCall } from '../background/account-api';
-import type { Fetch } from '../background/server-request';
-import type { CatchmentAnswer } from '../common/messaging';
+import { sessionCall } from './account-api';
+import type { Fetch } from './server-request';
+import type { CatchmentAnswer } from './account-result';
 
 /** The whole CatchmentResponse (its metadata says how fresh the data is), not just its `data`. */
 function catchmentAnswer(body: unknown): CatchmentAnswer | null {
@@ -10,7 +10,7 @@ function catchmentAnswer(body: unknown): CatchmentAnswer | null {
 }
 
 /**
- * The clinic's catchment over the cookie session (the background's side of the options page's Catchment section):
+ * The clinic's catchment over the cookie session (the options page's, through the background, and the console's):
  * read it, replace it, and its CSV.
  */
 export const catchmentApi = {

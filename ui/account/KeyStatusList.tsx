@@ -1,5 +1,5 @@
-import type { KeyStatusData } from '../../../shared/api/keys';
-import { displayInstant } from '../../common/display-dates';
+import type { KeyStatusData } from '../../shared/api/keys';
+import { displayInstant } from '../common/display-dates';
 
 function when(iso: string | null): string {
   return iso ? displayInstant(iso) : '—';

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { KeyStatusData } from '../../../shared/api/keys';
-import { sendMessage } from '../../common/messaging';
-import { accountMessage } from './account-message';
-import type { Notice } from './NoticeLine';
+import type { KeyStatusData } from '../../shared/api/keys';
+import { useApi } from '../api/api-client';
+import type { Notice } from '../common/NoticeLine';
 
 export type Account = ReturnType<typeof useAccount>;
 
@@ -24,13 +23,18 @@ function useWhileBusy() {
 }
 
 /**
- * The clinic's session on the saved server and its subscription and key status, read through the background. One
- * action at a time: `busy` is set while sign-in, sign-out or a key action is under way.
+ * The clinic's session and its subscription and key status. One action at a time: `busy` is set while sign-in,
+ * sign-out or a key action is under way. `connection` names the server the session is on (the options page's saved
+ * URL; the console's own origin): when it changes the page starts signed out until that server's session is read, and
+ * an empty one reads nothing.
  */
-export function useAccount(serverUrl: string) {
+export function useAccount(connection: string) {
+  const api = useApi();
   const [signedInAs, setSignedInAs] = useState<string | null>(null);
   const [status, setStatus] = useState<KeyStatusData | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
+  /** The first read of the session has answered: until then the page knows neither way. */
+  const [sessionRead, setSessionRead] = useState(false);
   const { busy, whileBusy } = useWhileBusy();
 
   const signedOut = useCallback(() => {
@@ -39,25 +43,26 @@ export function useAccount(serverUrl: string) {
   }, []);
 
   const loadStatus = useCallback(async () => {
-    const result = await sendMessage('keyStatus');
+    const result = await api.keyStatus();
     if (result.ok) {
       setStatus(result.data);
     } else if (result.code === 'unauthenticated') {
       signedOut();
     } else {
-      setNotice({ kind: 'error', text: accountMessage(result) });
+      setNotice({ kind: 'error', text: api.describe(result) });
     }
-  }, [signedOut]);
+  }, [api, signedOut]);
 
   const loadSession = useCallback(async () => {
-    const result = await sendMessage('session');
+    const result = await api.session();
     if (result.ok && result.data.authenticated && result.data.account) {
       setSignedInAs(result.data.account.email);
       await loadStatus();
     } else {
       signedOut();
     }
-  }, [loadStatus, signedOut]);
+    setSessionRead(true);
+  }, [api, loadStatus, signedOut]);
 
   // The session shown is the saved server's: another server starts signed out until its session is read.
   useEffect(() => {
@@ -65,8 +70,8 @@ export function useAccount(serverUrl: string) {
     // session read that follows is the external system this effect syncs with.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     signedOut();
-    if (serverUrl) void loadSession().catch(() => undefined);
-  }, [serverUrl, loadSession, signedOut]);
+    if (connection) void loadSession().catch(() => setSessionRead(true));
+  }, [connection, loadSession, signedOut]);
 
   const signIn = async (email: string, password: string) => {
     setNotice(null);
@@ -75,9 +80,9 @@ export function useAccount(serverUrl: string) {
       return;
     }
     await whileBusy(async () => {
-      const result = await sendMessage('login', { email: email.trim(), password });
+      const result = await api.login({ email: email.trim(), password });
       if (!result.ok) {
-        setNotice({ kind: 'error', text: accountMessage(result) });
+        setNotice({ kind: 'error', text: api.describe(result) });
         return;
       }
       if (!result.data.authenticated || !result.data.account) {
@@ -91,9 +96,9 @@ export function useAccount(serverUrl: string) {
 
   const signOut = () =>
     whileBusy(async () => {
-      await sendMessage('logout');
+      await api.logout();
       signedOut();
     });
 
-  return { signedInAs, status, busy, notice, loadStatus, whileBusy, signIn, signOut };
+  return { signedInAs, status, busy, notice, sessionRead, loadSession, loadStatus, whileBusy, signIn, signOut };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SessionData } from '../../shared/api/auth';
 import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
 import { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
-import type { AccountResult } from '../common/messaging';
+import type { AccountResult } from './account-result';
 import { GATEWAY_STATUSES, sendRequest, type Fetch } from './server-request';
 
 const UNREACHABLE = {
@@ -11,7 +11,7 @@ const UNREACHABLE = {
   message: 'Server unreachable: check the Server URL and the network.',
 } as const;
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** How a successful answer's body becomes the result's data; null: not the expected answer. */
 type ReadSuccess<T> = (body: unknown) => T | null;
@@ -37,7 +37,7 @@ export async function sessionCall<T>(
   body?: unknown,
   read: 'json' | 'text' = 'json',
 ): Promise<AccountResult<T>> {
-  const sendsBody = method !== 'GET';
+  const sendsBody = method === 'POST' || method === 'PUT';
   const answer = await sendRequest(
     fetchFn,
     `${serverUrl}/api/v1${path}`,
@@ -84,7 +84,8 @@ export async function sessionCall<T>(
   };
 }
 
-function accountCall<T extends z.ZodType>(
+/** One call whose successful answer is the `{success: true, data}` envelope of `schema`. */
+export function accountCall<T extends z.ZodType>(
   fetchFn: Fetch,
   serverUrl: string,
   path: string,
@@ -97,7 +98,7 @@ function accountCall<T extends z.ZodType>(
 
 /**
  * The account and key endpoints (sign-in, session and key generate/regenerate/revoke/status over the cookie session),
- * every answer and failure in words for the options page.
+ * every answer and failure in words: the extension's background calls them for its options page, the console directly.
  */
 export const accountApi = {
   /** The login answer's body is not relied on: the session is read back with `session` afterwards. */

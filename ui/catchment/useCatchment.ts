@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
-import { csvFileName } from '../../catchment/catchment-view';
-import { parsePostcodeList } from '../../catchment/postcode-list';
-import { sendMessage, type CatchmentAnswer } from '../../common/messaging';
-import { accountMessage } from './account-message';
-import type { Notice } from './NoticeLine';
-import { plural } from './plural';
-import { saveFile } from './save-file';
+import { csvFileName } from './catchment-view';
+import { parsePostcodeList } from './postcode-list';
+import type { CatchmentAnswer } from '../api/account-result';
+import { useApi, type ApiClient } from '../api/api-client';
+import type { Notice } from '../common/NoticeLine';
+import { plural } from '../common/plural';
+import { saveFile } from '../common/save-file';
 
 export type Catchment = ReturnType<typeof useCatchment>;
 
@@ -51,13 +51,18 @@ function useCatchmentDraft() {
 }
 
 /** The catchment saved on the server, read once when the section opens. */
-function useSavedCatchment(setText: Dispatch<SetStateAction<string>>, setNotice: Dispatch<SetStateAction<Notice>>) {
+function useSavedCatchment(
+  api: ApiClient,
+  setText: Dispatch<SetStateAction<string>>,
+  setNotice: Dispatch<SetStateAction<Notice>>,
+) {
   const [catchment, setCatchment] = useState<CatchmentAnswer | null>(null);
   const [loading, setLoading] = useState(true);
 
   useEffect(() => {
     let live = true;
-    void sendMessage('getCatchment')
+    void api
+      .getCatchment()
       .then((result) => {
         if (!live) return;
         if (result.ok) {
@@ -65,7 +70,7 @@ function useSavedCatchment(setText: Dispatch<SetStateAction<string>>, setNotice:
           // The saved list is where an edit starts.
           setText((current) => current || result.data.data.postcodes.map((p) => p.postcode).join('\n'));
         } else {
-          setNotice({ kind: 'error', text: `Could not load the catchment: ${accountMessage(result)}` });
+          setNotice({ kind: 'error', text: `Could not load the catchment: ${api.describe(result)}` });
         }
       })
       .catch(() => live && setNotice({ kind: 'error', text: 'Could not load the catchment.' }))
@@ -73,23 +78,24 @@ function useSavedCatchment(setText: Dispatch<SetStateAction<string>>, setNotice:
     return () => {
       live = false;
     };
-  }, [setText, setNotice]);
+  }, [api, setText, setNotice]);
 
   return { catchment, setCatchment, loading };
 }
 
 /**
- * The signed-in clinic's catchment, through the background: the list being edited, the saved catchment, and saving
- * (which replaces the saved list) and downloading it as CSV, one request at a time.
+ * The signed-in clinic's catchment: the list being edited, the saved catchment, and saving (which replaces the saved
+ * list) and downloading it as CSV, one request at a time.
  */
 export function useCatchment() {
+  const api = useApi();
   const { setText, setFileNote, setRefused, ...draft } = useCatchmentDraft();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
-  const { catchment, setCatchment, loading } = useSavedCatchment(setText, setNotice);
+  const { catchment, setCatchment, loading } = useSavedCatchment(api, setText, setNotice);
   const { list } = draft;
 
-  /** Runs one request with Save and Download disabled; `noAnswer` is said when the extension does not answer. */
+  /** Runs one request with Save and Download disabled; `noAnswer` is said when the call itself fails. */
   const request = async (action: () => Promise<void>, noAnswer: string) => {
     setNotice(null);
     setBusy(true);
@@ -105,7 +111,7 @@ export function useCatchment() {
   const save = () => {
     setRefused([]);
     return request(async () => {
-      const result = await sendMessage('saveCatchment', list.postcodes);
+      const result = await api.saveCatchment(list.postcodes);
       if (result.ok) {
         setCatchment(result.data);
         setText(list.postcodes.join('\n'));
@@ -116,22 +122,22 @@ export function useCatchment() {
         setRefused(result.details);
         setNotice(refusedNotice(result.details.length));
       } else {
-        setNotice({ kind: 'error', text: accountMessage(result) });
+        setNotice({ kind: 'error', text: api.describe(result) });
       }
-    }, 'Could not save the catchment: the extension did not answer. Reload the page.');
+    }, 'Could not save the catchment: no answer. Reload the page.');
   };
 
   const download = () =>
     request(async () => {
-      const result = await sendMessage('catchmentCsv');
+      const result = await api.catchmentCsv();
       if (result.ok) {
         const name = csvFileName();
         saveFile(result.data, name, 'text/csv;charset=utf-8');
         setNotice({ kind: 'ok', text: `Downloaded ${name}.` });
       } else {
-        setNotice({ kind: 'error', text: `Could not download the CSV: ${accountMessage(result)}` });
+        setNotice({ kind: 'error', text: `Could not download the CSV: ${api.describe(result)}` });
       }
-    }, 'Could not download the CSV: the extension did not answer. Reload the page.');
+    }, 'Could not download the CSV: no answer. Reload the page.');
 
   return { ...draft, catchment, loading, busy, notice, save, download };
 }

@@ -1,6 +1,6 @@
-import { MAX_CATCHMENT_POSTCODES } from '../../../shared/api/catchment';
-import type { PostcodeList } from '../../catchment/postcode-list';
-import { plural } from './plural';
+import { MAX_CATCHMENT_POSTCODES } from '../../shared/api/catchment';
+import type { PostcodeList } from './postcode-list';
+import { plural } from '../common/plural';
 
 export interface CatchmentFormProps {
   /** The list as typed, and as parsed. */

@@ -1,9 +1,12 @@
 import { useState } from 'react';
-import { NoticeLine } from './NoticeLine';
+import { NoticeLine } from '../common/NoticeLine';
 import type { Account } from './useAccount';
 
-/** Email and password, for a clinic that is not signed in on the saved server. */
-export function SignInForm({ account, serverSaved }: { account: Account; serverSaved: boolean }) {
+/**
+ * Email and password, for a clinic that is not signed in. `serverSaved` false (the options page before a Server URL
+ * is saved) holds the form back and says why.
+ */
+export function SignInForm({ account, serverSaved = true }: { account: Account; serverSaved?: boolean }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   return (

@@ -1,6 +1,6 @@
-import { summaryWords } from '../../catchment/catchment-view';
-import { displayInstant } from '../../common/display-dates';
-import type { CatchmentAnswer } from '../../common/messaging';
+import { summaryWords } from './catchment-view';
+import { displayInstant } from '../common/display-dates';
+import type { CatchmentAnswer } from '../api/account-result';
 import { CatchmentTable } from './CatchmentTable';
 
 /** The postcodes the server refused in the last save, as it listed them (repeats and all). */

@@ -1,17 +1,22 @@
-import type { KeyStatusData, NewKeyData } from '../../../shared/api/keys';
+import type { KeyStatusData, NewKeyData } from '../../shared/api/keys';
 import { KeyStatusList } from './KeyStatusList';
-import { NoticeLine } from './NoticeLine';
+import { NoticeLine } from '../common/NoticeLine';
 import type { Account } from './useAccount';
 import { useKeyActions, type KeyAction, type KeyConfirmation } from './useKeyActions';
 
-export interface KeyManagementProps {
-  account: Account;
+/** The extension's own key (the console has none). */
+export interface BrowserKeyProps {
   /** The key this browser uses, to say whether a revoke leaves it holding a dead key. */
   savedApiKey: string;
   /** The organisation's policy sets this browser's key: a new key cannot replace it here. */
   managedKey: boolean;
   /** "Use in this browser": saves a new key as this browser's key. */
   onUseKey(key: string): Promise<void>;
+}
+
+export interface KeyManagementProps {
+  account: Account;
+  browser?: BrowserKeyProps;
 }
 
 interface KeyButtonsProps {
@@ -74,26 +79,16 @@ function ConfirmKeyAction({ confirming, keyPrefix, onYes, onCancel }: ConfirmKey
 
 interface NewKeyProps {
   newKey: NewKeyData;
-  managedKey: boolean;
+  browser: BrowserKeyProps | undefined;
   onCopy(): void;
   onUse(): void;
 }
 
-/** The server shows a new key once and keeps only its hash: copied now, or made this browser's key. */
-function NewKey({ newKey, managedKey, onCopy, onUse }: NewKeyProps) {
+/** "Use in this browser", where there is a browser key to replace. */
+function UseInBrowser({ managedKey, onUse }: { managedKey: boolean; onUse(): void }) {
   return (
-    <div className="new-key" role="region" aria-labelledby="new-key-heading">
-      <h3 id="new-key-heading">Your new key</h3>
-      <p>
-        Shown once: the server keeps only a hash of it.{' '}
-        {managedKey ? 'Copy it now.' : 'Copy it now or use it in this browser.'}
-      </p>
-      <p>
-        <code data-testid="new-key">{newKey.api_key}</code>
-      </p>
-      <button type="button" onClick={onCopy}>
-        Copy
-      </button>{' '}
+    <>
+      {' '}
       <button
         type="button"
         onClick={onUse}
@@ -109,6 +104,26 @@ function NewKey({ newKey, managedKey, onCopy, onUse }: NewKeyProps) {
           browser policy to set it there.
         </p>
       )}
+    </>
+  );
+}
+
+/** The server shows a new key once and keeps only its hash: copied now, or made this browser's key. */
+function NewKey({ newKey, browser, onCopy, onUse }: NewKeyProps) {
+  return (
+    <div className="new-key" role="region" aria-labelledby="new-key-heading">
+      <h3 id="new-key-heading">Your new key</h3>
+      <p>
+        Shown once: the server keeps only a hash of it.{' '}
+        {!browser || browser.managedKey ? 'Copy it now.' : 'Copy it now or use it in this browser.'}
+      </p>
+      <p>
+        <code data-testid="new-key">{newKey.api_key}</code>
+      </p>
+      <button type="button" onClick={onCopy}>
+        Copy
+      </button>
+      {browser && <UseInBrowser managedKey={browser.managedKey} onUse={onUse} />}
     </div>
   );
 }
@@ -117,10 +132,13 @@ const CONFIRMED: Record<KeyConfirmation, KeyAction> = { regenerate: 'regenerateK
 
 /**
  * The signed-in clinic's subscription and key: generate, regenerate or revoke (both after a confirmation), and a new
- * key shown once with Copy and "Use in this browser".
+ * key shown once with Copy (and, in the extension, "Use in this browser").
  */
-export function KeyManagement({ account, savedApiKey, managedKey, onUseKey }: KeyManagementProps) {
-  const keys = useKeyActions(account, managedKey ? null : savedApiKey, onUseKey);
+export function KeyManagement({ account, browser }: KeyManagementProps) {
+  const keys = useKeyActions(
+    account,
+    browser && { saved: browser.managedKey ? null : browser.savedApiKey, use: browser.onUseKey },
+  );
   const { newKey, confirming, setConfirming } = keys;
   const { status, busy } = account;
   return (
@@ -145,7 +163,7 @@ export function KeyManagement({ account, savedApiKey, managedKey, onUseKey }: Ke
       {newKey && (
         <NewKey
           newKey={newKey}
-          managedKey={managedKey}
+          browser={browser}
           onCopy={() => void keys.copyNewKey()}
           onUse={() => void keys.adoptNewKey()}
         />

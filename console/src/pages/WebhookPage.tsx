@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import type { WebhookData, WebhookDelivery } from '../../../shared/api/webhook';
+import { displayInstant } from '../../../ui/common/display-dates';
+import { NoticeLine } from '../../../ui/common/NoticeLine';
+import { useWebhook } from './useWebhook';
+
+const DELIVERY_WORDS: Record<WebhookDelivery['status'], string> = {
+  pending: 'Waiting to be sent',
+  delivered: 'Delivered',
+  retrying: 'Failed; trying again',
+  failed: 'Failed; given up after a day of attempts',
+};
+
+function LastDelivery({ delivery }: { delivery: WebhookDelivery | null }) {
+  if (!delivery) return <p data-testid="webhook-delivery">No delivery yet.</p>;
+  return (
+    <dl className="status" data-testid="webhook-delivery">
+      <dt>Last delivery</dt>
+      <dd>{DELIVERY_WORDS[delivery.status]}</dd>
+      <dt>Alerts</dt>
+      <dd>{delivery.alert_count}</dd>
+      <dt>Attempts</dt>
+      <dd>{delivery.attempts}</dd>
+      <dt>Last attempt</dt>
+      <dd>{delivery.last_attempt_at ? displayInstant(delivery.last_attempt_at) : '—'}</dd>
+      <dt>Answer</dt>
+      <dd>{delivery.http_status !== null ? `HTTP ${delivery.http_status}` : (delivery.error ?? '—')}</dd>
+    </dl>
+  );
+}
+
+function CurrentWebhook({ webhook }: { webhook: WebhookData }) {
+  if (webhook.url === null) return <p data-testid="webhook-none">No webhook is set.</p>;
+  return (
+    <>
+      <dl className="status">
+        <dt>URL</dt>
+        <dd data-testid="webhook-url">{webhook.url}</dd>
+        <dt>Set</dt>
+        <dd>{webhook.created_at ? displayInstant(webhook.created_at) : '—'}</dd>
+      </dl>
+      <LastDelivery delivery={webhook.last_delivery} />
+    </>
+  );
+}
+
+function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
+  return (
+    <div className="new-key" role="region" aria-labelledby="secret-heading">
+      <h3 id="secret-heading">Signing secret</h3>
+      <p>
+        Shown once. Your system checks each delivery&apos;s X-Signature header with it (HMAC-SHA256 of the raw body).
+      </p>
+      <p>
+        <code data-testid="webhook-secret">{secret}</code>
+      </p>
+      <button type="button" onClick={onCopy}>
+        Copy
+      </button>
+    </div>
+  );
+}
+
+function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: boolean; onSave(url: string): void }) {
+  const [url, setUrl] = useState('');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave(url);
+      }}
+      noValidate
+    >
+      <div className="field">
+        <label htmlFor="webhook-url">Webhook URL</label>
+        <input
+          id="webhook-url"
+          type="url"
+          inputMode="url"
+          placeholder="https://pms.clinic.example/hooks/dte"
+          value={url}
+          aria-describedby="webhook-url-hint"
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        <p id="webhook-url-hint" className="hint">
+          Each new batch of catchment alerts is POSTed there as JSON.{' '}
+          {hasWebhook ? 'Saving replaces the URL and the secret.' : ''}
+        </p>
+      </div>
+      <button type="submit" disabled={busy}>
+        {hasWebhook ? 'Replace webhook' : 'Save webhook'}
+      </button>
+    </form>
+  );
+}
+
+/** The subscription's webhook: where catchment alerts are sent, its last delivery, its secret once. */
+export function WebhookPage() {
+  const hook = useWebhook();
+  const { result } = hook;
+  if (!result) return <p className="hint">Loading the webhook…</p>;
+  if (!result.ok) return <NoticeLine notice={{ kind: 'error', text: hook.describe(result) }} />;
+  const hasWebhook = result.data.url !== null;
+  return (
+    <>
+      <CurrentWebhook webhook={result.data} />
+      {hook.created && <NewSecret secret={hook.created.secret} onCopy={() => void hook.copySecret()} />}
+      <WebhookForm hasWebhook={hasWebhook} busy={hook.busy} onSave={(url) => void hook.save(url)} />
+      {hasWebhook && !hook.confirmingRemove && (
+        <div className="actions">
+          <button type="button" className="danger" disabled={hook.busy} onClick={() => hook.setConfirmingRemove(true)}>
+            Remove webhook
+          </button>
+        </div>
+      )}
+      {hook.confirmingRemove && (
+        <div className="confirm" role="alertdialog" aria-labelledby="remove-text">
+          <p id="remove-text">Remove the webhook? Alerts are no longer sent to it.</p>
+          <button type="button" className="danger" autoFocus onClick={() => void hook.remove()}>
+            Yes, remove
+          </button>{' '}
+          <button type="button" onClick={() => hook.setConfirmingRemove(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      <NoticeLine notice={hook.notice} />
+    </>
+  );
+}

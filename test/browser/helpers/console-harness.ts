@@ -1,0 +1,89 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { HEADLESS_ARGS } from '../../../server/ingest/chromium';
+import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import { chromiumPath } from './browser';
+
+/** What a console test works with: the server serving the freshly built console, a clinic on it, Chromium. */
+export interface ConsoleHarness {
+  server: TestServer;
+  account: SeededAccount;
+  browser: Browser;
+  /** A fresh browser context (its own cookies) whose pages report every CSP violation and script error. */
+  newPage(): Promise<WatchedPage>;
+  close(): Promise<void>;
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** CSP violations (`securitypolicyviolation`, and Chromium's console lines about the policy) and page errors. */
+  problems: string[];
+}
+
+/** Reports each CSP violation into `window.__cspViolations` before any of the page's own script runs. */
+const RECORD_VIOLATIONS = `
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+  });
+`;
+
+async function watchedPage(browser: Browser): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.addInitScript({ content: RECORD_VIOLATIONS });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A refused request (a wrong password's 401) is logged by Chromium as a failed resource: that is the test's doing.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console error: ${message.text()}`);
+    }
+  });
+  return { page, context, problems };
+}
+
+/** The violations the page recorded so far, with the console's and page errors. */
+export async function pageProblems(watched: WatchedPage): Promise<string[]> {
+  const recorded = (await watched.page.evaluate(
+    () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
+  )) as string[];
+  return [...recorded, ...watched.problems];
+}
+
+/** Serious and critical axe violations (WCAG 2.1 A and AA), one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The real server (webhooks to 127.0.0.1 allowed) serving the console built by console-setup.ts, an active clinic
+ * without a key, and a headless Chromium. Closed in reverse by `close()`.
+ */
+export async function openConsoleHarness(): Promise<ConsoleHarness> {
+  const server = await startTestServer({
+    config: { CONSOLE_DIR: inject('consoleDir'), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: true },
+  });
+  try {
+    const account = await seedAccount(server.runtime, { withKey: false });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...HEADLESS_ARGS] });
+    return {
+      server,
+      account,
+      browser,
+      newPage: () => watchedPage(browser),
+      async close() {
+        await browser.close();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}

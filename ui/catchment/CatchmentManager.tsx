@@ -1,0 +1,33 @@
+import { CatchmentForm } from './CatchmentForm';
+import { NoticeLine } from '../common/NoticeLine';
+import { RefusedPostcodes, SavedCatchment } from './SavedCatchment';
+import { useCatchment } from './useCatchment';
+
+/**
+ * The signed-in clinic's catchment: its postcodes pasted or read from a CSV or text file, checked here before they
+ * are sent, saved (replacing the list), shown as a table with each postcode's colour, LGA and active AGRNs, and
+ * downloaded as CSV. Everything the server says is rendered as text. The page around it gives the heading.
+ */
+export function CatchmentManager() {
+  const catchment = useCatchment();
+  const saved = catchment.catchment?.data;
+  return (
+    <>
+      <CatchmentForm
+        text={catchment.text}
+        list={catchment.list}
+        fileNote={catchment.fileNote}
+        busy={catchment.busy}
+        loading={catchment.loading}
+        canDownload={saved !== undefined && saved.postcodes.length > 0}
+        onEdit={catchment.edit}
+        onFile={catchment.readFile}
+        onSave={() => void catchment.save()}
+        onDownload={() => void catchment.download()}
+      />
+      <NoticeLine notice={catchment.notice} />
+      <RefusedPostcodes refused={catchment.refused} />
+      <SavedCatchment catchment={catchment.catchment} loading={catchment.loading} />
+    </>
+  );
+}
