@@ -39,6 +39,10 @@ export const API_ERRORS = {
   forbidden_role: { status: 403, message: 'Your role does not allow this' },
   member_not_found: { status: 404, message: 'No such member' },
   last_owner: { status: 409, message: 'An organisation keeps at least one owner' },
+  account_exists: { status: 409, message: 'An account with this email already exists' },
+  invitation_not_found: { status: 404, message: 'No such invitation' },
+  invalid_link: { status: 400, message: 'This link is invalid, used or expired' },
+  weak_password: { status: 400, message: 'The password must have at least 10 characters' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { MAX_EMAIL_LENGTH, EMAIL_SHAPE } from './auth';
+import { Role } from './team';
+
+/**
+ * Invitations and password resets (issue #26). A link carries a single-use token after `#` (the fragment never
+ * reaches a server's request log or another site's Referer): `<origin>/console/invitation#<token>` and
+ * `<origin>/console/reset-password#<token>`. The server keeps only the token's SHA-256.
+ */
+
+/** Days an invitation link stays valid. */
+export const INVITATION_DAYS = 7;
+/** Hours a password-reset link stays valid. */
+export const RESET_HOURS = 2;
+export const MIN_PASSWORD_LENGTH = 10;
+
+const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(MAX_EMAIL_LENGTH)
+  .regex(EMAIL_SHAPE, 'must be an email address')
+  .meta({ example: 'gp@clinic.example' });
+
+/** A token as links carry it: 43 base64url characters (32 random bytes). */
+export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a link token');
+
+const Password = z.string().min(MIN_PASSWORD_LENGTH).max(1024);
+
+/** POST /api/v1/team/invitations (owners; admins for admin and member). */
+export const InvitationRequest = z.object({ email: Email, role: Role }).strict().meta({ id: 'InvitationRequest' });
+
+/** A pending invitation as the team's admins see it (never its token). */
+export const Invitation = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: Role,
+    invited_by: z.string().nullable().meta({ description: "The inviting member's email; null for the operator" }),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'Invitation' });
+export type Invitation = z.infer<typeof Invitation>;
+
+/** What creating or resending an invitation answers: the link, shown this once, and whether it was e-mailed. */
+export const NewInvitationData = z
+  .object({
+    invitation: Invitation,
+    link: z.string().meta({ description: 'The single-use link (shown once; copy it to the person)' }),
+    emailed: z.boolean().meta({ description: 'Whether it was also e-mailed (SMTP_URL configured)' }),
+  })
+  .meta({ id: 'NewInvitation' });
+export type NewInvitationData = z.infer<typeof NewInvitationData>;
+
+export const InvitationsData = z.object({ invitations: z.array(Invitation) }).meta({ id: 'Invitations' });
+export type InvitationsData = z.infer<typeof InvitationsData>;
+
+/** POST /api/v1/invitations/lookup: what an invitation link is for, before the person sets a password. */
+export const TokenRequest = z.object({ token: LinkToken }).strict().meta({ id: 'TokenRequest' });
+export const InvitationPreview = z
+  .object({ organisation: z.string(), email: z.string(), role: Role, expires_at: z.string() })
+  .meta({ id: 'InvitationPreview' });
+export type InvitationPreview = z.infer<typeof InvitationPreview>;
+
+/** POST /api/v1/invitations/accept and POST /api/v1/auth/password-reset: the token and the new password. */
+export const TokenPasswordRequest = z
+  .object({ token: LinkToken, password: Password })
+  .strict()
+  .meta({ id: 'TokenPasswordRequest' });
+
+/** POST /api/v1/auth/password-reset/request: always 202, whether or not the email has an account. */
+export const ResetRequest = z.object({ email: Email }).strict().meta({ id: 'ResetRequest' });
+
+/** POST /api/v1/team/members/{account_id}/reset-link: a reset link an admin hands over (shown once). */
+export const ResetLinkData = z
+  .object({ link: z.string(), expires_at: z.string(), emailed: z.boolean() })
+  .meta({ id: 'ResetLink' });
+export type ResetLinkData = z.infer<typeof ResetLinkData>;
