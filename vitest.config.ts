@@ -19,6 +19,9 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/webhooks/webhooks.test.ts',
   'test/integration/catchment/catchment-alerts.test.ts',
   'test/integration/team/team.test.ts',
+  'test/integration/usage/usage.test.ts',
+  'test/integration/check/check-by-hand.test.ts',
+  'test/integration/activity/activity.test.ts',
 ];
 
 export default defineConfig({

@@ -1,9 +1,11 @@
 import express, { type Express } from 'express';
+import { activityRouter } from './activity/activity-router';
 import { alertsRouter } from './alerts/alerts-router';
 import { authRouter } from './auth/auth-router';
 import { catchmentRouter } from './catchment/catchment-router';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
-import { checkHandlers } from './check/check-endpoint';
+import { answerHandlers, checkHandlers } from './check/check-endpoint';
+import { checkByHandHandlers } from './check/check-by-hand';
 import { apiDocs } from './docs/docs-router';
 import { healthRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
@@ -11,11 +13,14 @@ import { freshData } from './http/fresh-data';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
+import { linkRouters } from './invitations/link-routers';
+import { teamInvitationsRouter } from './invitations/team-invitations-router';
 import { keysRouter } from './keys/keys-router';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
 import { teamRouter } from './team/team-router';
+import { usageRouter } from './usage/usage-router';
 import { webhooksRouter } from './webhooks/webhooks-router';
 
 /**
@@ -42,10 +47,11 @@ export function createApp(runtime: ServerRuntime): Express {
   // With Redis counting too, the check learns that from its rate-limit round trip instead (the data epoch), and
   // queries the database only when something was committed since this instance last caught up.
   const dataEpoch = runtime.rateLimitCounter.checksDataEpoch ? runtime.storage.dataEpoch : null;
+  const answer = answerHandlers({ declarations, postcodes, clock });
   app.post(
     '/api/v1/check-postcode',
     ...(dataEpoch ? [] : fresh),
-    checkHandlers({ keys, declarations, postcodes, rateLimit, clock, dataEpoch }),
+    checkHandlers({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage: runtime.usage }, answer),
   );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
@@ -57,17 +63,32 @@ export function createApp(runtime: ServerRuntime): Express {
   // The cookie session runs in front of sign-in and key management only, never for the check.
   const session = sessionGate(runtime);
   const { signIn, sessions, idleTimeoutMs } = runtime;
+  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
+  const links = linkRoutes(runtime);
+  app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
+  app.use('/api/v1/invitations', ...fresh, session, links.invitations);
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
-  const caller = { accounts, keys, rateLimit, clock, dataEpoch };
+  const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage };
   const { catchments, alerts } = runtime;
   app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
   // The subscription's webhook: the session (PUT, GET, DELETE) or an API key counted like a check (GET).
   app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
-  // The organisation's team: the session only.
-  app.use('/api/v1/team', ...fresh, session, teamRouter({ team: runtime.team, accounts }));
+  // The check by hand, for the console: the session, and the same answers as the key's check.
+  app.post(
+    '/api/v1/session/check-postcode',
+    ...fresh,
+    session,
+    checkByHandHandlers({ accounts, clock, rateLimit, usage: runtime.usage, answer }),
+  );
+  app.all('/api/v1/session/check-postcode', methodNotAllowed('POST'));
+  app.use('/api/v1/usage', ...fresh, session, usageRouter({ ...caller, usage: runtime.usage }));
+  // The organisation's team, the session only: its invitations and members' reset links, then the team router.
+  app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
+  // The organisation's audit trail (owners and admins): the session only.
+  app.use('/api/v1/activity', ...fresh, session, activityRouter({ accounts, audit: runtime.audit }));
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
@@ -75,4 +96,14 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;
+}
+
+/** The routers of invitations and password-reset links (invitations/), over the runtime's services. */
+function linkRoutes(runtime: ServerRuntime) {
+  const { accounts, sessions, clock, idleTimeoutMs, origins } = runtime;
+  const deps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
+  return {
+    ...linkRouters({ ...deps, resetThrottle: runtime.resetThrottle, sessions, clock, idleTimeoutMs }),
+    team: teamInvitationsRouter(deps),
+  };
 }

@@ -7,14 +7,20 @@ import type { PostcodeService } from './postcodes/postcode-service';
 import type { SessionStore } from './sessions/session-store';
 import type { DeclarationStore } from './declarations/declaration-store';
 import type { WebhookService } from './webhooks/webhook-service';
+import type { UsageService } from './usage/usage-service';
 
-/** How often expired sessions are removed from sessions.json and old login failures from memory. */
+/**
+ * How often expired sessions are removed from sessions.json, old login failures from memory, and expired invitations
+ * and reset links from the accounts (every write of those drops them too).
+ */
 const PURGE_INTERVAL_MS = 10 * 60_000;
 /** How often batched key usage (last_used_at) is written. */
 const USAGE_FLUSH_MS = 15_000;
+/** How often the checks counted per key and day are added to the store: the console's usage lags by at most this. */
+const USAGE_COUNTS_FLUSH_MS = 5_000;
 
 /** What a serving process does besides answering requests, by name. */
-export type JobName = 'purge' | 'key-usage' | 'alerts' | 'webhooks' | 'ingest';
+export type JobName = 'purge' | 'key-usage' | 'usage-counts' | 'alerts' | 'webhooks' | 'ingest';
 
 interface Job {
   name: JobName;
@@ -22,11 +28,18 @@ interface Job {
   stop(): unknown;
 }
 
+/** Links that expire (invitations, password resets): dropped by the purge. */
+export interface ExpiringLinks {
+  purgeExpired(): Promise<number>;
+}
+
 export interface BackgroundParts {
   logger: Logger;
+  links: readonly ExpiringLinks[];
   sessions: SessionStore;
   throttle: LoginThrottle;
   keys: KeyService;
+  usage: UsageService;
   alerts: AlertsService;
   webhooks: WebhookService;
   declarations: DeclarationStore;
@@ -69,6 +82,13 @@ export class BackgroundWork {
       every('purge', PURGE_INTERVAL_MS, () => {
         parts.throttle.purge();
         parts.sessions.purge().catch((err: unknown) => logger.error({ err }, 'could not purge expired sessions'));
+        for (const links of parts.links) {
+          links.purgeExpired().catch((err: unknown) => logger.error({ err }, 'could not purge expired links'));
+        }
+        parts.usage.purge().catch((err: unknown) => logger.error({ err }, 'could not purge old usage counts'));
+      }),
+      every('usage-counts', USAGE_COUNTS_FLUSH_MS, () => {
+        parts.usage.flush().catch((err: unknown) => logger.error({ err }, 'could not record usage counts'));
       }),
       every('key-usage', USAGE_FLUSH_MS, () => {
         parts.keys.flushUsage().catch((err: unknown) => logger.error({ err }, 'could not record key usage'));

@@ -13,6 +13,7 @@ import type { RefreshOptions } from './ingest/refresh';
 import type { IngestService } from './ingest/service';
 import type { KeyService } from './keys/key-service';
 import type { TeamService } from './team/team-service';
+import type { UsageService } from './usage/usage-service';
 import type { Logger } from './logger';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import type { SlidingWindowCounter } from './rate-limit/sliding-window';
@@ -20,6 +21,9 @@ import type { OriginPolicy } from './sessions/origin-policy';
 import type { SessionStore } from './sessions/session-store';
 import type { Database } from './storage/postgres/database';
 import type { WebhookService, WebhookTuning } from './webhooks/webhook-service';
+import type { InvitationService } from './invitations/invitation-service';
+import type { PasswordResetService } from './invitations/password-reset-service';
+import type { Mailer } from './mail/mailer';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -109,6 +113,14 @@ export interface ServerRuntime extends DataRuntime {
   origins: OriginPolicy;
   throttle: LoginThrottle;
   signIn: SignInService;
+  /** Password-reset requests: sign-in's limits, counted apart (LoginThrottle.scoped). */
+  resetThrottle: LoginThrottle;
+  /** SMTP_URL's mailer, or one that sends nothing. */
+  mailer: Mailer;
+  /** Invitations to join an organisation (/api/v1/team/invitations, /api/v1/invitations). */
+  invitations: InvitationService;
+  /** Password-reset links (/api/v1/auth/password-reset, /api/v1/team/members/{id}/reset-link). */
+  passwordResets: PasswordResetService;
   /** Every timer and job of a serving process (background.ts); close() stops them first. */
   background: BackgroundWork;
   /** Starts all of the background work (`background.start()`) and returns the ingest schedule. */
@@ -121,4 +133,6 @@ export interface ServerRuntime extends DataRuntime {
   alerts: AlertsService;
   /** Each subscription's webhook (PUT/GET/DELETE /api/v1/webhook) and the delivery of new alerts to it. */
   webhooks: WebhookService;
+  /** API-key requests counted per key and day (GET /api/v1/usage). */
+  usage: UsageService;
 }

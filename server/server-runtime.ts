@@ -2,6 +2,7 @@ import { dummyPasswordHash } from './accounts/passwords';
 import { AlertsService } from './alerts/alerts-service';
 import { logFailures } from './audit/audit-log';
 import { TeamService } from './team/team-service';
+import { UsageService } from './usage/usage-service';
 import { DEFAULT_LOGIN_LIMITS } from './auth/login-throttle';
 import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
@@ -15,6 +16,10 @@ import { OriginPolicy } from './sessions/origin-policy';
 import { resolveSessionSecret } from './sessions/session-secret';
 import type { SessionStore } from './sessions/session-store';
 import { WebhookService } from './webhooks/webhook-service';
+import { InvitationService } from './invitations/invitation-service';
+import { PasswordResetService } from './invitations/password-reset-service';
+import { openMailer } from './mail/mailer';
+import type { LoginThrottle } from './auth/login-throttle';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
@@ -57,7 +62,13 @@ export async function openServer(
   // The stand-in hash for unknown emails is made now, so the first such login is not slower than the others.
   await dummyPasswordHash();
   const alerting = await openAlerting(data, postcodes, overrides, stack);
+  const links = await openLinks(data, sessions, throttle, stack);
+  const usage = new UsageService(await storage.usage(), data.clock, logger);
+  // Written before the usage store closes: the last few seconds of counts are not lost.
+  stack.defer('the usage counts', () => usage.close());
   const background = new BackgroundWork({
+    links: [links.invitations, links.passwordResets],
+    usage,
     ...alerting,
     logger,
     sessions,
@@ -73,11 +84,13 @@ export async function openServer(
   return {
     ...data,
     ...alerting,
+    ...links,
     ...timeouts,
     postcodes,
     rateLimitCounter,
     sessions,
     sessionSecret,
+    usage,
     origins: new OriginPolicy({
       extensionOrigins: auth.extensionOrigins,
       publicOrigins: auth.publicOrigins,
@@ -142,6 +155,32 @@ async function openSessions(
   sessions.on('error', (err: unknown) => data.logger.error({ err }, 'session store write failed'));
   await sessions.purge();
   return sessions;
+}
+
+/**
+ * Invitations and password resets over the accounts document (AccountService's own store), the mailer they send
+ * their links with (SMTP_URL), and password-reset requests' throttle: sign-in's, in buckets of its own.
+ */
+async function openLinks(
+  data: DataRuntime,
+  sessions: SessionStore,
+  throttle: LoginThrottle,
+  stack: CloseStack,
+): Promise<Pick<ServerRuntime, 'mailer' | 'invitations' | 'passwordResets' | 'resetThrottle'>> {
+  const { storage, accounts, clock, logger } = data;
+  const mailer = await openMailer(data.config, logger);
+  stack.defer('the mailer', () => mailer.close());
+  const store = await storage.accounts();
+  const audit = logFailures(data.audit, logger);
+  const passwordResets = new PasswordResetService({ store, accounts, audit, mailer, sessions, clock, logger });
+  // Requests answered already finish their write and e-mail before the stores close.
+  stack.defer('the password-reset requests', () => passwordResets.drain());
+  return {
+    mailer,
+    invitations: new InvitationService({ store, accounts, audit, mailer, clock }),
+    passwordResets,
+    resetThrottle: throttle.scoped('reset'),
+  };
 }
 
 /**

@@ -25,6 +25,8 @@ import { FileSessionStore, type SessionPolicy, type SessionStore } from '../sess
 import { DocumentWebhooks } from '../webhooks/document-webhooks';
 import type { WebhookRepository } from '../webhooks/webhook-repository';
 import { webhooksDocument } from '../webhooks/webhooks-document';
+import { DocumentUsage, usageDocument } from '../usage/usage-document';
+import type { UsageRepository } from '../usage/usage-repository';
 import { counters, type Counters, type RedisSettings } from './counters';
 import {
   openJsonDocument,
@@ -58,6 +60,8 @@ export interface Storage {
   catchments(): Promise<CatchmentRepository>;
   /** The webhooks and their delivery queue: DATA_DIR's document, or PostgreSQL's rows (read per operation). */
   webhooks(): Promise<WebhookRepository>;
+  /** Checks per API key per day: DATA_DIR's document, or PostgreSQL's rows. */
+  usage(): Promise<UsageRepository>;
   /** A document's content without opening it as a store or creating anything: null when there is none yet. */
   read<T extends object>(declaration: DocumentDeclaration<T>): Promise<T | null>;
   /** The POSTCODE_LGA_URL correspondence's cache, opened for each load and closed after it. */
@@ -189,6 +193,10 @@ export function postgresStores(
       const { PostgresWebhooks } = await import('../webhooks/postgres-webhooks');
       return new PostgresWebhooks(database.pool);
     },
+    usage: async () => {
+      const { PostgresUsage } = await import('../usage/postgres-usage');
+      return new PostgresUsage(database.pool);
+    },
     closeLast: () => database.close(),
   });
 }
@@ -219,6 +227,8 @@ interface Parts {
   catchments?: () => Promise<CatchmentRepository>;
   /** Webhooks kept otherwise than as the document (PostgreSQL's rows). */
   webhooks?: () => Promise<WebhookRepository>;
+  /** Usage kept otherwise than as the document (PostgreSQL's rows). */
+  usage?: () => Promise<UsageRepository>;
 }
 
 /** The registry over one backend's parts: each store opened once, watched when asked, closed in reverse. */
@@ -256,6 +266,7 @@ function assemble(parts: Parts): Storage {
     ingestState: () => document(ingestStateDocument),
     catchments: once(async () => parts.catchments?.() ?? new DocumentCatchments(await document(catchmentsDocument))),
     webhooks: once(async () => parts.webhooks?.() ?? new DocumentWebhooks(await document(webhooksDocument))),
+    usage: once(async () => parts.usage?.() ?? new DocumentUsage(await document(usageDocument))),
     read: parts.read,
     correspondenceCache: parts.correspondenceCache,
     ingestLock: parts.ingestLock,

@@ -27,7 +27,17 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
 }
 
 /** The handlers of the check (`POST /api/v1/check-postcode`), in the contract's order. */
-export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
+export function checkHandlers(deps: CheckEndpointDeps, answer = answerHandlers(deps)): RequestHandler[] {
+  return [...apiKeyGate(deps), ...answer];
+}
+
+/**
+ * What answers a check once its caller is let through and counted: the body read, validated and answered from the
+ * cache of encoded answers. Shared by the API key's check and the console's check by hand (check-by-hand.ts).
+ */
+export function answerHandlers(
+  deps: Pick<CheckEndpointDeps, 'declarations' | 'postcodes' | 'clock'>,
+): RequestHandler[] {
   const { declarations, postcodes, clock } = deps;
 
   const answers = new AnswerCache();
@@ -61,7 +71,7 @@ export function checkHandlers(deps: CheckEndpointDeps): RequestHandler[] {
     res.end(payload);
   };
 
-  return [...apiKeyGate(deps), jsonBody, withValidBody(CheckRequest, errorForField, check)];
+  return [jsonBody, withValidBody(CheckRequest, errorForField, check)];
 }
 
 const rateLimitHeaders = z.object({

@@ -1,6 +1,7 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { SESSION_COOKIE_NAME } from '../../shared/api/auth';
 import { ErrorEnvelope } from '../../shared/api/envelope';
+import { registerActivityPaths } from '../activity/activity-router';
 import { registerAlertsPaths } from '../alerts/alerts-router';
 import { registerAuthPaths } from '../auth/auth-router';
 import { registerCatchmentPaths } from '../catchment/catchment-router';
@@ -10,6 +11,10 @@ import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME } from '../http/openapi-reg
 import { registerKeysPaths } from '../keys/keys-router';
 import { registerWebhooksPaths } from '../webhooks/webhooks-router';
 import { registerTeamPaths } from '../team/team-router';
+import { registerTeamInvitationsPaths } from '../invitations/team-invitations-router';
+import { registerLinkPaths } from '../invitations/link-routers';
+import { registerUsagePaths } from '../usage/usage-router';
+import { registerCheckByHandPaths } from '../check/check-by-hand';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. Each feature describes its
@@ -33,6 +38,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
   registerAlertsPaths(registry);
   registerWebhooksPaths(registry);
   registerTeamPaths(registry);
+  registerTeamInvitationsPaths(registry);
+  registerLinkPaths(registry);
+  registerUsagePaths(registry);
+  registerCheckByHandPaths(registry);
+  registerActivityPaths(registry);
 
   return new OpenApiGeneratorV31(registry.documentDefinitions()).generateDocument({
     openapi: '3.1.0',

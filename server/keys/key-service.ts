@@ -94,6 +94,11 @@ export class KeyService {
     });
   }
 
+  /** The prefix of the key `keyId`, while keys.json holds it (active keys and the newest revoked ones). */
+  prefixOf(keyId: string): string | undefined {
+    return this.store.current.keys.find((k) => k.id === keyId)?.prefix;
+  }
+
   /** The key a status page should show of the subscription: the active one, else the most recently created. */
   currentKey(subscriptionId: string): ApiKeyRecord | undefined {
     const mine = this.store.current.keys.filter((k) => k.subscription_id === subscriptionId);

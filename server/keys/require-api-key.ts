@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
 import { StaleDataError, type DataEpoch } from '../storage/postgres/data-epoch';
+import type { UsageService } from '../usage/usage-service';
 import type { Authentication, KeyService } from './key-service';
 
 export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_key' };
@@ -56,6 +57,25 @@ export interface ApiKeyGateDeps {
    * absent: the caller made sure it is current before the gate (freshData), or runs alone.
    */
   dataEpoch?: DataEpoch | null;
+  /** Where each request of a valid key is counted by how it ended (GET /api/v1/usage); absent: not counted. */
+  usage?: Pick<UsageService, 'count'> | null;
+}
+
+/**
+ * Counts, once the answer is sent, a request whose key was valid: 2xx answered, 429 rate-limited, other 4xx refused
+ * (a 5xx is the service's failure, not the caller's use). Registered before the rate limiter, which may answer first.
+ */
+export function countUsage(usage: Pick<UsageService, 'count'>, clock: () => Date): RequestHandler {
+  return (_req, res, next) => {
+    res.once('finish', () => {
+      const outcome = res.locals.apiKey;
+      if (!outcome?.ok) return;
+      const status = res.statusCode;
+      const kind = status === 429 ? 'rate_limited' : status < 400 ? 'answered' : status < 500 ? 'refused' : null;
+      if (kind) usage.count(outcome.subscription.id, outcome.key.id, kind, clock());
+    });
+    next();
+  };
 }
 
 /** Runs `handlers` one after the other as a router would, then `done` (with the first error, if any). */
@@ -97,7 +117,8 @@ function limitOnCurrentData(deps: ApiKeyGateDeps, epoch: DataEpoch): RequestHand
  * without a valid key and an active subscription. The check and every read an API key may make run this one chain.
  */
 export function apiKeyGate(deps: ApiKeyGateDeps): RequestHandler[] {
-  const { keys, clock, dataEpoch } = deps;
+  const { keys, clock, dataEpoch, usage } = deps;
   const limit = dataEpoch ? [limitOnCurrentData(deps, dataEpoch)] : deps.rateLimit;
-  return [identifyApiKey(keys, clock, dataEpoch), ...limit, requireApiKey(keys, clock)];
+  const counting = usage ? [countUsage(usage, clock)] : [];
+  return [identifyApiKey(keys, clock, dataEpoch), ...counting, ...limit, requireApiKey(keys, clock)];
 }

@@ -1,0 +1,78 @@
+import { Router } from 'express';
+import { ActivityData, ActivityQuery, type ActivityEvent } from '../../shared/api/activity';
+import { successEnvelope } from '../../shared/api/envelope';
+import type { AccountService } from '../accounts/account-service';
+import type { AuditEvent, AuditLog } from '../audit/audit-log';
+import { methodNotAllowed } from '../http/method-not-allowed';
+import { errorResponse, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
+import { withValidQuery } from '../http/validate-request';
+import { requireRole, requireSession, signedInMember } from '../sessions/require-session';
+
+export interface ActivityRouterDeps {
+  accounts: AccountService;
+  audit: Pick<AuditLog, 'read'>;
+}
+
+/**
+ * An audit event as the practice sees it. The client address is left out, everyone's: a practice needs who did what
+ * to whom and when, while staff members' home and mobile addresses are personal information it has no use for (the
+ * operator's `npm run admin -- audit` keeps them for an investigation). A key appears only as its prefix, as stored.
+ */
+export function activityEvent(event: AuditEvent): ActivityEvent {
+  return {
+    at: event.at,
+    event: event.event,
+    source: event.source,
+    actor: event.source === 'admin' ? null : event.email,
+    member_email: event.member_email ?? null,
+    role: event.role ?? null,
+    key_prefix: event.key_prefix ?? null,
+    reason: event.reason ?? null,
+    subscription: event.subscription ?? null,
+  };
+}
+
+/**
+ * GET /api/v1/activity?limit=N (behind the cookie session): the signed-in member's organisation's audit trail, newest
+ * first. Owners and admins only: it is a record of the team's sign-ins and of who changed the key, the team and the
+ * subscription, a manager's tool like the team itself; the issue's list of what members see (status, catchment,
+ * alerts, usage) leaves it out, and a member has no decision to take from colleagues' sign-ins.
+ */
+export function activityRouter(deps: ActivityRouterDeps): Router {
+  const { accounts, audit } = deps;
+  const list = withValidQuery(
+    ActivityQuery,
+    () => 'invalid_request',
+    async ({ limit }, _req, res) => {
+      const events = await audit.read({ organisationId: signedInMember(res).organisation_id });
+      // Read oldest first: the newest `limit`, newest first.
+      const data: ActivityData = { events: events.slice(-limit).reverse().map(activityEvent) };
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ success: true, data });
+    },
+  );
+
+  const router = Router();
+  router.get('/', requireSession(accounts), requireRole('owner', 'admin'), list);
+  router.all('/', methodNotAllowed('GET, HEAD'));
+  return router;
+}
+
+/** The activity's operation in the OpenAPI document (issue #26). */
+export function registerActivityPaths(registry: ApiRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/activity',
+    summary: "The organisation's audit trail, newest first (owners and admins)",
+    description:
+      'Sign-ins (and failed ones), sign-outs, key, team and subscription changes of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token.',
+    security: SESSION_AUTH,
+    request: { query: ActivityQuery },
+    responses: {
+      200: jsonResponse(successEnvelope(ActivityData), 'The newest events, newest first'),
+      400: errorResponse('invalid_request: limit is not a whole number from 1 to 500'),
+      401: errorResponse('Sign in required'),
+      403: errorResponse('forbidden_role: members do not see the activity'),
+    },
+  });
+}

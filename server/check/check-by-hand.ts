@@ -1,0 +1,83 @@
+import type { RequestHandler } from 'express';
+import { CheckRequest, CheckResponse } from '../../shared/api/check';
+import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
+import type { Subscription } from '../accounts/account-store';
+import { AppError } from '../http/app-error';
+import { errorResponse, jsonRequestBody, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
+import type { ApiKeyRecord } from '../keys/key-records';
+import { countUsage } from '../keys/require-api-key';
+import { callerSubscription, requireSession } from '../sessions/require-session';
+import type { UsageService } from '../usage/usage-service';
+
+/** The id under which an organisation's checks by hand are rate-limited and counted, beside its keys'. */
+export const BY_HAND_PREFIX = 'by-hand:';
+/** How usage names them. */
+export const BY_HAND_LABEL = 'by hand (console)';
+
+/**
+ * The organisation's checks by hand as the limiter and the usage counter see a caller: one more "key" of the
+ * subscription, with the subscription's limit, that authenticates nothing (no hash of it exists).
+ */
+function byHandKey(subscription: Subscription): ApiKeyRecord {
+  return {
+    id: `${BY_HAND_PREFIX}${subscription.id}`,
+    account_id: null,
+    subscription_id: subscription.id,
+    hash: '0'.repeat(64),
+    prefix: BY_HAND_LABEL,
+    status: 'active',
+    created_at: subscription.updated_at,
+    revoked_at: null,
+    last_used_at: null,
+  };
+}
+
+export interface CheckByHandDeps {
+  accounts: AccountService;
+  clock: () => Date;
+  /** The check's rate limiter: checks by hand share the subscription's limit, in a bucket of their own. */
+  rateLimit: readonly RequestHandler[];
+  usage?: Pick<UsageService, 'count'> | null;
+  /** answerHandlers: the same answers as the API key's check. */
+  answer: readonly RequestHandler[];
+}
+
+/**
+ * POST /api/v1/session/check-postcode: the check for a member signed in to the console (a GP on desktop practice
+ * software, any role), with the same body and answer as the API key's check. Refused 403 while the subscription is
+ * inactive, rate-limited at the subscription's limit, counted in usage as "by hand (console)".
+ */
+export function checkByHandHandlers(deps: CheckByHandDeps): RequestHandler[] {
+  const { clock } = deps;
+  const caller: RequestHandler = (_req, res, next) => {
+    const subscription = callerSubscription(res);
+    if (!subscription || !isSubscriptionActive(subscription, clock())) {
+      return next(new AppError('subscription_inactive'));
+    }
+    res.locals.apiKey = { ok: true, key: byHandKey(subscription), subscription };
+    next();
+  };
+  const counting = deps.usage ? [countUsage(deps.usage, clock)] : [];
+  return [requireSession(deps.accounts), caller, ...counting, ...deps.rateLimit, ...deps.answer];
+}
+
+export function registerCheckByHandPaths(registry: ApiRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/session/check-postcode',
+    summary: 'The check, by hand from the console (any member of an organisation with an active subscription)',
+    description:
+      'The same body and answer as POST /api/v1/check-postcode, with the cookie session instead of a key; rate-limited at the subscription’s limit and counted in usage as "by hand (console)".',
+    security: SESSION_AUTH,
+    request: jsonRequestBody(CheckRequest),
+    responses: {
+      200: jsonResponse(CheckResponse, 'The eligibility answer'),
+      400: errorResponse('Invalid postcode format, invalid JSON, invalid date or suburb'),
+      401: errorResponse('Sign in required'),
+      403: errorResponse('API subscription is inactive, or request origin not allowed'),
+      404: errorResponse('Postcode not found'),
+      429: errorResponse('Rate limit exceeded; wait Retry-After seconds'),
+      503: errorResponse('Disaster data is not available yet, or rate limiting is unavailable'),
+    },
+  });
+}

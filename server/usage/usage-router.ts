@@ -1,0 +1,77 @@
+import { Router } from 'express';
+import { successEnvelope } from '../../shared/api/envelope';
+import { UsageData, UsageQuery } from '../../shared/api/usage';
+import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
+import type { KeyService } from '../keys/key-service';
+import { methodNotAllowed } from '../http/method-not-allowed';
+import {
+  API_KEY_REFUSALS,
+  errorResponse,
+  jsonResponse,
+  SESSION_OR_API_KEY_AUTH,
+  type ApiRegistry,
+} from '../http/openapi-registry';
+import { withValidQuery } from '../http/validate-request';
+import { callerSubscription } from '../sessions/require-session';
+import { BY_HAND_LABEL, BY_HAND_PREFIX } from '../check/check-by-hand';
+import { usageCsv } from './usage-csv';
+import type { UsageService } from './usage-service';
+
+/** How usage names a key: its prefix; the console's checks by hand; or a key revoked long ago (archived). */
+function labelOf(keys: KeyService, keyId: string): string {
+  if (keyId.startsWith(BY_HAND_PREFIX)) return BY_HAND_LABEL;
+  return keys.prefixOf(keyId) ?? 'an archived key';
+}
+
+export interface UsageRouterDeps extends SessionOrApiKeyDeps {
+  usage: UsageService;
+  keys: KeyService;
+}
+
+/**
+ * GET /api/v1/usage[?days=N&format=csv] (mounted behind the cookie session): the caller's organisation's checks per
+ * day and key — any member's session, or an `x-api-key` header (counted like a check).
+ */
+export function usageRouter(deps: UsageRouterDeps): Router {
+  const { usage, keys } = deps;
+  const view = withValidQuery(
+    UsageQuery,
+    () => 'invalid_request',
+    async ({ days, format }, _req, res) => {
+      const subscription = callerSubscription(res);
+      const data = subscription
+        ? await usage.view(subscription.id, days, (keyId) => labelOf(keys, keyId))
+        : await usage.view('', days, () => '');
+      res.setHeader('Cache-Control', 'no-store');
+      if (format === 'csv') {
+        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.setHeader('Content-Disposition', `attachment; filename="usage-${data.from}-${data.to}.csv"`);
+        res.send(usageCsv(data));
+        return;
+      }
+      res.json({ success: true, data } satisfies { success: true; data: UsageData });
+    },
+  );
+  const router = Router();
+  router.get('/', sessionOrApiKey(deps), view);
+  router.all('/', methodNotAllowed('GET, HEAD'));
+  return router;
+}
+
+/** The usage operation in the OpenAPI document (issue #26). */
+export function registerUsagePaths(registry: ApiRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/usage',
+    summary: "The organisation's API-key requests per day (Sydney) and key: answered, refused (4xx), rate-limited",
+    description:
+      'Every day of the range is listed, oldest first, today included; kept 400 days. Counted for requests that carry a valid key of the organisation (checks, and reads with the key). `format=csv` answers one row per day and key.',
+    security: SESSION_OR_API_KEY_AUTH,
+    request: { query: UsageQuery },
+    responses: {
+      200: jsonResponse(successEnvelope(UsageData), 'Usage per day'),
+      400: errorResponse('invalid_request: days is not a whole number from 1 to 400, or format is not json or csv'),
+      ...API_KEY_REFUSALS,
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { IsoTimestamp } from './keys';
+import { Role } from './team';
+
+/** How many events GET /api/v1/activity answers at most, and by default. */
+export const MAX_ACTIVITY_LIMIT = 500;
+export const DEFAULT_ACTIVITY_LIMIT = 100;
+
+/** The audit events the console has words for; the list may grow, so `event` stays an open string. */
+export const KNOWN_ACTIVITY_EVENTS = [
+  'account_created',
+  'login',
+  'login_failed',
+  'logout',
+  'key_generated',
+  'key_regenerated',
+  'key_revoked',
+  'subscription_changed',
+  'member_added',
+  'member_role_changed',
+  'member_removed',
+  'invitation_created',
+  'invitation_resent',
+  'invitation_revoked',
+  'invitation_accepted',
+  'password_reset_requested',
+  'password_reset',
+] as const;
+
+export const ActivityQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ACTIVITY_LIMIT)
+    .default(DEFAULT_ACTIVITY_LIMIT)
+    .meta({
+      description: `How many events, newest first (1–${MAX_ACTIVITY_LIMIT}, default ${DEFAULT_ACTIVITY_LIMIT})`,
+    }),
+});
+
+/**
+ * One event of the organisation's audit trail as its owners and admins see it: who (`actor`), what (`event`), when
+ * (`at`), on whom (`member_email`, `role`). Never a client address, a key (only its `sk_live_XXXX` prefix) or a token.
+ */
+export const ActivityEvent = z
+  .object({
+    at: IsoTimestamp,
+    event: z.string().meta({
+      description: `What happened: ${KNOWN_ACTIVITY_EVENTS.join(', ')}; more kinds may be added`,
+    }),
+    source: z.enum(['web', 'admin']).meta({ description: 'web: a member over HTTP; admin: the operator (admin CLI)' }),
+    actor: z
+      .string()
+      .nullable()
+      .meta({ description: "The acting member's email (whose sign-in it was); null for the operator" }),
+    member_email: z.string().nullable().meta({ description: "A team event's subject" }),
+    role: Role.nullable().meta({ description: "A team event's role: given (added, changed) or held (removed)" }),
+    key_prefix: z.string().nullable().meta({ description: 'A key event: the key’s prefix, never the key' }),
+    reason: z.string().nullable().meta({ description: 'Why a sign-in failed' }),
+    subscription: z
+      .object({ status: z.enum(['active', 'inactive']), expires_at: z.string().nullable(), rate_limit: z.number() })
+      .nullable()
+      .meta({ description: 'A subscription change: what it became' }),
+  })
+  .meta({ id: 'ActivityEvent' });
+export type ActivityEvent = z.infer<typeof ActivityEvent>;
+
+export const ActivityData = z.object({ events: z.array(ActivityEvent) }).meta({ id: 'Activity' });
+export type ActivityData = z.infer<typeof ActivityData>;
