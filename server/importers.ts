@@ -10,6 +10,7 @@ import type { FeatureImporter } from './storage/import/feature-importer';
 import { runImport, type ImportOptions } from './storage/import/import-data-dir';
 import type { ImportCounts, ImportReport } from './storage/import/import-report';
 import { webhooksImporter } from './webhooks/import-webhooks';
+import { usageImporter } from './usage/import-usage';
 
 /**
  * Every feature's importer, in the order the import writes them: accounts first, since keys, sessions, catchments and
@@ -25,6 +26,7 @@ export const IMPORTERS = [
   ingestStateImporter,
   catchmentsImporter,
   webhooksImporter,
+  usageImporter,
 ] as const;
 
 // Every line of the report is some importer's: a line no importer fills fails to compile here.

@@ -8,6 +8,9 @@ export interface ImportCounts {
   organisations: TableCount;
   members: TableCount;
   subscriptions: TableCount;
+  /** accounts.json's pending invitations and password-reset links (their tokens' hashes). */
+  invitations: TableCount;
+  passwordResets: TableCount;
   /** keys.json and keys-archive.jsonl together (an id in both counts once). */
   apiKeys: TableCount & { fromArchive: number };
   keyActions: TableCount;
@@ -34,6 +37,8 @@ export interface ImportCounts {
   /** webhooks.json: the webhooks and their queued deliveries. */
   webhooks: TableCount;
   webhookDeliveries: TableCount;
+  /** usage.json: checks per key per day. */
+  keyUsage: TableCount;
 }
 
 export interface ImportReport extends ImportCounts {
@@ -51,7 +56,7 @@ type TableName = { [K in keyof ImportCounts]: ImportCounts[K] extends TableCount
 
 /**
  * The report's tables as printed, with their names in the table. A group marked `optional` is listed only when
- * DATA_DIR has rows for it (older data directories have no catchments or webhooks).
+ * DATA_DIR has rows for it (older data directories have no catchments or webhooks; most have no pending links).
  */
 const TABLES: readonly { optional: boolean; tables: readonly (readonly [label: string, name: TableName])[] }[] = [
   {
@@ -72,6 +77,13 @@ const TABLES: readonly { optional: boolean; tables: readonly (readonly [label: s
   {
     optional: true,
     tables: [
+      ['invitations', 'invitations'],
+      ['password resets', 'passwordResets'],
+    ],
+  },
+  {
+    optional: true,
+    tables: [
       ['catchments', 'catchments'],
       ['catchment alerts', 'catchmentAlerts'],
     ],
@@ -83,6 +95,7 @@ const TABLES: readonly { optional: boolean; tables: readonly (readonly [label: s
       ['webhook deliveries', 'webhookDeliveries'],
     ],
   },
+  { optional: true, tables: [['key usage (days)', 'keyUsage']] },
 ];
 
 /** Rows inserted in all the report's tables: the report's total. */
