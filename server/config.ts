@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { EMAIL_SHAPE } from '../shared/api/auth';
 import { parseExtensionOrigins, parsePublicUrls } from './sessions/origin-policy';
 import { DRFA_PACKAGE_URL } from './ingest/drfa-source';
 import { DEFAULT_MIN_DECLARATIONS } from './ingest/plausibility';
@@ -39,6 +40,17 @@ const parsedBy = <T>(parse: (value: string) => T) =>
       return z.NEVER;
     }
   });
+
+/** MAIL_FROM: `noreply@clinic.example` or `Practice name <noreply@clinic.example>`, on one line. */
+function parseMailFrom(value: string): string {
+  const trimmed = value.trim();
+  const match = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/.exec(trimmed);
+  const address = match?.[1] ?? match?.[2];
+  if (!address || !EMAIL_SHAPE.test(address)) {
+    throw new Error('must be an email address, optionally with a name: "Practice <noreply@clinic.example>"');
+  }
+  return trimmed;
+}
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
@@ -134,6 +146,15 @@ export const ConfigSchema = z.object({
       .transform((v) => v === 'true'),
   ),
   /**
+   * Where invitation and password-reset e-mails are sent through (smtp://user:pass@host:587, STARTTLS when the server
+   * offers it; smtps:// for TLS from the start); unset = no e-mail, the links are only shown to whoever asks.
+   */
+  SMTP_URL: optional(
+    z.url({ protocol: /^smtps?$/, hostname: /./, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  ),
+  /** The From of those e-mails; required with SMTP_URL. */
+  MAIL_FROM: optional(parsedBy(parseMailFrom).optional()),
+  /**
    * The built console (`npm run build:console`'s output) served at /console/; unset = .output/console beside the
    * bundled server, or under the repository when the server runs from source.
    */
@@ -146,12 +167,15 @@ export type Config = z.infer<typeof ConfigSchema>;
 export class ConfigError extends Error {}
 
 /** Variables whose values may hold a password: never echoed in a configuration error. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'REDIS_URL', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'REDIS_URL', 'DATABASE_URL', 'SMTP_URL']);
 
 /** Reads the configuration; a bad value throws a ConfigError whose message is one line naming every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (parsed.success) {
+    if (parsed.data.SMTP_URL && !parsed.data.MAIL_FROM) {
+      throw new ConfigError('Invalid configuration: MAIL_FROM is required when SMTP_URL is set');
+    }
     if (parsed.data.NODE_ENV === 'production') {
       // Behind a proxy, the address it listens on is not where browsers reach it: the Origin check needs PUBLIC_URL.
       const missing = (['SESSION_SECRET', 'PUBLIC_URL'] as const).filter((name) => !parsed.data[name]);

@@ -18,7 +18,7 @@ import type { SessionStore } from './sessions/session-store';
 import { WebhookService } from './webhooks/webhook-service';
 import { InvitationService } from './invitations/invitation-service';
 import { PasswordResetService } from './invitations/password-reset-service';
-import { openMailer } from './mail/mailer';
+import { openMailer } from './mail/open-mailer';
 import type { LoginThrottle } from './auth/login-throttle';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;

@@ -1,30 +1,72 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useAccount } from '../../ui/account/useAccount';
 import { ApiProvider } from '../../ui/api/api-client';
 import { consoleApi } from './console-api';
 import { Layout } from './Layout';
+import { InvitationPage } from './link-pages/InvitationPage';
+import { ResetPasswordPage } from './link-pages/ResetPasswordPage';
 import { pageFor } from './pages';
-import { useRoute } from './router';
+import { navigate, useRoute } from './router';
+import { useSessionWatch } from './session-watch';
 import { SignInPage } from './SignInPage';
 
 /** The session of this origin: the console is served by the server it manages. */
 const SAME_ORIGIN = 'same-origin';
 
-/** Told by the API client when a call finds the session ended. */
-const sessionEnded = new EventTarget();
-const api = consoleApi(() => sessionEnded.dispatchEvent(new Event('ended')));
+/** Told by the API client when an answer says the console's picture of the session is out of date. */
+const sessionChanged = new EventTarget();
+const api = consoleApi({
+  ended: () => sessionChanged.dispatchEvent(new Event('changed')),
+  roleRefused: () => sessionChanged.dispatchEvent(new Event('changed')),
+});
+
+/**
+ * Whether the session ended without this page's Sign out (timed out, signed out elsewhere, removed from the team):
+ * the sign-in page then says so, rather than appearing for no visible reason.
+ */
+function useEndedUnasked(signedInAs: string | null) {
+  const [ended, setEnded] = useState(false);
+  const [previous, setPrevious] = useState(signedInAs);
+  const [asked, setAsked] = useState(false);
+  // Worked out while rendering the change, so the sign-in page shows with its reason in the same frame.
+  if (previous !== signedInAs) {
+    setPrevious(signedInAs);
+    setEnded(previous !== null && signedInAs === null && !asked);
+    if (signedInAs !== null) setAsked(false);
+  }
+  const signingOut = useCallback(() => setAsked(true), []);
+  return { ended, signingOut };
+}
 
 function Console() {
   const account = useAccount(SAME_ORIGIN);
-  const page = pageFor(useRoute());
-  const { loadSession } = account;
-  // Any call answered `unauthenticated` (idle timeout, signed out elsewhere): read the session again, which shows
-  // the sign-in page once it has ended.
+  const route = useRoute();
+  const { loadSession, signedInAs } = account;
+  const reread = useCallback(() => void loadSession(), [loadSession]);
+  // An answer `unauthenticated` or `forbidden_role` (the role changed meanwhile): read the session again, which shows
+  // the sign-in page once it has ended and only what the new role allows otherwise.
   useEffect(() => {
-    const reread = () => void loadSession();
-    sessionEnded.addEventListener('ended', reread);
-    return () => sessionEnded.removeEventListener('ended', reread);
-  }, [loadSession]);
+    sessionChanged.addEventListener('changed', reread);
+    return () => sessionChanged.removeEventListener('changed', reread);
+  }, [reread]);
+  useSessionWatch(signedInAs !== null, reread);
+  const { ended, signingOut } = useEndedUnasked(signedInAs);
+  // Said on the sign-in page after a password reset that did not sign the person in itself.
+  const [resetDone, setResetDone] = useState(false);
+
+  // The pages a link opens work signed in or not: they sign the person in (or out of whoever was) themselves.
+  const landSignedIn = async () => {
+    await loadSession();
+    navigate('', { replace: true });
+  };
+  if (route === 'invitation') return <InvitationPage onAccepted={landSignedIn} />;
+  if (route === 'reset-password') {
+    const onReset = async () => {
+      setResetDone(true);
+      await landSignedIn();
+    };
+    return <ResetPasswordPage onReset={onReset} />;
+  }
 
   if (!account.sessionRead) {
     return (
@@ -33,9 +75,10 @@ function Console() {
       </main>
     );
   }
-  if (!account.signedInAs) return <SignInPage account={account} />;
+  if (!signedInAs) return <SignInPage account={account} ended={ended} passwordReset={resetDone} />;
+  const page = pageFor(route, account);
   return (
-    <Layout account={account} page={page}>
+    <Layout account={account} page={page} onSignOut={signingOut}>
       {page.render(account)}
     </Layout>
   );

@@ -1,10 +1,11 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Account } from '../../ui/account/useAccount';
 import { NoticeLine } from '../../ui/common/NoticeLine';
-import { PAGES, type ConsolePage } from './pages';
+import { mayOpen, PAGES, type ConsolePage } from './pages';
+import { ROLE_WORDS } from './role-words';
 import { Link } from './router';
 
-export const PRODUCT = 'Telehealth disaster eligibility';
+import { PRODUCT } from './PublicPage';
 
 /** Sets the document title, and after a move to another page puts focus on the new page's heading. */
 function usePageFocus(page: ConsolePage) {
@@ -36,15 +37,29 @@ function SkipLink() {
   );
 }
 
-function Header({ account }: { account: Account }) {
+function Header({ account, onSignOut }: { account: Account; onSignOut(): void }) {
+  const { membership } = account;
   return (
     <header className="console-header">
       <p className="console-name">
         <Link to="">{PRODUCT}</Link>
       </p>
       <p className="identity">
-        Signed in as <strong data-testid="signed-in-as">{account.signedInAs}</strong>{' '}
-        <button type="button" onClick={() => void account.signOut()} disabled={account.busy}>
+        Signed in as <strong data-testid="signed-in-as">{account.signedInAs}</strong>
+        {membership && (
+          <span data-testid="signed-in-role">
+            {' '}
+            ({ROLE_WORDS[membership.role]}, {membership.name})
+          </span>
+        )}{' '}
+        <button
+          type="button"
+          onClick={() => {
+            onSignOut();
+            void account.signOut();
+          }}
+          disabled={account.busy}
+        >
           Sign out
         </button>
       </p>
@@ -52,11 +67,11 @@ function Header({ account }: { account: Account }) {
   );
 }
 
-function Navigation({ current }: { current: ConsolePage }) {
+function Navigation({ current, account }: { current: ConsolePage; account: Account }) {
   return (
     <nav className="console-nav" aria-label="Console">
       <ul>
-        {PAGES.filter((page) => page.nav).map((page) => (
+        {PAGES.filter((page) => page.nav && mayOpen(page, account)).map((page) => (
           <li key={page.route}>
             <Link to={page.route} aria-current={page === current ? 'page' : undefined}>
               {page.title}
@@ -69,14 +84,25 @@ function Navigation({ current }: { current: ConsolePage }) {
 }
 
 /** Every signed-in page: skip link, banner with who is signed in and Sign out, navigation, the page. */
-export function Layout({ account, page, children }: { account: Account; page: ConsolePage; children: ReactNode }) {
+export function Layout({
+  account,
+  page,
+  onSignOut,
+  children,
+}: {
+  account: Account;
+  page: ConsolePage;
+  /** Told before this page's own Sign out, so the sign-in page does not report it as an unexpected end. */
+  onSignOut(): void;
+  children: ReactNode;
+}) {
   const heading = usePageFocus(page);
   return (
     <>
       <SkipLink />
-      <Header account={account} />
+      <Header account={account} onSignOut={onSignOut} />
       <div className="console-body">
-        <Navigation current={page} />
+        <Navigation current={page} account={account} />
         <main id="main" tabIndex={-1}>
           <h1 id="page-heading" ref={heading} tabIndex={-1}>
             {page.title}

@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react';
 import type { Account } from '../../ui/account/useAccount';
+import { ActivityPage } from './pages/ActivityPage';
 import { AlertsPage } from './pages/AlertsPage';
 import { CatchmentPage } from './pages/CatchmentPage';
+import { CheckPage } from './pages/CheckPage';
 import { KeyPage } from './pages/KeyPage';
 import { OverviewPage } from './pages/OverviewPage';
+import { TeamPage } from './pages/TeamPage';
 import { WebhookPage } from './pages/WebhookPage';
 
 export interface ConsolePage {
@@ -13,19 +16,29 @@ export interface ConsolePage {
   title: string;
   /** Listed in the navigation; a page built ahead of its server side stays reachable only by its address. */
   nav: boolean;
+  /** Only for owners and admins: members neither see it in the navigation nor get it at its address. */
+  managers?: boolean;
   render(account: Account): ReactNode;
 }
 
 /**
- * Every console page, in navigation order. A new page (Team, Activity, Check a postcode) is one more entry; what a
- * role may see is decided here once the server says the member's role.
+ * Every console page, in navigation order. What a role may do within a page is the page's own business (a member's
+ * key page has no buttons); a page with nothing for members at all is marked `managers`.
  */
 export const PAGES: readonly ConsolePage[] = [
   { route: '', title: 'Overview', nav: true, render: (account) => <OverviewPage account={account} /> },
+  { route: 'check', title: 'Check a postcode', nav: true, render: (account) => <CheckPage account={account} /> },
   { route: 'key', title: 'API key', nav: true, render: (account) => <KeyPage account={account} /> },
-  { route: 'catchment', title: 'Catchment', nav: true, render: () => <CatchmentPage /> },
+  { route: 'team', title: 'Team', nav: true, render: (account) => <TeamPage account={account} /> },
+  {
+    route: 'catchment',
+    title: 'Catchment',
+    nav: true,
+    render: (account) => <CatchmentPage readOnly={!account.manages} />,
+  },
   { route: 'alerts', title: 'Alerts', nav: true, render: () => <AlertsPage /> },
-  { route: 'webhook', title: 'Webhook', nav: true, render: () => <WebhookPage /> },
+  { route: 'webhook', title: 'Webhook', nav: true, render: (account) => <WebhookPage readOnly={!account.manages} /> },
+  { route: 'activity', title: 'Activity', nav: true, managers: true, render: () => <ActivityPage /> },
 ];
 
 export const NOT_FOUND: ConsolePage = {
@@ -35,6 +48,25 @@ export const NOT_FOUND: ConsolePage = {
   render: () => <p>There is no console page at this address. Choose a page from the navigation.</p>,
 };
 
-export function pageFor(route: string): ConsolePage {
-  return PAGES.find((page) => page.route === route) ?? NOT_FOUND;
+const NOT_FOR_ROLE: ConsolePage = {
+  route: '',
+  title: 'Not available to your role',
+  nav: false,
+  render: (account) => (
+    <p>
+      This page is for the owners and admins of your team; your role is {account.membership?.role ?? 'member'}. Choose a
+      page from the navigation.
+    </p>
+  ),
+};
+
+/** Whether `account` sees `page` (listed and opened). */
+export function mayOpen(page: ConsolePage, account: Account): boolean {
+  return !page.managers || account.manages;
+}
+
+export function pageFor(route: string, account: Account): ConsolePage {
+  const page = PAGES.find((p) => p.route === route);
+  if (!page) return NOT_FOUND;
+  return mayOpen(page, account) ? page : NOT_FOR_ROLE;
 }

@@ -24,8 +24,10 @@ export function useRoute(): string {
   return useSyncExternalStore(subscribe, currentRoute);
 }
 
-export function navigate(route: string): void {
-  history.pushState(null, '', BASE + route);
+/** `replace`: the page left is not one to come back to (a used invitation link). */
+export function navigate(route: string, { replace = false } = {}): void {
+  if (replace) history.replaceState(null, '', BASE + route);
+  else history.pushState(null, '', BASE + route);
   window.dispatchEvent(new Event(NAVIGATED));
 }
 

@@ -28,3 +28,14 @@ export function useLoad<T>(load: (api: ConsoleApi) => Promise<AccountResult<T>>)
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { result, setResult, reload };
 }
+
+/**
+ * `reload` whenever the window gets focus back: a page others change meanwhile (the team: someone accepted an
+ * invitation) shows what is there now when the person returns to it.
+ */
+export function useReloadOnFocus(reload: () => void): void {
+  useEffect(() => {
+    window.addEventListener('focus', reload);
+    return () => window.removeEventListener('focus', reload);
+  }, [reload]);
+}

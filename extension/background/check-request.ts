@@ -1,11 +1,9 @@
 import { ErrorEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
-import { ClientCheckResponse } from '../common/check-answer';
-import type { CheckOutcome, Problem } from '../common/outcome';
+import { ClientCheckResponse } from '../../ui/result/check-answer';
+import type { CheckOutcome, Problem } from '../../ui/result/outcome';
 import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
-
-/** When a 429 or 503 comes without a usable Retry-After. */
-const DEFAULT_RETRY_SECONDS = 60;
+import { retryAfterSeconds } from '../../ui/result/retry-after';
 
 /** API error codes the badge has its own words for; every other code is a server error. */
 const PROBLEM_BY_CODE: Partial<Record<ApiErrorCode, Problem>> = {
@@ -17,18 +15,6 @@ const PROBLEM_BY_CODE: Partial<Record<ApiErrorCode, Problem>> = {
   postcode_not_found: 'postcode_not_found',
   data_unavailable: 'data_unavailable',
 };
-
-/** Retry-After as seconds (delta form; an HTTP date is accepted too). */
-export function retryAfterSeconds(headers: Headers, now: number): number {
-  const raw = headers.get('retry-after') ?? headers.get('x-ratelimit-reset');
-  if (raw) {
-    const seconds = Number(raw);
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-    const date = Date.parse(raw);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
-  }
-  return DEFAULT_RETRY_SECONDS;
-}
 
 /** POST /api/v1/check-postcode, every answer and every failure turned into a CheckOutcome. */
 export async function requestCheck(
@@ -48,7 +34,7 @@ export async function requestCheck(
   if (!answer) return { ok: false, postcode, problem: 'unreachable' };
   const { response, body } = answer;
   if (response.ok) {
-    // Leniently: a server without this one's later fields is still a server (see check-answer.ts).
+    // Leniently: a server without this one's later fields is still a server (see ui/result/check-answer.ts).
     const parsed = ClientCheckResponse.safeParse(body);
     if (parsed.success) return { ok: true, postcode, data: parsed.data.data, metadata: parsed.data.metadata };
     return { ok: false, postcode, problem: 'server_error', status: response.status };

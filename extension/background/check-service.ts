@@ -1,5 +1,5 @@
 import { isAustralianPostcode } from '../../shared/api/postcode';
-import type { CheckFailure, CheckOutcome, Problem } from '../common/outcome';
+import type { CheckFailure, CheckOutcome, Problem } from '../../ui/result/outcome';
 import { requestCheck } from './check-request';
 import type { Fetch } from '../../ui/api/server-request';
 

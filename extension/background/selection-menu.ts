@@ -1,6 +1,6 @@
 import type { Browser } from 'wxt/browser';
 import { SELECTION_NOTICES, type SelectionResult } from '../common/messaging';
-import type { CheckOutcome } from '../common/outcome';
+import type { CheckOutcome } from '../../ui/result/outcome';
 import { postcodeInText } from '../common/postcode';
 import { isDisabledFor } from '../common/settings';
 import { siteOfUrl } from '../common/site';

@@ -1,6 +1,6 @@
 import { storage } from 'wxt/utils/storage';
 import type { Managed } from './managed-settings';
-import { parseHttpUrl } from './url';
+import { parseHttpUrl } from '../../ui/common/url';
 
 /**
  * The sites the extension runs on: those the organisation's policy lists (`sites`, match patterns) and those a

@@ -3,7 +3,7 @@ import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
 import type { AccountResult, CatchmentAnswer } from '../../ui/api/account-result';
 import type { StoredAlerts } from './alerts-storage';
-import type { CheckOutcome } from './outcome';
+import type { CheckOutcome } from '../../ui/result/outcome';
 
 /** Why a selection the user asked to check (context menu) got no check: said in words where the selection is. */
 export interface SelectionNotice {

@@ -1,4 +1,4 @@
-import { parseHttpUrl } from './url';
+import { parseHttpUrl } from '../../ui/common/url';
 
 /**
  * A server URL as the user typed it, made canonical: http(s) only, no credentials, query or fragment, no trailing

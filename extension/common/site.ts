@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { parseHttpUrl } from './url';
+import { parseHttpUrl } from '../../ui/common/url';
 
 /**
  * The site a frame belongs to, as the popup names it: the origin of the top-level page. A frame inside the

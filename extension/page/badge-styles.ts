@@ -1,4 +1,4 @@
-import { RESULT_CSS } from '../result/result-styles';
+import { RESULT_CSS } from '../../ui/result/result-styles';
 
 /**
  * The overlay layer: one host at the end of the page's body that takes no room (absolutely positioned, zero size), no

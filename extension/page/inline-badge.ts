@@ -1,7 +1,7 @@
-import { h } from '../common/dom';
-import type { CheckOutcome } from '../common/outcome';
-import { badgeView } from '../result/badge-view';
-import type { ResultViewOptions } from '../result/result-view';
+import { h } from '../../ui/common/dom';
+import type { CheckOutcome } from '../../ui/result/outcome';
+import { badgeView } from '../../ui/result/badge-view';
+import type { ResultViewOptions } from '../../ui/result/result-view';
 import { ResultPanel } from './result-panel';
 
 export interface InlineBadgeOptions extends Omit<ResultViewOptions, 'now' | 'retry'> {

@@ -1,4 +1,4 @@
-import type { CheckOutcome } from '../common/outcome';
+import type { CheckOutcome } from '../../ui/result/outcome';
 import type { InlineBadge } from './inline-badge';
 import type { FieldStyle } from './overlay-field-text';
 import type { Tracked } from './overlay-frame-loop';

@@ -1,4 +1,4 @@
-import { h } from '../common/dom';
+import { h } from '../../ui/common/dom';
 import { setData, type ClipBox, type Entry, type Plan } from './overlay-entry';
 import { fieldText, readFieldStyle, textWidth } from './overlay-field-text';
 import { placeBadge } from './overlay-fit';

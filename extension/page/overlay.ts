@@ -1,6 +1,6 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { copyText } from '../../ui/common/clipboard';
-import { h } from '../common/dom';
+import { h } from '../../ui/common/dom';
 import { InlineBadge } from './inline-badge';
 import { newEntry, type BadgeHandle, type BadgeOptions, type Entry } from './overlay-entry';
 import { TabOrder } from './overlay-focus';

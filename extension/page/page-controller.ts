@@ -1,5 +1,5 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import type { CheckOutcome, Problem } from '../common/outcome';
+import type { CheckOutcome, Problem } from '../../ui/result/outcome';
 import { FieldWatcher } from './field-watcher';
 import { isRange } from './overlay-geometry';
 import {

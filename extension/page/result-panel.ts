@@ -1,7 +1,7 @@
-import { h } from '../common/dom';
-import type { CheckOutcome } from '../common/outcome';
-import { badgeView } from '../result/badge-view';
-import { renderResultView, type ResultViewOptions } from '../result/result-view';
+import { h } from '../../ui/common/dom';
+import type { CheckOutcome } from '../../ui/result/outcome';
+import { badgeView } from '../../ui/result/badge-view';
+import { renderResultView, type ResultViewOptions } from '../../ui/result/result-view';
 
 /** A message in words instead of a check (a selection without a postcode, a site switched off). */
 export interface PanelNotice {

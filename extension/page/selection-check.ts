@@ -1,5 +1,5 @@
 import type { SelectionNotice, SelectionResult } from '../common/messaging';
-import type { CheckOutcome } from '../common/outcome';
+import type { CheckOutcome } from '../../ui/result/outcome';
 
 /** Shows a selection's result (or notice) in a panel anchored at `range`: the overlay layer's job. */
 export type ShowSelectionResult = (

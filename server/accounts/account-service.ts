@@ -213,6 +213,8 @@ export class AccountService {
       const account = data.accounts.find((a) => a.id === accountId)!;
       data.members = data.members.filter((m) => m.account_id !== accountId);
       data.accounts = data.accounts.filter((a) => a.id !== accountId);
+      // Their reset link goes with them (PostgreSQL's rows would: ON DELETE CASCADE).
+      data.password_resets = data.password_resets.filter((r) => r.account_id !== accountId);
       return account;
     });
   }

@@ -40,11 +40,46 @@ export const Subscription = z.object({
 });
 export type Subscription = z.infer<typeof Subscription>;
 
+/**
+ * A pending invitation to join an organisation with a role. Only the SHA-256 of its link's token is kept; accepting it
+ * or revoking it removes the record (the link is dead either way), and so does its expiry (purged on the next write).
+ */
+export const Invitation = z.object({
+  id: z.string().min(1),
+  organisation_id: z.string().min(1),
+  email: z.string().min(3),
+  role: Role,
+  /** SHA-256 of the link's token, hex. */
+  token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The inviting member's email (kept as text: the invitation outlives their account); null for the operator. */
+  invited_by: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export type Invitation = z.infer<typeof Invitation>;
+
+/** A password-reset link's token (its SHA-256 only): at most one per account, removed when used or expired. */
+export const PasswordReset = z.object({
+  id: z.string().min(1),
+  account_id: z.string().min(1),
+  token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export type PasswordReset = z.infer<typeof PasswordReset>;
+
+/**
+ * accounts.json. The invitations and password resets live here (not in a file of their own) so that accepting an
+ * invitation creates the account and its membership and uses the invitation in one atomic update. They default to
+ * none: a schema-2 file from before them reads as it is, with nothing to migrate.
+ */
 export const AccountsFile = z.object({
   accounts: z.array(Account),
   organisations: z.array(Organisation),
   members: z.array(Member),
   subscriptions: z.array(Subscription),
+  invitations: z.array(Invitation).default([]),
+  password_resets: z.array(PasswordReset).default([]),
 });
 export type AccountsFile = z.infer<typeof AccountsFile>;
 

@@ -2,8 +2,9 @@ import type { DocumentDeclaration } from '../storage/document';
 import { AccountsFile, accountsToOrganisations } from './account-store';
 
 /**
- * Accounts, organisations, their members and subscriptions: DATA_DIR/accounts.json, or the tables `accounts`,
- * `organisations`, `members` and `subscriptions`.
+ * Accounts, organisations, their members and subscriptions, pending invitations and password resets:
+ * DATA_DIR/accounts.json, or the tables `accounts`, `organisations`, `members`, `subscriptions`, `invitations` and
+ * `password_resets`.
  */
 export const accountsDocument: DocumentDeclaration<AccountsFile> = {
   name: 'accounts',
@@ -11,6 +12,13 @@ export const accountsDocument: DocumentDeclaration<AccountsFile> = {
   schema: AccountsFile,
   version: 2,
   migrations: { 1: accountsToOrganisations },
-  defaults: () => ({ accounts: [], organisations: [], members: [], subscriptions: [] }),
+  defaults: () => ({
+    accounts: [],
+    organisations: [],
+    members: [],
+    subscriptions: [],
+    invitations: [],
+    password_resets: [],
+  }),
   postgres: () => import('./postgres-account-store').then((m) => m.accountsCodec),
 };

@@ -4,17 +4,25 @@ import type { ImportCounts } from '../storage/import/import-report';
 import { insertCounted } from '../storage/import/import-rows';
 import { anyInserted } from '../storage/postgres/table-count';
 import { type AccountsFile } from './account-store';
-import { ACCOUNTS, MEMBERS, ORGANISATIONS, SUBSCRIPTIONS } from './postgres-account-store';
+import {
+  ACCOUNTS,
+  INVITATIONS,
+  MEMBERS,
+  ORGANISATIONS,
+  PASSWORD_RESETS,
+  SUBSCRIPTIONS,
+} from './postgres-account-store';
 import { accountsDocument } from './accounts-document';
 
 /**
- * accounts.json (upgraded to organisations when older) into `accounts`, `organisations`, `members` and
- * `subscriptions`, parents first, each left alone when the database has its key. An email that differs only in case
- * from another account's is an error naming it (accounts_email_unique), not a skip.
+ * accounts.json (upgraded to organisations when older) into `accounts`, `organisations`, `members`, `subscriptions`,
+ * `invitations` and `password_resets`, parents first, each left alone when the database has its key. An email that
+ * differs only in case from another account's is an error naming it (accounts_email_unique), not a skip. Expired links
+ * are copied as they are: the server's next write or purge drops them, as it would have in DATA_DIR.
  */
 export const accountsImporter: FeatureImporter<
   AccountsFile,
-  Pick<ImportCounts, 'accounts' | 'organisations' | 'members' | 'subscriptions'>
+  Pick<ImportCounts, 'accounts' | 'organisations' | 'members' | 'subscriptions' | 'invitations' | 'passwordResets'>
 > = {
   document: accountsDocument.name,
 
@@ -25,9 +33,13 @@ export const accountsImporter: FeatureImporter<
     const organisations = await step('organisations', () => insertCounted(client, ORGANISATIONS, file.organisations));
     const members = await step('members', () => insertCounted(client, MEMBERS, file.members));
     const subscriptions = await step('subscriptions', () => insertCounted(client, SUBSCRIPTIONS, file.subscriptions));
+    const invitations = await step('invitations', () => insertCounted(client, INVITATIONS, file.invitations));
+    const passwordResets = await step('password resets', () =>
+      insertCounted(client, PASSWORD_RESETS, file.password_resets),
+    );
     return {
-      counts: { accounts, organisations, members, subscriptions },
-      changed: anyInserted(accounts, organisations, members, subscriptions),
+      counts: { accounts, organisations, members, subscriptions, invitations, passwordResets },
+      changed: anyInserted(accounts, organisations, members, subscriptions, invitations, passwordResets),
     };
   },
 };

@@ -1,5 +1,13 @@
 import { diffRows, recordTable, writeDiff, type Queryable, type RecordTable } from '../storage/postgres/rows';
-import { AccountsFile, type Account, type Member, type Organisation, type Subscription } from './account-store';
+import {
+  AccountsFile,
+  type Account,
+  type Invitation,
+  type Member,
+  type Organisation,
+  type PasswordReset,
+  type Subscription,
+} from './account-store';
 import type { TableCodec } from '../storage/document';
 
 /** The table `accounts` as account records (exported for the JSON import, which fills it with the same columns). */
@@ -58,10 +66,44 @@ export const SUBSCRIPTIONS = recordTable<Subscription>({
   ],
 });
 
+export const INVITATIONS = recordTable<Invitation>({
+  table: 'invitations',
+  label: 'invitation',
+  key: 'id',
+  ordered: true,
+  columns: [
+    { name: 'id', type: 'text' },
+    { name: 'organisation_id', type: 'text' },
+    { name: 'email', type: 'text' },
+    { name: 'role', type: 'text' },
+    { name: 'token_hash', type: 'text' },
+    { name: 'invited_by', type: 'text' },
+    { name: 'created_at', type: 'timestamptz' },
+    { name: 'expires_at', type: 'timestamptz' },
+  ],
+});
+
+export const PASSWORD_RESETS = recordTable<PasswordReset>({
+  table: 'password_resets',
+  label: 'password reset',
+  key: 'id',
+  ordered: true,
+  columns: [
+    { name: 'id', type: 'text' },
+    { name: 'account_id', type: 'text' },
+    { name: 'token_hash', type: 'text' },
+    { name: 'created_at', type: 'timestamptz' },
+    { name: 'expires_at', type: 'timestamptz' },
+  ],
+});
+
 const byId = (record: { id: string }) => record.id;
 const byAccount = (record: { account_id: string }) => record.account_id;
 
-/** accounts.json as the tables `accounts`, `organisations`, `members` and `subscriptions`, each in its array's order. */
+/**
+ * accounts.json as the tables `accounts`, `organisations`, `members`, `subscriptions`, `invitations` and
+ * `password_resets`, each in its array's order.
+ */
 export const accountsCodec: TableCodec<AccountsFile> = {
   async load(client: Queryable): Promise<AccountsFile> {
     // One after the other: a transaction's client runs one query at a time.
@@ -74,32 +116,26 @@ export const accountsCodec: TableCodec<AccountsFile> = {
       organisations: await rows(ORGANISATIONS),
       members: await rows(MEMBERS),
       subscriptions: await rows(SUBSCRIPTIONS),
+      invitations: await rows(INVITATIONS),
+      password_resets: await rows(PASSWORD_RESETS),
     };
   },
 
   async save(client: Queryable, before: AccountsFile, after: AccountsFile): Promise<void> {
-    const accounts = diffRows(before.accounts, after.accounts, byId);
-    const organisations = diffRows(before.organisations, after.organisations, byId);
-    // Parents first: a new member or subscription refers to its account and organisation, and a removed one takes
-    // its rows with it (ON DELETE CASCADE).
-    await writeDiff(client, ACCOUNTS, accounts, byId, ACCOUNTS.toRow, after.accounts);
-    await writeDiff(client, ORGANISATIONS, organisations, byId, ORGANISATIONS.toRow, after.organisations);
-    await writeDiff(
-      client,
-      MEMBERS,
-      diffRows(before.members, after.members, byAccount),
-      byAccount,
-      MEMBERS.toRow,
-      after.members,
-    );
-    await writeDiff(
-      client,
-      SUBSCRIPTIONS,
-      diffRows(before.subscriptions, after.subscriptions, byId),
-      byId,
-      SUBSCRIPTIONS.toRow,
-      after.subscriptions,
-    );
+    /** Writes what changed in one array of the document to its table; returns the difference. */
+    const write = async <R>(table: RecordTable<R>, keyOf: (record: R) => string, was: R[], is: R[]) => {
+      const diff = diffRows(was, is, keyOf);
+      await writeDiff(client, table, diff, keyOf, table.toRow, is);
+      return diff;
+    };
+    // Parents first: a new member, subscription, invitation or reset refers to its account or organisation, and a
+    // removed one takes its rows with it (ON DELETE CASCADE).
+    const accounts = await write(ACCOUNTS, byId, before.accounts, after.accounts);
+    const organisations = await write(ORGANISATIONS, byId, before.organisations, after.organisations);
+    await write(MEMBERS, byAccount, before.members, after.members);
+    await write(SUBSCRIPTIONS, byId, before.subscriptions, after.subscriptions);
+    await write(INVITATIONS, byId, before.invitations, after.invitations);
+    await write(PASSWORD_RESETS, byId, before.password_resets, after.password_resets);
     // A removed account clears its keys' account_id and takes its key actions; a removed organisation takes its keys
     // (ON DELETE): the keys document holds them, and is told so.
     if (accounts.deleted.length > 0 || organisations.deleted.length > 0) {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { ActivityData, ActivityQuery, type ActivityEvent } from '../../shared/api/activity';
 import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
-import type { AuditEvent, AuditLog } from '../audit/audit-log';
+import { AuditEventType, type AuditEvent, type AuditLog } from '../audit/audit-log';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { errorResponse, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
 import { withValidQuery } from '../http/validate-request';
@@ -65,7 +65,9 @@ export function registerActivityPaths(registry: ApiRegistry): void {
     path: '/api/v1/activity',
     summary: "The organisation's audit trail, newest first (owners and admins)",
     description:
-      'Sign-ins (and failed ones), sign-outs, key, team and subscription changes of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token.',
+      'Sign-ins, sign-outs, key, team, invitation and subscription changes of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token. `event` is one of: ' +
+      AuditEventType.options.join(', ') +
+      ' (more may be added: show an unknown one by its name).',
     security: SESSION_AUTH,
     request: { query: ActivityQuery },
     responses: {

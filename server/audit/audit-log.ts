@@ -19,6 +19,12 @@ export const AuditEventType = z.enum([
   'member_added',
   'member_role_changed',
   'member_removed',
+  'invitation_created',
+  'invitation_resent',
+  'invitation_revoked',
+  'invitation_accepted',
+  'password_reset_requested',
+  'password_reset',
 ]);
 export type AuditEventType = z.infer<typeof AuditEventType>;
 
@@ -36,9 +42,9 @@ export const AuditEvent = z.object({
   email: z.string().nullable(),
   /** The organisation concerned: what its Activity page lists. */
   organisation_id: z.string().optional(),
-  /** A team event's subject: the member added, changed or removed. */
+  /** A team event's subject: the member added, changed or removed; the person invited; whose password is reset. */
   member_email: z.string().optional(),
-  /** A team event's role: given (added, changed) or held (removed). */
+  /** A team event's role: given (added, changed, invited) or held (removed, reset). */
   role: Role.optional(),
   /** Client address (web events). */
   ip: z.string().optional(),

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { LoginRequest, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
@@ -17,10 +17,11 @@ import {
 import { withValidBody } from '../http/validate-request';
 import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
 import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
-import { sessionMember, type SignedIn } from '../sessions/require-session';
+import { sessionMember } from '../sessions/require-session';
 import { clearSessionCookie } from '../sessions/session-cookie';
 import type { SessionStore } from '../sessions/session-store';
 import '../sessions/session-types';
+import { promisify, SIGNED_OUT, sessionViewer, startSession } from './session-view';
 import { SignInError, type SignInService } from './sign-in';
 
 export interface AuthRouterDeps {
@@ -31,43 +32,21 @@ export interface AuthRouterDeps {
   idleTimeoutMs: number;
 }
 
-const SIGNED_OUT: SessionData = { authenticated: false, account: null, organisation: null, expires_at: null };
-
-function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> {
-  return new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
-}
-
 /**
  * POST /login, POST /logout, GET /session: sign-in with email and password, sign-out, and who is signed in. Runs
  * behind the cookie session (cookieSession). On sign-in the session id is regenerated (no fixation) and the session
  * holds the account id only; the rules of sign-in (throttling, equal cost of unknown emails) are SignInService's.
  */
 export function authRouter(deps: AuthRouterDeps): Router {
-  const { signIn, accounts, sessions, clock, idleTimeoutMs } = deps;
-
-  const sessionView = async (req: Request, { account, member }: SignedIn): Promise<SessionData> => {
-    const expires = await sessions.expiresAt(req.sessionID);
-    const organisation = accounts.organisation(member.organisation_id);
-    return {
-      authenticated: true,
-      account: { id: account.id, email: account.email },
-      organisation: organisation ? { id: organisation.id, name: organisation.name, role: member.role } : null,
-      // Right after sign-in the session is not stored yet: its idle deadline starts now.
-      expires_at: (expires ?? new Date(clock().getTime() + idleTimeoutMs)).toISOString(),
-    };
-  };
+  const { signIn, accounts } = deps;
+  const sessionView = sessionViewer(deps);
 
   const login = withValidBody(
     LoginRequest,
     () => 'invalid_request',
     async ({ email, password }, req, res) => {
       const account = await signIn
-        .signIn(email, password, clientAddress(req), async (signedIn) => {
-          // A new id for the signed-in session: whatever id the browser came with (planted or old) is destroyed.
-          await promisify((done) => req.session.regenerate(done));
-          req.session.accountId = signedIn.id;
-          await promisify((done) => req.session.save(done));
-        })
+        .signIn(email, password, clientAddress(req), (signedIn) => startSession(req, signedIn.id))
         .catch((err: unknown) => {
           // A shared login throttle that cannot be reached: refused, never let through uncounted.
           if (err instanceof RateLimitUnavailableError) {

@@ -44,9 +44,12 @@ export interface LoginCounter extends SlidingWindowCounter {
   close?(): Promise<void>;
 }
 
-/** A bucket name that does not carry the email or address itself (the keys of a shared counter are visible). */
-function bucket(kind: 'email' | 'ip', value: string): string {
-  return `${kind}:${hash('sha256', value, 'hex')}`;
+/**
+ * A bucket name that does not carry the email or address itself (the keys of a shared counter are visible). `scope`
+ * keeps another throttle's counts apart on the same counter (sign-in has none, for the names it always had).
+ */
+function bucket(scope: string, kind: 'email' | 'ip', value: string): string {
+  return `${scope}${kind}:${hash('sha256', value, 'hex')}`;
 }
 
 /**
@@ -62,14 +65,27 @@ function bucket(kind: 'email' | 'ip', value: string): string {
  */
 export class LoginThrottle {
   private readonly counter: LoginCounter;
+  private ownsCounter = true;
   private callsSinceSweep = 0;
 
   constructor(
     readonly limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS,
     private readonly now: () => number = Date.now,
     counter?: LoginCounter,
+    private readonly scope = '',
   ) {
     this.counter = counter ?? new InMemorySlidingWindow(limits.windowMs);
+  }
+
+  /**
+   * A throttle with the same limits on the same counter (in this process or Redis, shared by every instance), whose
+   * buckets are apart from these: password-reset requests are limited like sign-ins without using up anyone's
+   * sign-in attempts. Closing it closes nothing; this throttle owns the counter.
+   */
+  scoped(scope: string): LoginThrottle {
+    const scoped = new LoginThrottle(this.limits, this.now, this.counter, `${this.scope}${scope}:`);
+    scoped.ownsCounter = false;
+    return scoped;
   }
 
   /** Buckets held by an in-process counter (idle ones included until the next purge); 0 for a shared one. */
@@ -84,8 +100,8 @@ export class LoginThrottle {
   async begin(email: string, ip: string): Promise<LoginGate> {
     if (++this.callsSinceSweep >= 1000) this.purge();
     const now = this.now();
-    const accountKey = bucket('email', email);
-    const ipKey = bucket('ip', ip);
+    const accountKey = bucket(this.scope, 'email', email);
+    const ipKey = bucket(this.scope, 'ip', ip);
     const buckets: LoginBucket[] = [
       { key: accountKey, limit: this.limits.perAccount },
       { key: ipKey, limit: this.limits.perIp },
@@ -124,7 +140,7 @@ export class LoginThrottle {
 
   /** Closes a shared counter's connection. */
   async close(): Promise<void> {
-    await this.counter.close?.();
+    if (this.ownsCounter) await this.counter.close?.();
   }
 
   /**

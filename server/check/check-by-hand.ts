@@ -5,14 +5,9 @@ import type { Subscription } from '../accounts/account-store';
 import { AppError } from '../http/app-error';
 import { errorResponse, jsonRequestBody, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
 import type { ApiKeyRecord } from '../keys/key-records';
-import { countUsage } from '../keys/require-api-key';
+import { countUsage, type UsageCounter } from '../keys/require-api-key';
 import { callerSubscription, requireSession } from '../sessions/require-session';
-import type { UsageService } from '../usage/usage-service';
-
-/** The id under which an organisation's checks by hand are rate-limited and counted, beside its keys'. */
-export const BY_HAND_PREFIX = 'by-hand:';
-/** How usage names them. */
-export const BY_HAND_LABEL = 'by hand (console)';
+import { BY_HAND_LABEL, BY_HAND_PREFIX } from '../usage/by-hand';
 
 /**
  * The organisation's checks by hand as the limiter and the usage counter see a caller: one more "key" of the
@@ -37,7 +32,7 @@ export interface CheckByHandDeps {
   clock: () => Date;
   /** The check's rate limiter: checks by hand share the subscription's limit, in a bucket of their own. */
   rateLimit: readonly RequestHandler[];
-  usage?: Pick<UsageService, 'count'> | null;
+  usage?: UsageCounter | null;
   /** answerHandlers: the same answers as the API key's check. */
   answer: readonly RequestHandler[];
 }

@@ -1,10 +1,17 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
 import { StaleDataError, type DataEpoch } from '../storage/postgres/data-epoch';
-import type { UsageService } from '../usage/usage-service';
 import type { Authentication, KeyService } from './key-service';
 
 export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_key' };
+
+/**
+ * Where a valid key's requests are counted by how they ended (server/usage's UsageService; declared here so that
+ * the key gate does not depend on the usage feature, which depends on it).
+ */
+export interface UsageCounter {
+  count(subscriptionId: string, keyId: string, kind: 'answered' | 'refused' | 'rate_limited', now: Date): void;
+}
 
 /**
  * Looks the caller up in what this process holds, and notes the data epoch that is at least as old as what it read
@@ -58,14 +65,14 @@ export interface ApiKeyGateDeps {
    */
   dataEpoch?: DataEpoch | null;
   /** Where each request of a valid key is counted by how it ended (GET /api/v1/usage); absent: not counted. */
-  usage?: Pick<UsageService, 'count'> | null;
+  usage?: UsageCounter | null;
 }
 
 /**
  * Counts, once the answer is sent, a request whose key was valid: 2xx answered, 429 rate-limited, other 4xx refused
  * (a 5xx is the service's failure, not the caller's use). Registered before the rate limiter, which may answer first.
  */
-export function countUsage(usage: Pick<UsageService, 'count'>, clock: () => Date): RequestHandler {
+export function countUsage(usage: UsageCounter, clock: () => Date): RequestHandler {
   return (_req, res, next) => {
     res.once('finish', () => {
       const outcome = res.locals.apiKey;

@@ -126,6 +126,22 @@ export class OriginPolicy {
     return origins;
   }
 
+  /**
+   * The origin that links sent to people (invitations, password resets) point at. PUBLIC_URL's first entry when set:
+   * the link is opened by someone else, maybe elsewhere, so it names the canonical address. Otherwise the origin of
+   * the page that asked when it is one of this server's own (a console at http://localhost:3000 gets localhost
+   * links), else the first of them (http://127.0.0.1:PORT). Never the Host header: a client could point the link at
+   * any site it liked.
+   */
+  linkOrigin(req: Request): string {
+    const own = this.ownOrigins(req);
+    const first = own.values().next().value;
+    if (this.configured || first === undefined) return first ?? 'http://127.0.0.1';
+    const origin = req.headers.origin;
+    const normalised = origin === undefined ? undefined : normalisedWebOrigin(origin);
+    return normalised !== undefined && own.has(normalised) ? normalised : first;
+  }
+
   isAllowed(origin: string, req: Request): boolean {
     if (this.isExtensionOrigin(origin)) return true;
     // Opaque origins ("null") and anything that is not an http(s) origin never match.

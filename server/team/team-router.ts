@@ -23,7 +23,7 @@ function rethrowTeamError(err: unknown): never {
 }
 
 /** The signed-in member as the team rules see them, acting from the client's address. */
-function actorOf(req: Parameters<RequestHandler>[0], res: Response): TeamActor {
+export function actorOf(req: Parameters<RequestHandler>[0], res: Response): TeamActor {
   return {
     member: signedInMember(res),
     email: signedInAccount(res).email,
@@ -32,7 +32,7 @@ function actorOf(req: Parameters<RequestHandler>[0], res: Response): TeamActor {
 }
 
 /** The member named in the path, or 404 (an id that is not a plain string). */
-function memberId(params: unknown): string {
+export function memberId(params: unknown): string {
   const parsed = MemberParams.safeParse(params);
   if (!parsed.success) throw new AppError('member_not_found');
   return parsed.data.account_id;

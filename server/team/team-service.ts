@@ -54,7 +54,10 @@ export class TeamService {
     };
   }
 
-  /** Creates the account of a new member (the operator's `add-member`; invitations end here too). */
+  /**
+   * Creates the account of a new member (the operator's `add-member`). An accepted invitation does the same in one
+   * update with using the invitation up (InvitationService.accept), and is audited alike.
+   */
   async add(actor: TeamActor, organisationId: string, email: string, password: string, role: Role): Promise<string> {
     this.allow(actor, role);
     const account = await this.deps.accounts.createAccount(email, password, { organisationId, role });

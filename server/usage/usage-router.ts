@@ -13,7 +13,7 @@ import {
 } from '../http/openapi-registry';
 import { withValidQuery } from '../http/validate-request';
 import { callerSubscription } from '../sessions/require-session';
-import { BY_HAND_LABEL, BY_HAND_PREFIX } from '../check/check-by-hand';
+import { BY_HAND_LABEL, BY_HAND_PREFIX } from './by-hand';
 import { usageCsv } from './usage-csv';
 import type { UsageService } from './usage-service';
 

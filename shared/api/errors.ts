@@ -41,6 +41,7 @@ export const API_ERRORS = {
   last_owner: { status: 409, message: 'An organisation keeps at least one owner' },
   account_exists: { status: 409, message: 'An account with this email already exists' },
   invitation_not_found: { status: 404, message: 'No such invitation' },
+  too_many_invitations: { status: 409, message: 'An organisation has at most 100 pending invitations' },
   invalid_link: { status: 400, message: 'This link is invalid, used or expired' },
   weak_password: { status: 400, message: 'The password must have at least 10 characters' },
   internal_error: { status: 500, message: 'Internal server error' },

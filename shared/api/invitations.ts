@@ -13,6 +13,8 @@ export const INVITATION_DAYS = 7;
 /** Hours a password-reset link stays valid. */
 export const RESET_HOURS = 2;
 export const MIN_PASSWORD_LENGTH = 10;
+/** Pending invitations an organisation may have at once (409 too_many_invitations beyond). */
+export const MAX_PENDING_INVITATIONS = 100;
 
 const Email = z
   .string()
@@ -71,6 +73,16 @@ export const TokenPasswordRequest = z
 
 /** POST /api/v1/auth/password-reset/request: always 202, whether or not the email has an account. */
 export const ResetRequest = z.object({ email: Email }).strict().meta({ id: 'ResetRequest' });
+/** Its answer, the same whether or not the email has an account. */
+export const ResetRequestedData = z
+  .object({
+    mail_enabled: z.boolean().meta({
+      description:
+        'Whether this server sends e-mail (SMTP_URL). true: a link is on its way if the email has an account. false: nothing is sent; an owner or admin of the practice issues a reset link instead',
+    }),
+  })
+  .meta({ id: 'ResetRequested' });
+export type ResetRequestedData = z.infer<typeof ResetRequestedData>;
 
 /** POST /api/v1/team/members/{account_id}/reset-link: a reset link an admin hands over (shown once). */
 export const ResetLinkData = z

@@ -2,9 +2,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPostcode } from '../helpers/test-server';
 import {
+  focused,
   openConsoleHarness,
   pageProblems,
   seriousViolations,
+  tabTo,
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
@@ -150,34 +152,6 @@ describe('a clinic in the console', () => {
     expect(await pageProblems(w)).toEqual([]);
   });
 });
-
-/** What has focus: its tag, text or label, and whether the browser draws its focus ring (a visible outline). */
-function focused(page: Page) {
-  return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return null;
-    const style = getComputedStyle(el);
-    return {
-      tag: el.tagName.toLowerCase(),
-      name:
-        (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() ||
-        (el as HTMLInputElement).labels?.[0]?.textContent,
-      visible: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
-    };
-  });
-}
-
-/** Presses Tab until the element named `name` has focus (at most 30 presses); fails if it never does. */
-async function tabTo(page: Page, name: string): Promise<void> {
-  const passed: string[] = [];
-  for (let i = 0; i < 30; i++) {
-    await page.keyboard.press('Tab');
-    const now = (await focused(page))?.name ?? '(nothing)';
-    if (now === name) return;
-    passed.push(now);
-  }
-  throw new Error(`Tab never reached ${name}; it went through ${passed.join(', ')}`);
-}
 
 describe('by keyboard alone', () => {
   let w: WatchedPage;

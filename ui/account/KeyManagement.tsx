@@ -141,6 +141,20 @@ export function KeyManagement({ account, browser }: KeyManagementProps) {
   );
   const { newKey, confirming, setConfirming } = keys;
   const { status, busy } = account;
+  if (!account.manages) {
+    // Absent rather than disabled: a member has nothing to do here but read.
+    return (
+      <>
+        {status && <KeyStatusList status={status} />}
+        <p className="hint" data-testid="key-read-only">
+          Your role ({account.membership?.role ?? 'member'}) shows the key&apos;s status only: an owner or admin of your
+          team generates, regenerates and revokes it.
+        </p>
+        {/* A refusal that revealed the role changed (forbidden_role) stays said after the buttons go. */}
+        <NoticeLine notice={keys.notice} />
+      </>
+    );
+  }
   return (
     <>
       {status && <KeyStatusList status={status} />}

@@ -1,9 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData } from '../../shared/api/keys';
+import { canManage } from '../../shared/api/team';
 import { useApi } from '../api/api-client';
 import type { Notice } from '../common/NoticeLine';
 
 export type Account = ReturnType<typeof useAccount>;
+
+/** The signed-in member's organisation and role (null from a server older than organisations). */
+export type Membership = NonNullable<SessionData['organisation']>;
 
 const NO_SESSION_COOKIE =
   'The server accepted the sign-in but the browser did not send the session cookie back. Check that the Server URL matches the address the server is reached at.';
@@ -22,6 +27,26 @@ function useWhileBusy() {
   return { busy, whileBusy };
 }
 
+/** Who is signed in, as the session said: their email and account id, their organisation and role. */
+function useIdentity() {
+  const [signedInAs, setSignedInAs] = useState<string | null>(null);
+  const [accountId, setAccountId] = useState<string | null>(null);
+  const [membership, setMembership] = useState<Membership | null>(null);
+  const signedIn = useCallback((session: SessionData) => {
+    setSignedInAs(session.account?.email ?? null);
+    setAccountId(session.account?.id ?? null);
+    setMembership(session.organisation ?? null);
+  }, []);
+  const clearIdentity = useCallback(() => {
+    setSignedInAs(null);
+    setAccountId(null);
+    setMembership(null);
+  }, []);
+  // A server that does not say the role (older than organisations) lets the one account manage everything.
+  const manages = membership === null || canManage(membership.role);
+  return { who: { signedInAs, accountId, membership, manages }, signedIn, clearIdentity };
+}
+
 /**
  * The clinic's session and its subscription and key status. One action at a time: `busy` is set while sign-in,
  * sign-out or a key action is under way. `connection` names the server the session is on (the options page's saved
@@ -30,7 +55,7 @@ function useWhileBusy() {
  */
 export function useAccount(connection: string) {
   const api = useApi();
-  const [signedInAs, setSignedInAs] = useState<string | null>(null);
+  const { who, signedIn, clearIdentity } = useIdentity();
   const [status, setStatus] = useState<KeyStatusData | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   /** The first read of the session has answered: until then the page knows neither way. */
@@ -38,9 +63,9 @@ export function useAccount(connection: string) {
   const { busy, whileBusy } = useWhileBusy();
 
   const signedOut = useCallback(() => {
-    setSignedInAs(null);
+    clearIdentity();
     setStatus(null);
-  }, []);
+  }, [clearIdentity]);
 
   const loadStatus = useCallback(async () => {
     const result = await api.keyStatus();
@@ -56,13 +81,13 @@ export function useAccount(connection: string) {
   const loadSession = useCallback(async () => {
     const result = await api.session();
     if (result.ok && result.data.authenticated && result.data.account) {
-      setSignedInAs(result.data.account.email);
+      signedIn(result.data);
       await loadStatus();
     } else {
       signedOut();
     }
     setSessionRead(true);
-  }, [api, loadStatus, signedOut]);
+  }, [api, loadStatus, signedIn, signedOut]);
 
   // The session shown is the saved server's: another server starts signed out until its session is read.
   useEffect(() => {
@@ -89,7 +114,7 @@ export function useAccount(connection: string) {
         setNotice({ kind: 'error', text: NO_SESSION_COOKIE });
         return;
       }
-      setSignedInAs(result.data.account.email);
+      signedIn(result.data);
       await loadStatus();
     });
   };
@@ -100,5 +125,5 @@ export function useAccount(connection: string) {
       signedOut();
     });
 
-  return { signedInAs, status, busy, notice, sessionRead, loadSession, loadStatus, whileBusy, signIn, signOut };
+  return { ...who, status, busy, notice, sessionRead, loadSession, loadStatus, whileBusy, signIn, signOut };
 }

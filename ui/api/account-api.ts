@@ -11,7 +11,7 @@ const UNREACHABLE = {
   message: 'Server unreachable: check the Server URL and the network.',
 } as const;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** How a successful answer's body becomes the result's data; null: not the expected answer. */
 type ReadSuccess<T> = (body: unknown) => T | null;
@@ -37,7 +37,7 @@ export async function sessionCall<T>(
   body?: unknown,
   read: 'json' | 'text' = 'json',
 ): Promise<AccountResult<T>> {
-  const sendsBody = method === 'POST' || method === 'PUT';
+  const sendsBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   const answer = await sendRequest(
     fetchFn,
     `${serverUrl}/api/v1${path}`,

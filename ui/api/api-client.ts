@@ -42,6 +42,8 @@ export function failureWords(failure: AccountFailure, refusedOrigin: string): st
       return refusedOrigin;
     case 'unauthenticated':
       return 'Your session has ended. Sign in again.';
+    case 'forbidden_role':
+      return 'Your role in the team does not allow this (it may have just been changed): ask an owner or admin.';
     default:
       return failure.message;
   }

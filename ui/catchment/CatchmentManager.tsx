@@ -8,9 +8,27 @@ import { useCatchment } from './useCatchment';
  * are sent, saved (replacing the list), shown as a table with each postcode's colour, LGA and active AGRNs, and
  * downloaded as CSV. Everything the server says is rendered as text. The page around it gives the heading.
  */
-export function CatchmentManager() {
+export function CatchmentManager({ readOnly = false }: { readOnly?: boolean }) {
   const catchment = useCatchment();
   const saved = catchment.catchment?.data;
+  const canDownload = saved !== undefined && saved.postcodes.length > 0;
+  if (readOnly) {
+    // A member reads the catchment and downloads it; the form that replaces it is not there at all.
+    return (
+      <>
+        <p className="hint" data-testid="catchment-read-only">
+          An owner or admin of your team changes the catchment.
+        </p>
+        <div className="actions">
+          <button type="button" onClick={() => void catchment.download()} disabled={catchment.busy || !canDownload}>
+            Download CSV
+          </button>
+        </div>
+        <NoticeLine notice={catchment.notice} />
+        <SavedCatchment catchment={catchment.catchment} loading={catchment.loading} />
+      </>
+    );
+  }
   return (
     <>
       <CatchmentForm
@@ -19,7 +37,7 @@ export function CatchmentManager() {
         fileNote={catchment.fileNote}
         busy={catchment.busy}
         loading={catchment.loading}
-        canDownload={saved !== undefined && saved.postcodes.length > 0}
+        canDownload={canDownload}
         onEdit={catchment.edit}
         onFile={catchment.readFile}
         onSave={() => void catchment.save()}

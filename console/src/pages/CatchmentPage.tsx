@@ -1,14 +1,14 @@
 import { CatchmentManager } from '../../../ui/catchment/CatchmentManager';
 
 /** The practice's catchment, as the extension's options page manages it. */
-export function CatchmentPage() {
+export function CatchmentPage({ readOnly }: { readOnly: boolean }) {
   return (
     <>
       <p className="hint">
         The postcodes your patients live in. The table shows which are covered by a disaster declaration now; Alerts and
         the webhook say when that changes.
       </p>
-      <CatchmentManager />
+      <CatchmentManager readOnly={readOnly} />
     </>
   );
 }

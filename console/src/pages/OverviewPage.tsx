@@ -3,6 +3,7 @@ import type { Health } from '../../../shared/api/health';
 import type { Account } from '../../../ui/account/useAccount';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { Link } from '../router';
+import { UsageSection } from './overview/UsageSection';
 import { useConsoleApi } from '../use-load';
 
 const DATA_STATUS_WORDS: Record<Health['data_status'], string> = {
@@ -61,7 +62,7 @@ function DataFreshness() {
   );
 }
 
-/** The subscription, how fresh the disaster data is, and (later) the checks made with the key. */
+/** The subscription, how fresh the disaster data is, and the checks made with the keys and by hand. */
 export function OverviewPage({ account }: { account: Account }) {
   const { loadStatus } = account;
   useEffect(() => {
@@ -77,11 +78,7 @@ export function OverviewPage({ account }: { account: Account }) {
         <h2 id="data-heading">Disaster data</h2>
         <DataFreshness />
       </section>
-      {/* Usage (checks per key per day, issue #26) goes here once the server counts it: no figures until then. */}
-      <section aria-labelledby="usage-heading" data-slot="usage">
-        <h2 id="usage-heading">Usage</h2>
-        <p className="hint">Daily counts of checks made with the key are not available yet.</p>
-      </section>
+      <UsageSection />
     </>
   );
 }

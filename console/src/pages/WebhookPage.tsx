@@ -94,13 +94,26 @@ function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: 
   );
 }
 
-/** The subscription's webhook: where catchment alerts are sent, its last delivery, its secret once. */
-export function WebhookPage() {
+/**
+ * The subscription's webhook: where catchment alerts are sent, its last delivery, its secret once. `readOnly` (a
+ * member): the webhook as it is, without the form and Remove.
+ */
+export function WebhookPage({ readOnly }: { readOnly: boolean }) {
   const hook = useWebhook();
   const { result } = hook;
   if (!result) return <p className="hint">Loading the webhook…</p>;
   if (!result.ok) return <NoticeLine notice={{ kind: 'error', text: hook.describe(result) }} />;
   const hasWebhook = result.data.url !== null;
+  if (readOnly) {
+    return (
+      <>
+        <CurrentWebhook webhook={result.data} />
+        <p className="hint" data-testid="webhook-read-only">
+          An owner or admin of your team sets and removes the webhook.
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <CurrentWebhook webhook={result.data} />

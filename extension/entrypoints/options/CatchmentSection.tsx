@@ -1,7 +1,7 @@
 import { CatchmentManager } from '../../../ui/catchment/CatchmentManager';
 
-/** The options page's Catchment section: the shared catchment manager under the page's heading. */
-export function CatchmentSection() {
+/** The options page's Catchment section: the shared catchment manager under the page's heading (a member reads it). */
+export function CatchmentSection({ readOnly }: { readOnly: boolean }) {
   return (
     <section aria-labelledby="catchment-heading">
       <h2 id="catchment-heading">Catchment</h2>
@@ -9,7 +9,7 @@ export function CatchmentSection() {
         The postcodes your patients live in. The table shows which are covered by a disaster declaration now, and the
         extension tells you when that changes.
       </p>
-      <CatchmentManager />
+      <CatchmentManager readOnly={readOnly} />
     </section>
   );
 }

@@ -60,7 +60,7 @@ function OptionsPage() {
         )}
       </section>
       {/* Per account: another sign-in starts from that account's catchment. */}
-      {account.signedInAs && <CatchmentSection key={account.signedInAs} />}
+      {account.signedInAs && <CatchmentSection key={account.signedInAs} readOnly={!account.manages} />}
     </main>
   );
 }

@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { checkThroughBackground } from '../../common/messaging';
-import type { CheckOutcome } from '../../common/outcome';
-import { ResultView } from '../../components/ResultView';
+import type { CheckOutcome } from '../../../ui/result/outcome';
+import { ResultView } from '../../../ui/result/ResultView';
 import { useManagedView } from '../../components/useManagedView';
 import { useServerAccess } from '../../components/useServerAccess';
 import { ManagedNotice } from './ManagedNotice';

@@ -87,3 +87,33 @@ export async function openConsoleHarness(): Promise<ConsoleHarness> {
     throw error;
   }
 }
+
+/**
+ * What has focus: its tag, its name (aria-label, else a form control's label, else its text) and whether the browser
+ * draws its focus ring (a visible outline).
+ */
+export function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return null;
+    const style = getComputedStyle(el);
+    const label = (el as HTMLInputElement).labels?.[0]?.textContent;
+    return {
+      tag: el.tagName.toLowerCase(),
+      name: (el.getAttribute('aria-label') ?? (label || el.textContent) ?? '').trim(),
+      visible: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+    };
+  });
+}
+
+/** Presses Tab until the element named `name` has focus (at most `presses`); fails if it never does. */
+export async function tabTo(page: Page, name: string, presses = 30): Promise<void> {
+  const passed: string[] = [];
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press('Tab');
+    const now = (await focused(page))?.name ?? '(nothing)';
+    if (now === name) return;
+    passed.push(now);
+  }
+  throw new Error(`Tab never reached ${name}; it went through ${passed.join(', ')}`);
+}

@@ -10,6 +10,7 @@ import type { DeclarationsFile } from '../../../server/declarations/declaration-
 import { type IngestStateFile } from '../../../server/ingest/ingest-state';
 import type { ApiKeyRecord, KeysFile } from '../../../server/keys/key-records';
 import { API_KEYS } from '../../../server/keys/postgres-key-store';
+import { INVITATIONS, PASSWORD_RESETS } from '../../../server/accounts/postgres-account-store';
 import { sessionKey } from '../../../server/sessions/session-store';
 import { importDataDir } from '../../../server/importers';
 import { ImportError } from '../../../server/storage/import/import-error';
@@ -66,6 +67,8 @@ const TABLES = [
   'declarations_meta',
   'ingest_state',
   'sessions',
+  'invitations',
+  'password_resets',
   'data_version',
 ] as const;
 
@@ -139,6 +142,28 @@ async function buildDataDir(): Promise<Built> {
   await data.declarations.store.update((file) => {
     file.declarations = fixtureDeclarations(sydneyToday(new Date()));
     file.last_updated = '2026-03-01T02:03:04.567Z';
+  });
+  // A pending invitation and a password-reset link (their tokens' hashes only), as the server leaves them.
+  const accountsStore = await data.storage.accounts();
+  await accountsStore.update((file) => {
+    const organisation_id = file.members.find((m) => m.account_id === a.accountId)!.organisation_id;
+    file.invitations.push({
+      id: 'invitation-1',
+      organisation_id,
+      email: 'new.gp@clinic-one.example',
+      role: 'member',
+      token_hash: fakeHash(7),
+      invited_by: a.email,
+      created_at: '2026-03-01T01:00:00.000Z',
+      expires_at: '2026-03-08T01:00:00.000Z',
+    });
+    file.password_resets.push({
+      id: 'reset-1',
+      account_id: b.accountId,
+      token_hash: fakeHash(8),
+      created_at: '2026-03-01T02:00:00.000Z',
+      expires_at: '2026-03-01T04:00:00.000Z',
+    });
   });
   const accountsFile = await readJson<AccountsFile>(path.join(dataDir, 'accounts.json'));
   const organisationOfA = accountsFile.members.find((m) => m.account_id === a.accountId)!.organisation_id;
@@ -231,6 +256,8 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
       organisations: [3, 3, 0],
       members: [3, 3, 0],
       subscriptions: [3, 3, 0],
+      invitations: [1, 1, 0],
+      'password resets': [1, 1, 0],
       // 4 for the first account (3 revoked by regenerate), 1 for the third, 2 from the archive.
       'api keys': [7, 7, 0],
       // Regenerate ×3 and generate, over "HTTP" (limited): 4 actions.
@@ -244,7 +271,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     expect(first.stdout).toContain('api keys in DATA_DIR include 2 from keys-archive.jsonl');
     expect(first.stdout).toContain('declarations last updated: set to 2026-03-01T02:03:04.567Z');
     expect(first.stdout).toContain('ingest state: imported');
-    expect(first.stdout).toContain('39 new rows in all.');
+    expect(first.stdout).toContain('41 new rows in all.');
     expect(await versions(pool)).toEqual({
       accounts: 1,
       catchments: 0,
@@ -269,6 +296,10 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
       subscriptions.rows.map((r) => ({ ...r, expires_at: iso(r.expires_at), updated_at: iso(r.updated_at) })),
     ).toEqual([...accountsFile.subscriptions].sort((x, y) => (x.id < y.id ? -1 : 1)));
     expect(subscriptions.rows.map((r) => r.rate_limit).sort()).toEqual([100, 250, 40].sort());
+    const invitations = await pool.query(`SELECT ${INVITATIONS.select} FROM invitations`);
+    expect(invitations.rows.map(INVITATIONS.fromRow)).toEqual(accountsFile.invitations);
+    const resets = await pool.query(`SELECT ${PASSWORD_RESETS.select} FROM password_resets`);
+    expect(resets.rows.map(PASSWORD_RESETS.fromRow)).toEqual(accountsFile.password_resets);
 
     const keysFile = await readJson<KeysFile>(path.join(dataDir, 'keys.json'));
     const keys = await pool.query('SELECT * FROM api_keys ORDER BY id');
@@ -335,7 +366,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     const second = await runImport(dataDir, url);
     expect(second.code, second.stdout + second.stderr).toBe(0);
     const counts = reportCounts(second.stdout);
-    expect(Object.keys(counts)).toHaveLength(10);
+    expect(Object.keys(counts)).toHaveLength(12);
     for (const [table, [inDataDir, inserted, present]] of Object.entries(counts)) {
       expect({ table, inserted, present }).toEqual({ table, inserted: 0, present: inDataDir });
     }

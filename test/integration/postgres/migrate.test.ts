@@ -8,6 +8,7 @@ import {
 } from '../../../server/storage/postgres/migrate';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { accountsToOrganisations, type AccountsFile } from '../../../server/accounts/account-store';
+import { AuditEventType } from '../../../server/audit/audit-log';
 
 // A real PostgreSQL on loopback, one for the file; each test gets its own database.
 const postgres = usePostgresServer();
@@ -438,5 +439,76 @@ describe('migration 0010: organisations', () => {
       code: '23505',
       constraint: 'api_keys_one_active_per_subscription',
     });
+  });
+});
+
+describe('migration 0011: invitations and password resets', () => {
+  const HASH = (n: number) => n.toString(16).padStart(64, '0');
+  const INSERT_INVITATION = `INSERT INTO invitations (id, organisation_id, email, role, token_hash, invited_by, created_at, expires_at)
+    VALUES ($1, $2, $3, $4, $5, NULL, now(), now() + interval '7 days')`;
+  const INSERT_RESET = `INSERT INTO password_resets (id, account_id, token_hash, created_at, expires_at)
+    VALUES ($1, $2, $3, now(), now() + interval '2 hours')`;
+
+  it('adds both tables to a database of the schema before it, whose accounts keep working', async () => {
+    const pool = postgres.pool(await freshDatabase());
+    const known = await loadMigrations();
+    await migrateDatabase(pool, { ...quietLogger(), migrations: known.filter((m) => m.version < 11) });
+    await insertAccount(pool, 'acct-before');
+    expect(await tables(pool)).not.toContain('invitations');
+
+    const result = await migrateDatabase(pool, { ...quietLogger(), migrations: known.filter((m) => m.version <= 11) });
+
+    expect(result.applied).toEqual([11]);
+    expect(await tables(pool)).toEqual(expect.arrayContaining(['invitations', 'password_resets']));
+    await pool.query(INSERT_INVITATION, ['inv-1', 'org-acct-before', 'new@clinic.example', 'member', HASH(1)]);
+    await pool.query(INSERT_RESET, ['reset-1', 'acct-before', HASH(2)]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM accounts');
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('keeps one invitation per organisation and email, one reset per account, hashes only, and cascades', async () => {
+    const pool = await migrated();
+    await insertAccount(pool, 'acct-a');
+    await insertAccount(pool, 'acct-b');
+    await pool.query(INSERT_INVITATION, ['inv-1', 'org-acct-a', 'x@clinic.example', 'admin', HASH(1)]);
+    // The same email may be invited by another organisation.
+    await pool.query(INSERT_INVITATION, ['inv-2', 'org-acct-b', 'x@clinic.example', 'admin', HASH(2)]);
+    for (const [values, constraint] of [
+      [['inv-3', 'org-acct-a', 'x@clinic.example', 'member', HASH(3)], 'invitations_organisation_email'],
+      [['inv-4', 'org-acct-a', 'y@clinic.example', 'member', HASH(1)], 'invitations_token_hash'],
+    ] as const) {
+      await expect(pool.query(INSERT_INVITATION, [...values])).rejects.toMatchObject({ code: '23505', constraint });
+    }
+    // Not a hash (a raw token, say), or a role that does not exist: refused.
+    await expect(
+      pool.query(INSERT_INVITATION, ['inv-5', 'org-acct-a', 'z@clinic.example', 'member', 'A'.repeat(43)]),
+    ).rejects.toMatchObject({ code: '23514' });
+    await expect(
+      pool.query(INSERT_INVITATION, ['inv-6', 'org-acct-a', 'z@clinic.example', 'boss', HASH(6)]),
+    ).rejects.toMatchObject({ code: '23514' });
+    await pool.query(INSERT_RESET, ['reset-1', 'acct-a', HASH(7)]);
+    await expect(pool.query(INSERT_RESET, ['reset-2', 'acct-a', HASH(8)])).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'password_resets_account',
+    });
+
+    await pool.query("DELETE FROM accounts WHERE id = 'acct-a'");
+    expect((await pool.query('SELECT id FROM password_resets')).rows).toEqual([]);
+    await pool.query("DELETE FROM organisations WHERE id = 'org-acct-a'");
+    expect((await pool.query('SELECT id FROM invitations')).rows).toEqual([{ id: 'inv-2' }]);
+  });
+
+  it('lets the audit trail hold every event the service records, invitations and resets included', async () => {
+    const pool = await migrated();
+    expect(AuditEventType.options).toEqual(expect.arrayContaining(['invitation_accepted', 'password_reset']));
+    for (const event of AuditEventType.options) {
+      await pool.query(
+        `INSERT INTO audit_events (at, event, source, account_id, email) VALUES (now(), $1, 'web', NULL, NULL)`,
+        [event],
+      );
+    }
+    await expect(
+      pool.query(`INSERT INTO audit_events (at, event, source) VALUES (now(), 'invitation_stolen', 'web')`),
+    ).rejects.toMatchObject({ code: '23514' });
   });
 });

@@ -2,38 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../shared/api/team';
 import { TeamData } from '../../../shared/api/team';
 import { successEnvelope } from '../../../shared/api/envelope';
-import type { TeamActor } from '../../../server/team/team-service';
 import { testBackend } from '../../helpers/shared-backends';
-import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
-import { tempDir } from '../../helpers/temp-dir';
+import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
+import { organisation, PASSWORD, signedIn, twoInstances, type Org } from './team-world';
 
 const TEAM = successEnvelope(TeamData.strict());
-const PASSWORD = 'correct horse battery staple';
-const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
-
-let seq = 0;
-const emailFor = (what: string) => `${what}${++seq}-${process.pid}@team.example`;
-
-/** An organisation with an active subscription, its owner and, when asked, a key; plus an admin and a member. */
-async function organisation(server: TestServer, { withKey = false } = {}) {
-  const owner = await seedAccount(server.runtime, { withKey });
-  const organisationId = server.runtime.accounts.membershipOf(owner.accountId)!.organisation_id;
-  const add = async (role: Role) => {
-    const email = emailFor(role);
-    const accountId = await server.runtime.team.add(OPERATOR, organisationId, email, PASSWORD, role);
-    return { email, accountId, password: PASSWORD };
-  };
-  return { organisationId, owner, admin: await add('admin'), member: await add('member'), add };
-}
-
-async function signedIn(server: TestServer, person: { email: string; password: string }): Promise<SessionClient> {
-  const client = new SessionClient(server.url);
-  expect((await client.login(person.email, person.password)).status).toBe(200);
-  return client;
-}
-
-type Org = Awaited<ReturnType<typeof organisation>>;
 
 /** One write each role is tried against: what it needs first, the request, and what a role that may gets. */
 interface Write {
@@ -240,11 +214,8 @@ describe('roles × writes', () => {
 
 describe('two instances', () => {
   // One instance per data directory on the JSON default: only the shared backends have two that must agree.
-  it.skipIf(testBackend() === 'json')('a member removed on A is refused on B at their next request', async () => {
-    const dataDir = await tempDir();
-    const a = await startTestServer({ dataDir });
-    const b = await startTestServer({ dataDir, declarations: false });
-    try {
+  it.skipIf(testBackend() === 'json')('a member removed on A is refused on B at their next request', () =>
+    twoInstances(async (a, b) => {
       const org = await organisation(a);
       const onB = await signedIn(b, org.member);
       expect((await onB.get('/api/v1/team')).status).toBe(200);
@@ -253,9 +224,6 @@ describe('two instances', () => {
       const res = await onB.get('/api/v1/team');
       expect(res.status).toBe(401);
       expect((await json(res)).error.code).toBe('unauthenticated');
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+    }),
+  );
 });

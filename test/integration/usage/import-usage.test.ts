@@ -29,7 +29,11 @@ describe('migrate-json-to-postgres: usage.json', () => {
       alreadyPresent: 1,
     });
 
-    const onPostgres = await startTestServer({ dataDir, config: { DATABASE_URL: databaseUrl, SESSION_SECRET: 's'.repeat(40) }, declarations: false });
+    const onPostgres = await startTestServer({
+      dataDir,
+      config: { DATABASE_URL: databaseUrl, SESSION_SECRET: 's'.repeat(40) },
+      declarations: false,
+    });
     try {
       const res = await fetch(`${onPostgres.url}/api/v1/usage?days=1`, { headers: { 'x-api-key': clinic.apiKey! } });
       expect(USAGE.parse(await res.json()).data.totals).toEqual({ answered: 2, refused: 1, rate_limited: 0 });

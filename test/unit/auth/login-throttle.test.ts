@@ -41,6 +41,21 @@ describe('LoginThrottle', () => {
     expect((await fail('c@x.test', '7.7.7.7')).ok).toBe(true);
   });
 
+  it('a scoped throttle counts in buckets of its own, with the same limits, and leaves the counter open', async () => {
+    const { throttle, fail } = setup();
+    const resets = throttle.scoped('reset');
+    for (let i = 0; i < 3; i++) {
+      const gate = await resets.begin('a@x.test', '9.9.9.9');
+      if (gate.ok) gate.attempt.failed();
+    }
+    expect((await resets.begin('a@x.test', '9.9.9.8')).ok).toBe(false);
+    // Sign-in for the same email and address is untouched, and vice versa.
+    expect((await fail('a@x.test', '9.9.9.9')).ok).toBe(true);
+    expect((await resets.begin('b@x.test', '9.9.9.9')).ok).toBe(true);
+    await resets.close();
+    expect((await fail('a@x.test', '9.9.9.9')).ok).toBe(true);
+  });
+
   it('a refused attempt does not itself count', async () => {
     const { fail, advance } = setup({ perAccount: 1, perIp: 100, windowMs: MINUTE });
     await fail('a@x.test', 'ip');

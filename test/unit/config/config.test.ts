@@ -193,6 +193,23 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
     expect(configError({ REDIS_URL: 'http://:hunter2@cache.example' })).not.toContain('hunter2');
   });
 
+  it('reads SMTP_URL (smtp:// or smtps://, never echoed) and MAIL_FROM, which SMTP_URL requires', () => {
+    expect(loadConfig({}).SMTP_URL).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: '', MAIL_FROM: '' }).MAIL_FROM).toBeUndefined();
+    const from = 'Bondi Medical <noreply@bondi.example>';
+    for (const url of ['smtp://user:pw@mail.example:587', 'smtps://mail.example']) {
+      expect(loadConfig({ SMTP_URL: url, MAIL_FROM: from })).toMatchObject({ SMTP_URL: url, MAIL_FROM: from });
+    }
+    expect(loadConfig({ MAIL_FROM: ' noreply@bondi.example ' }).MAIL_FROM).toBe('noreply@bondi.example');
+    expect(configError({ SMTP_URL: 'smtp://mail.example' })).toContain('MAIL_FROM is required when SMTP_URL is set');
+    const bad = configError({ SMTP_URL: 'http://user:hunter2@mail.example', MAIL_FROM: from });
+    expect(bad).toContain('SMTP_URL must be an smtp:// or smtps:// URL');
+    expect(bad).not.toContain('hunter2');
+    for (const value of ['noreply', 'Name <not an address>', 'a@b.c\nBcc: x@y.z', '<a@b.c> <d@e.f>']) {
+      expect(configError({ MAIL_FROM: value })).toContain('MAIL_FROM must be an email address');
+    }
+  });
+
   it('requires PUBLIC_URL when NODE_ENV=production', () => {
     const secret = 'x'.repeat(32);
     expect(configError({ NODE_ENV: 'production', SESSION_SECRET: secret })).toContain(

@@ -3,7 +3,7 @@ import type { DataMetadata } from '../../../shared/api/check';
 import type { Declaration } from '../../../shared/domain/declaration';
 import type { PostcodeArea } from '../../../shared/domain/postcode-area';
 import { evaluateEligibility } from '../../../shared/eligibility/evaluate';
-import type { CheckSuccess } from '../../../extension/common/outcome';
+import type { CheckSuccess } from '../../../ui/result/outcome';
 
 export const DAY = '2026-03-10';
 export const LAST_UPDATED = '2026-03-09T20:00:00.000Z';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { displayDate } from '../../../ui/common/display-dates';
-import type { Problem } from '../../../extension/common/outcome';
-import { safeHttpUrl } from '../../../extension/common/url';
-import { badgeView } from '../../../extension/result/badge-view';
+import type { Problem } from '../../../ui/result/outcome';
+import { safeHttpUrl } from '../../../ui/common/url';
+import { badgeView } from '../../../ui/result/badge-view';
 import { amberResult, brisbaneResult, lismoreResult, partialAmberResult } from './fixtures';
 
 describe('badgeView: results', () => {

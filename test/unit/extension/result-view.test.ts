@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InlineBadge } from '../../../extension/page/inline-badge';
-import { renderResultView } from '../../../extension/result/result-view';
+import { renderResultView } from '../../../ui/result/result-view';
 import { brisbaneResult, dom, lismoreResult } from './fixtures';
 
 const MARKUP_TITLE = 'Flood <img src=x onerror="alert(1)"><script>alert(2)</script> & <b>storm</b>';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { requestCheck } from '../../../extension/background/check-request';
 import type { Fetch } from '../../../ui/api/server-request';
-import type { CheckOutcome } from '../../../extension/common/outcome';
-import { badgeView } from '../../../extension/result/badge-view';
-import { renderResultView } from '../../../extension/result/result-view';
-import { ClientCheckResponse } from '../../../extension/common/check-answer';
+import type { CheckOutcome } from '../../../ui/result/outcome';
+import { badgeView } from '../../../ui/result/badge-view';
+import { renderResultView } from '../../../ui/result/result-view';
+import { ClientCheckResponse } from '../../../ui/result/check-answer';
 import { CheckResponse } from '../../../shared/api/check';
 import { seedAnswer } from '../../browser/helpers/seed-server';
 import { brisbaneResult, dom, partialAmberResult } from './fixtures';

@@ -8,7 +8,7 @@ import {
   type SelectionMenuDeps,
 } from '../../../extension/background/selection-menu';
 import { SELECTION_NOTICES, type SelectionResult } from '../../../extension/common/messaging';
-import type { CheckOutcome } from '../../../extension/common/outcome';
+import type { CheckOutcome } from '../../../ui/result/outcome';
 import { postcodeInText } from '../../../extension/common/postcode';
 import { handleSelectionResult, isSelectionNotice, selectionAnchor } from '../../../extension/page/selection-check';
 

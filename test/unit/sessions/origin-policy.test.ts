@@ -78,6 +78,22 @@ describe('OriginPolicy', () => {
     expect(new OriginPolicy({ listenHost: '::1' }).isAllowed('http://[::1]:8080', req(8080))).toBe(true);
   });
 
+  it("links point at PUBLIC_URL's first origin, else at the asking page's own origin, never at the Host", () => {
+    const withOrigin = (port: number, origin?: string) =>
+      ({ ...req(port, 'evil.example'), headers: { host: 'evil.example', ...(origin && { origin }) } }) as Request;
+    const configured = new OriginPolicy({
+      publicOrigins: parsePublicUrls('https://dte.clinic.example, http://10.0.0.5:3000'),
+    });
+    expect(configured.linkOrigin(withOrigin(3000, 'http://10.0.0.5:3000'))).toBe('https://dte.clinic.example');
+    expect(configured.linkOrigin(withOrigin(3000))).toBe('https://dte.clinic.example');
+    const local = new OriginPolicy({ listenHost: '127.0.0.1' });
+    expect(local.linkOrigin(withOrigin(3000, 'http://localhost:3000'))).toBe('http://localhost:3000');
+    expect(local.linkOrigin(withOrigin(3000))).toBe('http://127.0.0.1:3000');
+    for (const foreign of ['http://evil.example', CHROME, 'null', 'http://localhost:3001']) {
+      expect(local.linkOrigin(withOrigin(3000, foreign)), foreign).toBe('http://127.0.0.1:3000');
+    }
+  });
+
   it('with PUBLIC_URL accepts exactly those origins (normalised: default ports, case), whatever the port or Host', () => {
     const policy = new OriginPolicy({
       publicOrigins: parsePublicUrls('https://dte.clinic.example, http://10.0.0.5:3000'),

@@ -1,7 +1,7 @@
-import type { ClientCheckData, ClientDisaster, ClientMetadata } from '../common/check-answer';
-import { displayDate, displayInstant } from '../../ui/common/display-dates';
+import type { ClientCheckData, ClientDisaster, ClientMetadata } from './check-answer';
+import { displayDate, displayInstant } from '../common/display-dates';
 import { h } from '../common/dom';
-import type { CheckOutcome, Problem } from '../common/outcome';
+import type { CheckOutcome, Problem } from './outcome';
 import { safeHttpUrl } from '../common/url';
 import { badgeView, type BadgeView } from './badge-view';
 
@@ -32,8 +32,9 @@ const COLOUR_WORDS: Record<ClientDisaster['status_color'], string> = {
 };
 
 /**
- * The result of one check as DOM: the same view in the page's panel and in the popup. Every server string goes in
- * as a text node (see common/dom.ts), so a declaration title with markup in it shows the markup as characters.
+ * The result of one check as DOM: the same view in the extension's page panel and popup and the console's Check page.
+ * Every server string goes in as a text node (see ui/common/dom.ts), so a declaration title with markup in it shows
+ * the markup as characters.
  */
 export function renderResultView(doc: Document, outcome: CheckOutcome, options: ResultViewOptions): HTMLElement {
   const badge = badgeView(outcome, options.now);

@@ -1,7 +1,7 @@
 import type { LgaRef } from '../../shared/domain/lga';
 import { coveredLgas } from '../../shared/eligibility/lga-coverage';
-import type { ClientCheckData } from '../common/check-answer';
-import type { CheckOutcome, Problem } from '../common/outcome';
+import type { ClientCheckData } from './check-answer';
+import type { CheckOutcome, Problem } from './outcome';
 
 /** `neutral` is any answer that is not an eligibility result (an error or a setup step); `pending` is a check under way. */
 export type Tone = 'green' | 'amber' | 'red' | 'neutral' | 'pending';

@@ -1,6 +1,7 @@
 /**
- * Styles of the result view, shared by the in-page panel (inside a shadow root, so the page's CSS cannot reach
- * it) and the popup. Colours pass WCAG AA contrast for their text; every colour also comes with words.
+ * Styles of the result view, shared by the extension's in-page panel (inside a shadow root, so the page's CSS cannot
+ * reach it) and popup, and the console's Check page. Colours pass WCAG AA contrast for their text; every colour also
+ * comes with words.
  */
 export const RESULT_CSS = `
 .dte-result { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #1b1f24; }

@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import type { InvitationPreview } from '../../../shared/api/invitations';
+import type { AccountResult } from '../../../ui/api/account-result';
+import { displayInstant } from '../../../ui/common/display-dates';
+import type { Notice } from '../../../ui/common/NoticeLine';
+import { PublicPage } from '../PublicPage';
+import { ROLE_WORDS } from '../role-words';
+import { useConsoleApi } from '../use-load';
+import { useLinkToken } from './link-token';
+import { NewPasswordForm } from './NewPasswordForm';
+
+const NO_LINK =
+  'This page opens from an invitation link. Open the link in your invitation e-mail, or the one an admin of your ' +
+  'team gave you, in full.';
+
+/** What the link is for, once the server has looked it up: the person checks it before setting a password. */
+function Preview({ preview }: { preview: InvitationPreview }) {
+  return (
+    <dl className="status" data-testid="invitation-preview">
+      <dt>Organisation</dt>
+      <dd data-testid="invitation-organisation">{preview.organisation}</dd>
+      <dt>Email</dt>
+      <dd>{preview.email}</dd>
+      <dt>Role</dt>
+      <dd data-testid="invitation-role">{ROLE_WORDS[preview.role]}</dd>
+      <dt>Valid until</dt>
+      <dd>{displayInstant(preview.expires_at)}</dd>
+    </dl>
+  );
+}
+
+/**
+ * /console/invitation#<token>: who invited the person to what, a password set twice, and then the console signed in
+ * (`onAccepted`).
+ */
+export function InvitationPage({ onAccepted }: { onAccepted(): Promise<void> }) {
+  const api = useConsoleApi();
+  const token = useLinkToken();
+  const [lookup, setLookup] = useState<AccountResult<InvitationPreview> | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    void api.lookupInvitation(token).then((answer) => live && setLookup(answer));
+    return () => {
+      live = false;
+    };
+  }, [api, token]);
+
+  const accept = async (password: string) => {
+    if (!token) return;
+    setBusy(true);
+    setNotice(null);
+    const answer = await api.acceptInvitation(token, password);
+    if (answer.ok) {
+      await onAccepted();
+      return;
+    }
+    setBusy(false);
+    setNotice({ kind: 'error', text: api.describe(answer) });
+  };
+
+  let body;
+  if (!token) {
+    body = <p className="notice error">{NO_LINK}</p>;
+  } else if (!lookup) {
+    body = <p className="hint">Reading the invitation…</p>;
+  } else if (!lookup.ok) {
+    body = (
+      <p className="notice error" role="alert" data-testid="invitation-refused">
+        {api.describe(lookup)} Ask an admin of your team for a new invitation.
+      </p>
+    );
+  } else {
+    body = (
+      <>
+        <p>You are invited to join your practice&apos;s team. Choose a password to finish.</p>
+        <Preview preview={lookup.data} />
+        <NewPasswordForm
+          email={lookup.data.email}
+          submitLabel="Set password and join"
+          busy={busy}
+          notice={notice}
+          onSubmit={(password) => void accept(password)}
+        />
+      </>
+    );
+  }
+  return <PublicPage title="Join your team">{body}</PublicPage>;
+}

@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import { DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT, type ActivityEvent } from '../../../shared/api/activity';
+import { displayInstant } from '../../../ui/common/display-dates';
+import { ROLE_WORDS } from '../role-words';
+import { useConsoleApi, useLoad } from '../use-load';
+
+const key = (prefix: string | null) => (prefix ? `${prefix}…` : '');
+
+/** What happened, in words; a kind of event this console does not know yet is named by its code. */
+export function activityWords(e: ActivityEvent): string {
+  const member = e.member_email ?? 'a member';
+  const role = e.role ? ROLE_WORDS[e.role].toLowerCase() : '';
+  switch (e.event) {
+    case 'account_created':
+      return 'Account created';
+    case 'login':
+      return 'Signed in';
+    case 'login_failed':
+      return 'Sign-in refused (wrong password)';
+    case 'logout':
+      return 'Signed out';
+    case 'key_generated':
+      return `Generated the API key ${key(e.key_prefix)}`;
+    case 'key_regenerated':
+      return `Regenerated the API key: now ${key(e.key_prefix)}`;
+    case 'key_revoked':
+      return `Revoked the API key ${key(e.key_prefix)}`;
+    case 'subscription_changed':
+      return e.subscription
+        ? `Subscription ${e.subscription.status}` +
+            (e.subscription.expires_at ? `, until ${displayInstant(e.subscription.expires_at)}` : '') +
+            `, ${e.subscription.rate_limit} checks a minute`
+        : 'Subscription changed';
+    case 'member_added':
+      return `Added ${member} as ${role}`;
+    case 'member_role_changed':
+      return `Made ${member} ${role}`;
+    case 'member_removed':
+      return `Removed ${member} (${role})`;
+    case 'invitation_created':
+      return `Invited ${member} as ${role}`;
+    case 'invitation_resent':
+      return `Sent ${member} a new invitation link`;
+    case 'invitation_revoked':
+      return `Revoked the invitation of ${member}`;
+    case 'invitation_accepted':
+      return `Accepted the invitation and joined as ${role}`;
+    case 'password_reset_requested':
+      return e.actor === e.member_email
+        ? `Asked for a password reset link by e-mail${e.reason === 'mail_disabled' ? ' (not sent: no e-mail)' : ''}`
+        : `Issued a password reset link for ${member}`;
+    case 'password_reset':
+      return 'Set a new password with a reset link';
+    default:
+      return [e.event.replaceAll('_', ' '), e.member_email, role].filter(Boolean).join(' · ');
+  }
+}
+
+function who(e: ActivityEvent): string {
+  if (e.source === 'admin') return 'Operator (admin CLI)';
+  return e.actor ?? '—';
+}
+
+function ActivityTable({ events }: { events: ActivityEvent[] }) {
+  return (
+    // Scrolled on its own, so reachable and scrollable from the keyboard too.
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Activity, newest first">
+      <table className="catchment-table" data-testid="activity">
+        <caption>Activity, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e, i) => (
+            <tr key={`${e.at}:${i}`}>
+              <td>
+                <time dateTime={e.at}>{displayInstant(e.at)}</time>
+              </td>
+              <td>{who(e)}</td>
+              <td>{activityWords(e)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The organisation's audit trail (owners and admins): who did what, to whom, when. */
+export function ActivityPage() {
+  const api = useConsoleApi();
+  const [limit, setLimit] = useState(DEFAULT_ACTIVITY_LIMIT);
+  const { result, reload } = useLoad((a) => a.activity(limit));
+  if (!result) return <p className="hint">Loading the activity…</p>;
+  if (!result.ok) {
+    return (
+      <p className="notice error" role="alert">
+        Could not load the activity: {api.describe(result)}
+      </p>
+    );
+  }
+  const { events } = result.data;
+  return (
+    <>
+      <p className="hint">
+        Sign-ins, the API key, the team and the subscription: who did what, and to whom. Client addresses are not shown;
+        keys only by their first characters.
+      </p>
+      {events.length === 0 ? <p>No activity yet.</p> : <ActivityTable events={events} />}
+      {events.length === limit && limit < MAX_ACTIVITY_LIMIT && (
+        <div className="actions">
+          <button
+            type="button"
+            onClick={() => {
+              setLimit(MAX_ACTIVITY_LIMIT);
+              reload();
+            }}
+          >
+            Show up to {MAX_ACTIVITY_LIMIT} events
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import type { UsageData, UsageDay } from '../../../../shared/api/usage';
+import { displayDate } from '../../../../ui/common/display-dates';
+import { COUNT_KINDS, countWords, keyTotals, KIND_WORDS } from './usage-chart';
+
+function CountHeadings({ first, last }: { first: string; last?: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{first}</th>
+        {COUNT_KINDS.map((kind) => (
+          <th key={kind} scope="col">
+            {KIND_WORDS[kind]}
+          </th>
+        ))}
+        {last && <th scope="col">{last}</th>}
+      </tr>
+    </thead>
+  );
+}
+
+/** The period's counts per key: each key the organisation used (a rotated key keeps its row) and the checks by hand. */
+export function KeysTable({ usage, days }: { usage: UsageData; days: number }) {
+  const keys = keyTotals(usage.days);
+  if (keys.length === 0) return <p data-testid="usage-keys-none">No checks in the last {days} days.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="catchment-table usage-table" data-testid="usage-keys">
+        <caption>By key, last {days} days</caption>
+        <CountHeadings first="Key" />
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.key_prefix}>
+              <th scope="row">{k.key_prefix}</th>
+              {COUNT_KINDS.map((kind) => (
+                <td key={kind}>{k[kind]}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function DayRow({ day }: { day: UsageDay }) {
+  return (
+    <tr>
+      <th scope="row">
+        <time dateTime={day.date}>{displayDate(day.date)}</time>
+      </th>
+      {COUNT_KINDS.map((kind) => (
+        <td key={kind}>{day[kind]}</td>
+      ))}
+      <td>{day.keys.length === 0 ? '—' : day.keys.map((k) => `${k.key_prefix}: ${countWords(k)}`).join('; ')}</td>
+    </tr>
+  );
+}
+
+/** The chart's figures as text: every day of the period, newest first, with its keys. */
+export function DaysTable({ usage }: { usage: UsageData }) {
+  return (
+    <details className="usage-days">
+      <summary>Checks per day (table)</summary>
+      <div className="table-scroll">
+        <table className="catchment-table usage-table" data-testid="usage-days">
+          <caption>Checks per day, newest first</caption>
+          <CountHeadings first="Day" last="By key" />
+          <tbody>
+            {[...usage.days].reverse().map((day) => (
+              <DayRow key={day.date} day={day} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import type { Invitation, InvitationsData } from '../../../../shared/api/invitations';
+import type { Role } from '../../../../shared/api/team';
+import type { AccountResult } from '../../../../ui/api/account-result';
+import type { AccountFailure } from '../../../../ui/api/account-result';
+import { displayInstant } from '../../../../ui/common/display-dates';
+import { ROLE_WORDS } from '../../role-words';
+
+export interface InviteFormProps {
+  /** The roles the viewer may invite with. */
+  roles: Role[];
+  busy: boolean;
+  /** Resolves true when the invitation was made: the form empties. */
+  onInvite(email: string, role: Role): Promise<boolean>;
+}
+
+/** An email and a role: the server answers the invitation's link, shown once. */
+export function InviteForm({ roles, busy, onInvite }: InviteFormProps) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onInvite(email.trim(), role).then((made) => made && setEmail(''));
+      }}
+      noValidate
+    >
+      <div className="field">
+        <label htmlFor="invite-email">Email</label>
+        <input
+          id="invite-email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="invite-role">Role</label>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_WORDS[r]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" disabled={busy}>
+        Invite
+      </button>
+    </form>
+  );
+}
+
+export interface PendingProps {
+  result: AccountResult<InvitationsData> | null;
+  busy: boolean;
+  describe(failure: AccountFailure): string;
+  onResend(invitation: Invitation): void;
+  onRevoke(invitation: Invitation): void;
+}
+
+/** The invitations not yet accepted, each with Resend (a new link, shown once) and Revoke. */
+export function PendingInvitations({ result, busy, describe, onResend, onRevoke }: PendingProps) {
+  if (!result) return <p className="hint">Loading the invitations…</p>;
+  if (!result.ok) {
+    return (
+      <p className="notice error" role="alert">
+        Could not load the invitations: {describe(result)}
+      </p>
+    );
+  }
+  const { invitations } = result.data;
+  if (invitations.length === 0) return <p data-testid="invitations-empty">No pending invitations.</p>;
+  return (
+    <div className="team-table-wrap">
+      <table className="catchment-table team-table" aria-labelledby="pending-heading" data-testid="invitations">
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Invited by</th>
+            <th scope="col">Valid until</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.map((invitation) => (
+            <tr key={invitation.id}>
+              <th scope="row">{invitation.email}</th>
+              <td>{ROLE_WORDS[invitation.role]}</td>
+              <td>{invitation.invited_by ?? 'The operator'}</td>
+              <td>
+                <time dateTime={invitation.expires_at}>{displayInstant(invitation.expires_at)}</time>
+              </td>
+              <td>
+                <span className="row-actions">
+                  <button
+                    type="button"
+                    aria-label={`Resend invitation to ${invitation.email}`}
+                    disabled={busy}
+                    onClick={() => onResend(invitation)}
+                  >
+                    Resend
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Revoke invitation to ${invitation.email}`}
+                    disabled={busy}
+                    onClick={() => onRevoke(invitation)}
+                  >
+                    Revoke
+                  </button>
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Request } from 'express';
+import type { SessionData } from '../../shared/api/auth';
+import type { AccountService } from '../accounts/account-service';
+import type { SignedIn } from '../sessions/require-session';
+import type { SessionStore } from '../sessions/session-store';
+import '../sessions/session-types';
+
+export interface SessionViewDeps {
+  accounts: AccountService;
+  sessions: SessionStore;
+  clock: () => Date;
+  idleTimeoutMs: number;
+}
+
+export const SIGNED_OUT: SessionData = { authenticated: false, account: null, organisation: null, expires_at: null };
+
+export function promisify(run: (done: (err?: unknown) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
+}
+
+/**
+ * Signs `accountId` in on this request as POST /api/v1/auth/login does: a new session id (whatever id the browser
+ * came with, planted or old, is destroyed), holding the account id only, stored before the answer.
+ */
+export async function startSession(req: Request, accountId: string): Promise<void> {
+  await promisify((done) => req.session.regenerate(done));
+  req.session.accountId = accountId;
+  await promisify((done) => req.session.save(done));
+}
+
+/** GET /api/v1/auth/session's answer for a signed-in person: what sign-in, invitations and resets answer too. */
+export function sessionViewer(deps: SessionViewDeps) {
+  const { accounts, sessions, clock, idleTimeoutMs } = deps;
+  return async (req: Request, { account, member }: SignedIn): Promise<SessionData> => {
+    const expires = await sessions.expiresAt(req.sessionID);
+    const organisation = accounts.organisation(member.organisation_id);
+    return {
+      authenticated: true,
+      account: { id: account.id, email: account.email },
+      organisation: organisation ? { id: organisation.id, name: organisation.name, role: member.role } : null,
+      // Right after sign-in the session is not stored yet: its idle deadline starts now.
+      expires_at: (expires ?? new Date(clock().getTime() + idleTimeoutMs)).toISOString(),
+    };
+  };
+}

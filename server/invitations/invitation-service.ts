@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import {
+  INVITATION_DAYS,
+  MAX_PENDING_INVITATIONS,
+  type Invitation as InvitationView,
+  type InvitationPreview,
+  type NewInvitationData,
+} from '../../shared/api/invitations';
+import { mayAssign, type Role } from '../../shared/api/team';
+import type { AccountService } from '../accounts/account-service';
+import type { Account, AccountStore, Invitation, Member } from '../accounts/account-store';
+import { hashPassword } from '../accounts/passwords';
+import type { AuditEventType, AuditRecorder } from '../audit/audit-log';
+import type { Mailer } from '../mail/mailer';
+import { invitationMail } from '../mail/messages';
+import type { TeamActor } from '../team/team-service';
+import { findByToken, invitationLink, isLive, liveOnly, newLinkToken } from './links';
+
+export type InvitationErrorCode =
+  'forbidden_role' | 'account_exists' | 'invitation_not_found' | 'invalid_link' | 'too_many_invitations';
+
+export class InvitationError extends Error {
+  constructor(readonly code: InvitationErrorCode) {
+    super(code);
+    this.name = 'InvitationError';
+  }
+}
+
+export interface InvitationServiceDeps {
+  /** The accounts document, AccountService's own: an acceptance is one update of it. */
+  store: AccountStore;
+  accounts: AccountService;
+  audit: AuditRecorder;
+  mailer: Mailer;
+  clock: () => Date;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/** An invitation as the team's admins see it: never its token's hash. */
+function view(invitation: Invitation): InvitationView {
+  const { id, email, role, invited_by, created_at, expires_at } = invitation;
+  return { id, email, role, invited_by, created_at, expires_at };
+}
+
+/**
+ * Invitations to join an organisation: created, listed, resent and revoked by its owners and admins (within
+ * mayAssign), looked up and accepted by whoever holds the link. A link is single-use: accepting creates the account
+ * and its membership and removes the invitation in one update of the accounts document, so a replayed or concurrent
+ * acceptance finds nothing to accept. Every write also drops the expired invitations.
+ */
+export class InvitationService {
+  constructor(private readonly deps: InvitationServiceDeps) {}
+
+  /** The organisation's pending invitations (not expired), oldest first. */
+  list(organisationId: string): InvitationView[] {
+    const now = this.deps.clock();
+    return this.deps.store.current.invitations
+      .filter((i) => i.organisation_id === organisationId && isLive(i, now))
+      .map(view);
+  }
+
+  /**
+   * Invites `email` with `role`, replacing a pending invitation of the same email (its link stops working). The link
+   * (at `origin`) is in the answer, once, and e-mailed when SMTP is set.
+   */
+  async invite(
+    actor: TeamActor,
+    organisationId: string,
+    email: string,
+    role: Role,
+    origin: string,
+  ): Promise<NewInvitationData> {
+    this.allow(actor, role);
+    if (this.deps.accounts.findByEmail(email)) throw new InvitationError('account_exists');
+    const now = this.deps.clock();
+    const { token, hash } = newLinkToken();
+    const invitation: Invitation = {
+      id: randomUUID(),
+      organisation_id: organisationId,
+      email,
+      role,
+      token_hash: hash,
+      invited_by: actor.member ? actor.email : null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString(),
+    };
+    await this.deps.store.update((data) => {
+      if (data.accounts.some((a) => a.email === email)) throw new InvitationError('account_exists');
+      data.invitations = liveOnly(data.invitations, now).filter(
+        (i) => !(i.organisation_id === organisationId && i.email === email),
+      );
+      const pending = data.invitations.filter((i) => i.organisation_id === organisationId).length;
+      if (pending >= MAX_PENDING_INVITATIONS) throw new InvitationError('too_many_invitations');
+      data.invitations.push(invitation);
+    });
+    await this.record(actor, 'invitation_created', invitation);
+    return this.handOver(invitation, token, origin);
+  }
+
+  /** A new link for a pending invitation, valid INVITATION_DAYS from now; the old link stops working. */
+  async resend(actor: TeamActor, organisationId: string, id: string, origin: string): Promise<NewInvitationData> {
+    this.allow(actor, this.pending(organisationId, id).role);
+    const now = this.deps.clock();
+    const { token, hash } = newLinkToken();
+    const renewed = await this.deps.store.update((data) => {
+      data.invitations = liveOnly(data.invitations, now);
+      const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
+      if (!invitation) throw new InvitationError('invitation_not_found');
+      invitation.token_hash = hash;
+      invitation.expires_at = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
+      return { ...invitation };
+    });
+    await this.record(actor, 'invitation_resent', renewed);
+    return this.handOver(renewed, token, origin);
+  }
+
+  /** Revokes a pending invitation: its link stops working. */
+  async revoke(actor: TeamActor, organisationId: string, id: string): Promise<void> {
+    this.allow(actor, this.pending(organisationId, id).role);
+    const now = this.deps.clock();
+    const revoked = await this.deps.store.update((data) => {
+      const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
+      if (!invitation || !isLive(invitation, now)) throw new InvitationError('invitation_not_found');
+      data.invitations = liveOnly(data.invitations, now).filter((i) => i.id !== id);
+      return invitation;
+    });
+    await this.record(actor, 'invitation_revoked', revoked);
+  }
+
+  /** What a link invites to, before its holder chooses a password. */
+  lookup(token: string): InvitationPreview {
+    const invitation = this.usable(token);
+    const organisation = this.deps.accounts.organisation(invitation.organisation_id)!;
+    return {
+      organisation: organisation.name,
+      email: invitation.email,
+      role: invitation.role,
+      expires_at: invitation.expires_at,
+    };
+  }
+
+  /**
+   * Accepts the invitation of `token`: its email becomes an account with `password`, a member of the organisation
+   * with the invited role, and the invitation (with any other organisation's for the same email, which could no
+   * longer be accepted) is gone, all in one update. Returns the new account and membership.
+   */
+  async accept(token: string, password: string, ip: string): Promise<{ account: Account; member: Member }> {
+    // Checked before the password is hashed: a dead link costs no scrypt.
+    this.usable(token);
+    const password_hash = await hashPassword(password);
+    const now = this.deps.clock();
+    const accepted = await this.deps.store.update((data) => {
+      data.invitations = liveOnly(data.invitations, now);
+      const invitation = findByToken(data.invitations, token);
+      if (!invitation || !data.organisations.some((o) => o.id === invitation.organisation_id)) {
+        throw new InvitationError('invalid_link');
+      }
+      if (data.accounts.some((a) => a.email === invitation.email)) throw new InvitationError('account_exists');
+      const at = now.toISOString();
+      const account: Account = { id: randomUUID(), email: invitation.email, password_hash, created_at: at };
+      const member: Member = {
+        organisation_id: invitation.organisation_id,
+        account_id: account.id,
+        role: invitation.role,
+        created_at: at,
+      };
+      data.accounts.push(account);
+      data.members.push(member);
+      data.invitations = data.invitations.filter((i) => i.email !== invitation.email);
+      return { account, member, invitation };
+    });
+    const { account, member, invitation } = accepted;
+    const self: TeamActor = { member, email: account.email, by: { source: 'web', ip } };
+    await this.record(self, 'invitation_accepted', invitation);
+    await this.record(self, 'member_added', invitation);
+    return { account: this.deps.accounts.findById(account.id) ?? account, member };
+  }
+
+  /** Drops expired invitations; returns how many (the purge job's). */
+  async purgeExpired(): Promise<number> {
+    const now = this.deps.clock();
+    if (this.deps.store.current.invitations.every((i) => isLive(i, now))) return 0;
+    return this.deps.store.update((data) => {
+      const before = data.invitations.length;
+      data.invitations = liveOnly(data.invitations, now);
+      return before - data.invitations.length;
+    });
+  }
+
+  /** The live invitation of `token`, or invalid_link; account_exists when its email has an account meanwhile. */
+  private usable(token: string): Invitation {
+    const invitation = findByToken(this.deps.store.current.invitations, token);
+    if (!invitation || !isLive(invitation, this.deps.clock())) throw new InvitationError('invalid_link');
+    if (!this.deps.accounts.organisation(invitation.organisation_id)) throw new InvitationError('invalid_link');
+    if (this.deps.accounts.findByEmail(invitation.email)) throw new InvitationError('account_exists');
+    return invitation;
+  }
+
+  private pending(organisationId: string, id: string): Invitation {
+    const now = this.deps.clock();
+    const invitation = this.deps.store.current.invitations.find(
+      (i) => i.id === id && i.organisation_id === organisationId && isLive(i, now),
+    );
+    if (!invitation) throw new InvitationError('invitation_not_found');
+    return invitation;
+  }
+
+  private allow(actor: TeamActor, role: Role): void {
+    if (actor.member && !mayAssign(actor.member.role, role)) throw new InvitationError('forbidden_role');
+  }
+
+  /** The answer to whoever invited: the link, this once, and whether it was e-mailed too. */
+  private async handOver(invitation: Invitation, token: string, origin: string): Promise<NewInvitationData> {
+    const link = invitationLink(origin, token);
+    const organisation = this.deps.accounts.organisation(invitation.organisation_id);
+    const emailed =
+      this.deps.mailer.enabled &&
+      (await this.deps.mailer.send(
+        invitationMail({
+          to: invitation.email,
+          organisation: organisation?.name ?? '',
+          invitedBy: invitation.invited_by,
+          role: invitation.role,
+          link,
+          expiresAt: invitation.expires_at,
+        }),
+        'invitation',
+      ));
+    return { invitation: view(invitation), link, emailed };
+  }
+
+  private async record(actor: TeamActor, event: AuditEventType, invitation: Invitation): Promise<void> {
+    await this.deps.audit.record({
+      event,
+      ...actor.by,
+      account_id: actor.member?.account_id ?? null,
+      email: actor.member ? actor.email : null,
+      organisation_id: invitation.organisation_id,
+      member_email: invitation.email,
+      role: invitation.role,
+    });
+  }
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { RESET_HOURS, type ResetLinkData } from '../../shared/api/invitations';
+import { mayAssign } from '../../shared/api/team';
+import type { AccountService } from '../accounts/account-service';
+import type { Account, AccountsFile, AccountStore, Member, PasswordReset } from '../accounts/account-store';
+import { hashPassword } from '../accounts/passwords';
+import type { AuditRecorder } from '../audit/audit-log';
+import type { Logger } from '../logger';
+import type { Mailer } from '../mail/mailer';
+import { passwordResetMail } from '../mail/messages';
+import type { SessionStore } from '../sessions/session-store';
+import type { TeamActor } from '../team/team-service';
+import { findByToken, isLive, liveOnly, newLinkToken, resetLink } from './links';
+
+export class PasswordResetError extends Error {
+  constructor(readonly code: 'forbidden_role' | 'member_not_found' | 'invalid_link') {
+    super(code);
+    this.name = 'PasswordResetError';
+  }
+}
+
+export interface PasswordResetServiceDeps {
+  store: AccountStore;
+  accounts: AccountService;
+  audit: AuditRecorder;
+  mailer: Mailer;
+  /** Where a reset ends every session of the account, on every instance. */
+  sessions: SessionStore;
+  clock: () => Date;
+  logger: Pick<Logger, 'error'>;
+}
+
+/** A reset link in the making: the record stored and the link it stands for. */
+interface Issued {
+  reset: PasswordReset;
+  link: string;
+}
+
+/**
+ * Password resets: a single-use link valid RESET_HOURS, asked for by the person (e-mailed, only when SMTP is set) or
+ * issued by an owner or admin (shown to them once, e-mailed too when SMTP is set). An account has at most one live
+ * link, a new one replacing it, so that requests nobody authenticated cannot grow the document. Using the link sets
+ * the password, ends every session of the account and removes the link.
+ */
+export class PasswordResetService {
+  /** Requests being processed after their answer (request()): waited for by drain(). */
+  private readonly pendingRequests = new Set<Promise<void>>();
+
+  constructor(private readonly deps: PasswordResetServiceDeps) {}
+
+  get mailEnabled(): boolean {
+    return this.deps.mailer.enabled;
+  }
+
+  /**
+   * A reset asked for by whoever knows `email`, processed after the answer (which is the same whatever the email):
+   * neither the answer nor its timing tells whether the account exists. A link is made and e-mailed only when the
+   * account exists and SMTP is set. Audited either way, as a failed sign-in is.
+   */
+  request(email: string, ip: string, origin: string): void {
+    const run = this.processRequest(email, ip, origin).catch((err: unknown) => {
+      this.deps.logger.error({ err }, 'could not process a password-reset request');
+    });
+    this.pendingRequests.add(run);
+    void run.finally(() => this.pendingRequests.delete(run));
+  }
+
+  /** Waits for the requests still being processed (a stopping server; tests). */
+  async drain(): Promise<void> {
+    while (this.pendingRequests.size > 0) await Promise.all([...this.pendingRequests]);
+  }
+
+  /** A reset link for the member `accountId`, issued by an owner or admin (within mayAssign). */
+  async issue(actor: TeamActor, organisationId: string, accountId: string, origin: string): Promise<ResetLinkData> {
+    const target = this.deps.accounts.membersOf(organisationId).find((m) => m.account.id === accountId);
+    if (!target) throw new PasswordResetError('member_not_found');
+    if (actor.member && !mayAssign(actor.member.role, target.member.role)) {
+      throw new PasswordResetError('forbidden_role');
+    }
+    const { reset, link } = await this.store(accountId, origin);
+    await this.deps.audit.record({
+      event: 'password_reset_requested',
+      ...actor.by,
+      account_id: actor.member?.account_id ?? null,
+      email: actor.member ? actor.email : null,
+      organisation_id: organisationId,
+      member_email: target.account.email,
+      role: target.member.role,
+    });
+    const emailed = await this.mail(target.account, target.member, link, reset.expires_at, actor);
+    return { link, expires_at: reset.expires_at, emailed };
+  }
+
+  /**
+   * Sets the password of the link's account, removes the link and ends every session of the account on every
+   * instance (the caller then signs the person in afresh). Returns the account and its membership.
+   */
+  async reset(token: string, password: string, ip: string): Promise<{ account: Account; member: Member }> {
+    // Checked before the password is hashed: a dead link costs no scrypt.
+    const known = findByToken(this.deps.store.current.password_resets, token);
+    if (!known || !isLive(known, this.deps.clock()) || !this.deps.accounts.findById(known.account_id)) {
+      throw new PasswordResetError('invalid_link');
+    }
+    const password_hash = await hashPassword(password);
+    const now = this.deps.clock();
+    const accountId = await this.deps.store.update((data) => {
+      data.password_resets = liveOnly(data.password_resets, now);
+      const reset = findByToken(data.password_resets, token);
+      const account = reset && data.accounts.find((a) => a.id === reset.account_id);
+      if (!account) throw new PasswordResetError('invalid_link');
+      account.password_hash = password_hash;
+      data.password_resets = data.password_resets.filter((r) => r.account_id !== account.id);
+      return account.id;
+    });
+    // Sessions signed in with the old password (an intruder's among them) end now, everywhere.
+    await this.deps.sessions.destroyAllFor(accountId);
+    const account = this.deps.accounts.findById(accountId);
+    const member = this.deps.accounts.membershipOf(accountId);
+    if (!account || !member) throw new PasswordResetError('invalid_link');
+    await this.deps.audit.record({
+      event: 'password_reset',
+      source: 'web',
+      ip,
+      account_id: account.id,
+      email: account.email,
+      organisation_id: member.organisation_id,
+      member_email: account.email,
+      role: member.role,
+    });
+    return { account, member };
+  }
+
+  /** Drops expired reset links; returns how many (the purge job's). */
+  async purgeExpired(): Promise<number> {
+    const now = this.deps.clock();
+    if (this.deps.store.current.password_resets.every((r) => isLive(r, now))) return 0;
+    return this.deps.store.update((data) => {
+      const before = data.password_resets.length;
+      data.password_resets = liveOnly(data.password_resets, now);
+      return before - data.password_resets.length;
+    });
+  }
+
+  private async processRequest(email: string, ip: string, origin: string): Promise<void> {
+    const account = this.deps.accounts.findByEmail(email);
+    const member = account && this.deps.accounts.membershipOf(account.id);
+    let reason: string | undefined;
+    let issued: Issued | undefined;
+    if (!account || !member) reason = 'unknown_email';
+    else if (!this.deps.mailer.enabled) reason = 'mail_disabled';
+    else issued = await this.store(account.id, origin);
+    await this.deps.audit.record({
+      event: 'password_reset_requested',
+      source: 'web',
+      ip,
+      account_id: account?.id ?? null,
+      email,
+      organisation_id: member?.organisation_id,
+      ...(member && { member_email: account!.email, role: member.role }),
+      reason,
+    });
+    if (issued && account && member) await this.mail(account, member, issued.link, issued.reset.expires_at, null);
+  }
+
+  /** A new live link for `accountId`, replacing any other it has (and dropping every expired one). */
+  private async store(accountId: string, origin: string): Promise<Issued> {
+    const now = this.deps.clock();
+    const { token, hash } = newLinkToken();
+    const reset: PasswordReset = {
+      id: randomUUID(),
+      account_id: accountId,
+      token_hash: hash,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + RESET_HOURS * 3600_000).toISOString(),
+    };
+    await this.deps.store.update((data: AccountsFile) => {
+      if (!data.accounts.some((a) => a.id === accountId)) throw new PasswordResetError('member_not_found');
+      data.password_resets = liveOnly(data.password_resets, now).filter((r) => r.account_id !== accountId);
+      data.password_resets.push(reset);
+    });
+    return { reset, link: resetLink(origin, token) };
+  }
+
+  private async mail(
+    account: Account,
+    member: Member,
+    link: string,
+    expiresAt: string,
+    issuer: TeamActor | null,
+  ): Promise<boolean> {
+    if (!this.deps.mailer.enabled) return false;
+    const organisation = this.deps.accounts.organisation(member.organisation_id);
+    return this.deps.mailer.send(
+      passwordResetMail({
+        to: account.email,
+        organisation: organisation?.name ?? '',
+        link,
+        expiresAt,
+        issuedBy: issuer?.member ? issuer.email : null,
+      }),
+      'password reset',
+    );
+  }
+}

@@ -1,0 +1,101 @@
+import type { Role } from '../../shared/api/team';
+import type { MailMessage } from './mailer';
+
+const PRODUCT = 'Disaster Telehealth Eligibility';
+
+const sydneyTime = new Intl.DateTimeFormat('en-AU', {
+  timeZone: 'Australia/Sydney',
+  dateStyle: 'full',
+  timeStyle: 'short',
+});
+
+/** When a link expires, as a person in an Australian practice reads it. */
+export function expiryText(iso: string): string {
+  return `${sydneyTime.format(new Date(iso))} (Sydney time)`;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML: the organisation's name and the inviter's email are typed by people. */
+function html(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** A subject on one line whatever an organisation's name holds. */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+}
+
+const ROLE_WORDS: Record<Role, string> = {
+  owner: 'an owner (everything, including the owners)',
+  admin: 'an admin (the API key, the team except owners, the catchment and the webhook)',
+  member: 'a member (sees status, catchment, alerts and usage; checks postcodes)',
+};
+
+/** Paragraphs as the plain-text body and as simple HTML, the link its own paragraph (a button-like link in HTML). */
+function compose(to: string, subject: string, before: string[], link: string, after: string[]): MailMessage {
+  const text = [...before, link, ...after].join('\n\n') + '\n';
+  const paragraphs = [
+    ...before.map((p) => `<p>${html(p)}</p>`),
+    `<p><a href="${html(link)}">${html(link)}</a></p>`,
+    ...after.map((p) => `<p>${html(p)}</p>`),
+  ];
+  return {
+    to,
+    subject: oneLine(subject),
+    text,
+    html: `<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">${paragraphs.join('')}</body></html>`,
+  };
+}
+
+export interface InvitationMailFields {
+  to: string;
+  organisation: string;
+  /** The inviting member's email; null for the operator. */
+  invitedBy: string | null;
+  role: Role;
+  link: string;
+  expiresAt: string;
+}
+
+export function invitationMail(f: InvitationMailFields): MailMessage {
+  const who = f.invitedBy ?? `The operator of ${PRODUCT}`;
+  return compose(
+    f.to,
+    `You are invited to join ${f.organisation} on ${PRODUCT}`,
+    [
+      `${who} invited you to join ${f.organisation} on ${PRODUCT} as ${ROLE_WORDS[f.role]}.`,
+      'Open this link to choose your password and sign in:',
+    ],
+    f.link,
+    [
+      `The link works once and expires on ${expiryText(f.expiresAt)}.`,
+      'If you did not expect this invitation, ignore this e-mail: nothing happens unless the link is opened.',
+    ],
+  );
+}
+
+export interface ResetMailFields {
+  to: string;
+  organisation: string;
+  link: string;
+  expiresAt: string;
+  /** The admin who issued the link; null when the person asked for it themselves. */
+  issuedBy: string | null;
+}
+
+export function passwordResetMail(f: ResetMailFields): MailMessage {
+  const why = f.issuedBy
+    ? `${f.issuedBy} issued a link to set a new password for your ${PRODUCT} account at ${f.organisation}.`
+    : `Someone (hopefully you) asked to reset the password of your ${PRODUCT} account at ${f.organisation}.`;
+  return compose(
+    f.to,
+    `Reset your ${PRODUCT} password`,
+    [why, 'Open this link to choose a new password; it signs you out everywhere else:'],
+    f.link,
+    [
+      `The link works once and expires on ${expiryText(f.expiresAt)}.`,
+      'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    ],
+  );
+}

@@ -1,0 +1,307 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPostcode } from '../helpers/test-server';
+import {
+  focused,
+  openConsoleHarness,
+  pageProblems,
+  seriousViolations,
+  tabTo,
+  type ConsoleHarness,
+  type WatchedPage,
+} from './helpers/console-harness';
+
+/**
+ * The team in the console (issue #26), in headless Chromium against the real server: an owner invites an admin and a
+ * member, each accepts in a browser of their own; the member's console has no write control and the API refuses them;
+ * the admin rotates the key; a role changed meanwhile is refused in words; the owner removes the member and the
+ * member's open console is signed out. Team, Activity, invitation and reset pages pass axe; invite, role change and
+ * remove work from the keyboard with focus visible; the CSP is never violated.
+ */
+let h: ConsoleHarness;
+/** The key the owner generated, which the admin's rotation ends. */
+let ownersKey = '';
+const opened: WatchedPage[] = [];
+const PASSWORD = 'a long enough passphrase';
+const ADMIN = `admin-${process.pid}@team.example`;
+const MEMBER = `member-${process.pid}@team.example`;
+
+beforeAll(async () => {
+  h = await openConsoleHarness();
+});
+
+afterAll(async () => {
+  for (const w of opened) await w.context.close();
+  await h?.close();
+});
+
+async function newPage(): Promise<WatchedPage> {
+  const w = await h.newPage();
+  opened.push(w);
+  return w;
+}
+
+const main = (page: Page) => page.getByRole('main');
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+async function openPage(page: Page, title: string): Promise<void> {
+  await nav(page).getByRole('link', { name: title, exact: true }).click();
+  await expect.poll(() => heading(page)).toBe(title);
+}
+
+/** Who the console says is signed in, once it says it. */
+async function signedInAs(page: Page): Promise<string | null> {
+  return page.getByTestId('signed-in-as').textContent({ timeout: 10_000 });
+}
+
+/** A POST with the page's own cookie and Origin, as the console's fetch sends it: the status. */
+function postFromPage(page: Page, path: string): Promise<number> {
+  return page.evaluate((p) => fetch(p, { method: 'POST' }).then((r) => r.status), path);
+}
+
+/** The invitation link shown once, after inviting. */
+async function shownLink(page: Page): Promise<string> {
+  await expect.poll(() => page.getByTestId('once-link').count()).toBe(1);
+  return (await page.getByTestId('once-link').textContent())!;
+}
+
+/** Opens an invitation link in a fresh context, checks the page, sets the password: signed in on the Overview. */
+async function accept(link: string, email: string, role: string): Promise<WatchedPage> {
+  const w = await newPage();
+  const { page } = w;
+  await page.goto(link);
+  await expect.poll(() => heading(page)).toBe('Join your team');
+  // The token left the address bar at once.
+  expect(new URL(page.url()).hash).toBe('');
+  await expect.poll(() => page.getByTestId('invitation-role').textContent()).toBe(role);
+  expect(await page.getByTestId('invitation-organisation').textContent()).toBe(h.account.email);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill('not the same one');
+  await page.getByRole('button', { name: 'Set password and join' }).click();
+  await expect.poll(() => main(page).getByRole('alert').textContent()).toBe('The two passwords are not the same.');
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password and join' }).click();
+  await expect.poll(() => heading(page)).toBe('Overview');
+  expect(await signedInAs(page)).toBe(email);
+  expect(new URL(page.url()).pathname).toBe('/console/');
+  return w;
+}
+
+describe('a team in the console', () => {
+  let owner: WatchedPage;
+  let admin: WatchedPage;
+  let member: WatchedPage;
+
+  beforeAll(async () => {
+    owner = await newPage();
+  });
+
+  it('the owner signs in and generates the key; the Team page lists them as owner and passes axe', async () => {
+    const { page } = owner;
+    await page.goto(`${h.server.url}/console/`);
+    await page.getByLabel('Email').fill(h.account.email);
+    await page.getByLabel('Password').fill(h.account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('signed-in-role').textContent()).toMatch(/Owner/);
+    await openPage(page, 'API key');
+    await main(page).getByRole('button', { name: 'Generate key' }).click();
+    await expect.poll(() => page.getByTestId('new-key').textContent()).toMatch(/^sk_live_/);
+    ownersKey = (await page.getByTestId('new-key').textContent())!;
+    await openPage(page, 'Team');
+    const rows = main(page).getByTestId('team-member');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getByRole('rowheader').textContent()).toBe(h.account.email);
+    expect(await page.getByLabel('Organisation name').inputValue()).toBe(h.account.email);
+    await expect.poll(() => page.getByTestId('invitations-empty').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('invites an admin by keyboard alone, the link shown once with Copy, focus visible', async () => {
+    const { page } = owner;
+    await page.getByRole('heading', { name: 'Invite someone' }).scrollIntoViewIfNeeded();
+    await page.getByLabel('Organisation name').focus();
+    await tabTo(page, 'Email');
+    expect(await focused(page)).toMatchObject({ tag: 'input', visible: true });
+    await page.keyboard.type(ADMIN);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'select', name: 'Role', visible: true });
+    // Type-ahead picks the option in a closed select, as a keyboard user does.
+    await page.keyboard.type('A');
+    expect(await page.getByLabel('Role', { exact: true }).inputValue()).toBe('admin');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Invite', visible: true });
+    await page.keyboard.press('Enter');
+    const link = await shownLink(page);
+    expect(link).toMatch(new RegExp(`^${h.server.url}/console/invitation#[A-Za-z0-9_-]{43}$`));
+    expect(await page.getByTestId('once-link-delivery').textContent()).toMatch(/^Not e-mailed .*copy this link to/);
+    await tabTo(page, 'Copy link');
+    expect((await focused(page))?.visible).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText('Link copied to the clipboard.').count()).toBe(1);
+    const pending = page.getByTestId('invitations');
+    await expect.poll(() => pending.getByRole('rowheader').allTextContents()).toEqual([ADMIN]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    admin = await accept(link, ADMIN, 'Admin');
+  });
+
+  it('invites a member; they accept; their console has no write control at all', async () => {
+    const { page } = owner;
+    await page.getByLabel('Email', { exact: true }).fill(MEMBER);
+    await page.getByLabel('Role', { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: `Invitation for ${MEMBER}` }).count()).toBe(1);
+    member = await accept(await shownLink(page), MEMBER, 'Member');
+
+    const m = member.page;
+    expect(await nav(m).getByRole('link').allTextContents()).not.toContain('Activity');
+    await openPage(m, 'API key');
+    await expect.poll(() => m.getByTestId('key-status').textContent()).toMatch(/^Active: sk_live_/);
+    expect(await main(m).getByRole('button').count()).toBe(0);
+    await openPage(m, 'Catchment');
+    await expect.poll(() => m.getByTestId('catchment-read-only').count()).toBe(1);
+    expect(await main(m).getByRole('button', { name: 'Save catchment' }).count()).toBe(0);
+    expect(await main(m).getByLabel('Postcodes').count()).toBe(0);
+    await openPage(m, 'Webhook');
+    await expect.poll(() => m.getByTestId('webhook-read-only').count()).toBe(1);
+    expect(await main(m).getByRole('button').count()).toBe(0);
+    await openPage(m, 'Team');
+    await expect.poll(() => main(m).getByTestId('team-member').count()).toBe(3);
+    expect(await main(m).getByRole('button').count()).toBe(0);
+    expect(await main(m).getByRole('combobox').count()).toBe(0);
+    expect(await seriousViolations(m)).toEqual([]);
+    // The address of a managers' page says it is not for this role.
+    await m.goto(`${h.server.url}/console/activity`);
+    await expect.poll(() => heading(m)).toBe('Not available to your role');
+    // And the API refuses the member, whatever the page shows.
+    expect(await postFromPage(m, '/api/v1/keys/regenerate')).toBe(403);
+  });
+
+  it('the admin rotates the key; the old key stops working', async () => {
+    const a = admin.page;
+    await openPage(a, 'API key');
+    await main(a).getByRole('button', { name: 'Regenerate key' }).click();
+    await main(a).getByRole('button', { name: 'Yes, regenerate' }).click();
+    await expect.poll(() => a.getByTestId('new-key').textContent()).toMatch(/^sk_live_/);
+    const rotated = (await a.getByTestId('new-key').textContent())!;
+    expect((await checkPostcode(h.server, ownersKey, { postcode: '4000' })).status).toBe(401);
+    expect((await checkPostcode(h.server, rotated, { postcode: '4000' })).status).toBe(200);
+    // An admin may not make owners: the role select offers admin and member only.
+    await openPage(a, 'Team');
+    const select = main(a).getByLabel(`Role of ${MEMBER}`);
+    await expect.poll(() => select.locator('option').allTextContents()).toEqual(['Admin', 'Member']);
+    expect(await main(a).getByLabel(`Role of ${h.account.email}`).count()).toBe(0);
+  });
+
+  it("the owner changes the admin's role by keyboard; the admin's next key action is refused in words", async () => {
+    const { page } = owner;
+    // Opened again: the team as it is now, with the two who joined meanwhile.
+    await openPage(page, 'Overview');
+    await openPage(page, 'Team');
+    await expect.poll(() => main(page).getByTestId('team-member').count()).toBe(3);
+    await tabTo(page, `Role of ${ADMIN}`);
+    expect((await focused(page))?.visible).toBe(true);
+    await page.keyboard.type('M');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ name: `Change role of ${ADMIN}`, visible: true });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText(`${ADMIN} is now member.`).count()).toBe(1);
+
+    // The admin's console still shows the buttons it had: the server refuses, and the page says why and updates.
+    const a = admin.page;
+    await openPage(a, 'API key');
+    await main(a).getByRole('button', { name: 'Regenerate key' }).click();
+    await main(a).getByRole('button', { name: 'Yes, regenerate' }).click();
+    await expect.poll(() => main(a).getByRole('alert').textContent()).toMatch(/^Your role in the team does not allow/);
+    await expect.poll(() => main(a).getByRole('button').count()).toBe(0);
+    await expect.poll(() => a.getByTestId('signed-in-role').textContent()).toMatch(/Member/);
+  });
+
+  it('hands out a reset link; the reset page sets a new password and signs the person in', async () => {
+    const { page } = owner;
+    await main(page)
+      .getByRole('button', { name: `Reset link for ${ADMIN}` })
+      .click();
+    await expect.poll(() => page.getByRole('heading', { name: `Password reset link for ${ADMIN}` }).count()).toBe(1);
+    const link = (await page.getByTestId('once-link').textContent())!;
+    expect(link).toMatch(new RegExp(`^${h.server.url}/console/reset-password#[A-Za-z0-9_-]{43}$`));
+
+    const w = await newPage();
+    await w.page.goto(link);
+    await expect.poll(() => heading(w.page)).toBe('Set a new password');
+    expect(new URL(w.page.url()).hash).toBe('');
+    expect(await seriousViolations(w.page)).toEqual([]);
+    await w.page.getByLabel('New password').fill('another long passphrase');
+    await w.page.getByLabel('Repeat the password').fill('another long passphrase');
+    await w.page.getByRole('button', { name: 'Set new password' }).click();
+    await expect.poll(() => heading(w.page)).toBe('Overview');
+    expect(await signedInAs(w.page)).toBe(ADMIN);
+  });
+
+  it("removes the member by keyboard after confirming; the member's open console is signed out", async () => {
+    const { page } = owner;
+    await page.getByRole('heading', { name: 'Members' }).focus();
+    await tabTo(page, `Remove ${MEMBER}`);
+    expect((await focused(page))?.visible).toBe(true);
+    await page.keyboard.press('Enter');
+    // The confirmation takes focus; Cancel gives it back to Remove.
+    expect(await focused(page)).toMatchObject({ name: 'Yes, remove', visible: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ name: 'Cancel', visible: true });
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toMatchObject({ name: `Remove ${MEMBER}` });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText(`${MEMBER} removed from the team`, { exact: false }).count()).toBe(1);
+    expect(await main(page).getByTestId('team-member').getByRole('rowheader').allTextContents()).toEqual([
+      h.account.email,
+      ADMIN,
+    ]);
+
+    // The member does nothing; their window gets focus back (as when they return to it) and the console notices.
+    const m = member.page;
+    await m.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => heading(m)).toBe('Sign in');
+    expect(await m.getByTestId('session-ended').textContent()).toMatch(/^You have been signed out/);
+  });
+
+  it("the Activity page lists the team's events newest first and passes axe", async () => {
+    const { page } = owner;
+    await openPage(page, 'Activity');
+    const rows = page.getByTestId('activity').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(5);
+    const what = await rows.locator('td:nth-child(3)').allTextContents();
+    expect(what[0]).toBe(`Removed ${MEMBER} (member)`);
+    expect(what).toContain(`Made ${ADMIN} member`);
+    expect(what).toContain(`Invited ${MEMBER} as member`);
+    expect(await page.getByTestId('activity').textContent()).not.toMatch(/127\.0\.0\.1/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('"Forgot password?" always answers the same words', async () => {
+    const w = await newPage();
+    await w.page.goto(`${h.server.url}/console/`);
+    const answers: string[] = [];
+    for (const email of [ADMIN, `nobody-${process.pid}@team.example`]) {
+      // The form anew each time, so the words read are this answer's.
+      await w.page.getByRole('button', { name: 'Forgot password?' }).click();
+      await expect.poll(() => heading(w.page)).toBe('Reset your password');
+      await w.page.getByLabel('Email').fill(email);
+      await w.page.getByRole('button', { name: 'Send reset link' }).click();
+      await expect.poll(() => w.page.getByRole('status').count()).toBe(1);
+      answers.push((await w.page.getByRole('status').textContent())!);
+      expect(await seriousViolations(w.page)).toEqual([]);
+      await w.page.getByRole('button', { name: 'Back to sign in' }).click();
+      await expect.poll(() => heading(w.page)).toBe('Sign in');
+    }
+    expect(answers[0]).toMatch(/ask an owner or admin of your team for a reset link/);
+    expect(answers[1]).toBe(answers[0]);
+  });
+
+  it('ran without a CSP violation or a script error', async () => {
+    for (const w of opened) expect(await pageProblems(w)).toEqual([]);
+  });
+});
