@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import type { Alert } from '../../shared/api/alerts';
-import type { NewWebhookData, WebhookData } from '../../shared/api/webhook';
+import type { NewWebhookData, WebhookData, WebhookPayload, WebhookTestData } from '../../shared/api/webhook';
 import type { AlertBatch, WantedSubscriptions } from '../catchment/alert-events';
 import type { Logger } from '../logger';
 import { checkWebhookUrl } from './address-guard';
@@ -146,6 +146,30 @@ export class WebhookService {
     const cursor = this.options.alerts ? (kept.at(-1)?.id ?? '0') : null;
     const record = await this.repository.put(subscriptionId, { url: checked.url.href, secret, created_at }, cursor);
     return { ...publicView(record), secret };
+  }
+
+  /**
+   * Sends one signed `test` delivery to the subscription's webhook now (no alerts; not queued, not retried, not its
+   * last delivery) and says how it went; null when no webhook is set. For "send test" in the console.
+   */
+  async sendTest(subscriptionId: string): Promise<WebhookTestData | null> {
+    const hook = await this.repository.get(subscriptionId);
+    if (!hook) return null;
+    const body = JSON.stringify({ event: 'test', alerts: [] } satisfies WebhookPayload);
+    const id = randomUUID();
+    const { claim, outcome } = await this.attempt({
+      id,
+      subscriptionId,
+      body,
+      url: hook.url,
+      secret: hook.secret,
+      attempt: 1,
+    });
+    this.options.logger.info(
+      { subscription_id: claim.subscriptionId, delivery_id: id, http_status: outcome.httpStatus, error: outcome.error },
+      outcome.ok ? 'webhook test delivered' : 'webhook test failed',
+    );
+    return { delivered: outcome.ok, http_status: outcome.httpStatus, error: outcome.error };
   }
 
   /** Removes the subscription's webhook and its queued deliveries; false when it had none. */

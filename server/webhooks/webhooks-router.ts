@@ -1,7 +1,7 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { successEnvelope } from '../../shared/api/envelope';
-import { NewWebhookData, WebhookData, WebhookPayload, WebhookRequest } from '../../shared/api/webhook';
+import { NewWebhookData, WebhookData, WebhookPayload, WebhookRequest, WebhookTestData } from '../../shared/api/webhook';
 import { isSubscriptionActive } from '../accounts/account-service';
 import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import { AppError } from '../http/app-error';
@@ -70,12 +70,21 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     res.json({ success: true, data: { url: null, created_at: null, last_delivery: null } satisfies WebhookData });
   };
 
+  const sendTest: RequestHandler = async (_req, res) => {
+    const subscription = subscriptionOf(res);
+    const data: WebhookTestData | null = await webhooks.sendTest(subscription.id);
+    if (!data) throw new AppError('no_webhook');
+    res.json({ success: true, data });
+  };
+
   const router = Router();
   router.get('/', sessionOrApiKey(deps), get);
   const managing = [requireSession(accounts), requireRole(...MANAGING_ROLES)];
   router.put('/', ...managing, jsonBody, put);
   router.delete('/', ...managing, remove);
   router.all('/', methodNotAllowed('GET, HEAD, PUT, DELETE'));
+  router.post('/test', ...managing, sendTest);
+  router.all('/test', methodNotAllowed('POST'));
   return router;
 }
 
@@ -133,6 +142,20 @@ export function registerWebhooksPaths(registry: ApiRegistry): void {
     responses: {
       200: jsonResponse(successEnvelope(WebhookData), 'The webhook and the status of its newest delivery'),
       ...API_KEY_REFUSALS,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook/test',
+    summary: 'Send one signed test delivery now (owners and admins)',
+    description:
+      'POSTs `{"event": "test", "alerts": []}` to the webhook, signed as every delivery is, within 10 s, and answers how it went. Not queued, not retried, not shown as the last delivery.',
+    security: SESSION_AUTH,
+    responses: {
+      200: jsonResponse(successEnvelope(WebhookTestData), 'How the test delivery went'),
+      401: errorResponse('Sign in required'),
+      403: errorResponse('forbidden_role (members), or request origin not allowed'),
+      404: errorResponse('No webhook is set'),
     },
   });
   registry.registerPath({

@@ -43,8 +43,21 @@ export const NewWebhookData = WebhookData.extend({
 }).meta({ id: 'NewWebhook' });
 export type NewWebhookData = z.infer<typeof NewWebhookData>;
 
-/** What a webhook delivery POSTs (the raw body is what X-Signature signs). */
+/** POST /api/v1/webhook/test: how the one test delivery went (it is not queued nor retried). */
+export const WebhookTestData = z
+  .object({
+    delivered: z.boolean().meta({ description: 'The receiver answered 2xx' }),
+    http_status: z.number().int().nullable(),
+    error: z.string().nullable().meta({ description: 'Why nothing was answered (timed out, connection refused…)' }),
+  })
+  .meta({ id: 'WebhookTest' });
+export type WebhookTestData = z.infer<typeof WebhookTestData>;
+
+/**
+ * What a webhook delivery POSTs (the raw body is what X-Signature signs): `alerts`, or `test` with no alerts when an
+ * admin asks the console to send one (POST /api/v1/webhook/test).
+ */
 export const WebhookPayload = z
-  .object({ event: z.literal('alerts'), alerts: z.array(Alert) })
+  .object({ event: z.enum(['alerts', 'test']), alerts: z.array(Alert) })
   .meta({ id: 'WebhookPayload' });
 export type WebhookPayload = z.infer<typeof WebhookPayload>;

@@ -18,6 +18,7 @@ import { recordAlertDirectly } from '../../helpers/record-alert';
 const NEW_WEBHOOK = successEnvelope(NewWebhookData.strict());
 const WEBHOOK = successEnvelope(WebhookData.strict());
 const MINUTE = 60_000;
+const PASSWORD = 'correct horse battery staple';
 const HOUR = 60 * MINUTE;
 /** Tests receive on 127.0.0.1: private addresses allowed, as WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true does. */
 const ALLOW_PRIVATE = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: true };
@@ -347,6 +348,44 @@ describe('webhooks: set, signed delivery, retries, refusals', () => {
     const res = await put(lapsedClient, { url: receiver.url });
     expect(res.status).toBe(403);
     expect((await json(res)).error.code).toBe('subscription_inactive');
+  });
+
+  it('send test: one signed {event: "test"} delivery now, its outcome answered; not queued; 404 without a webhook', async () => {
+    const clinic = await seedAccount(server.runtime);
+    const client = await signIn(server, clinic);
+    expect((await client.post('/api/v1/webhook/test')).status).toBe(404);
+    const { secret } = NEW_WEBHOOK.parse(await json(await put(client, { url: receiver.url }))).data;
+    const before = receiver.received.length;
+    const res = await client.post('/api/v1/webhook/test');
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ delivered: true, http_status: 200, error: null });
+    const delivery = receiver.received[before]!;
+    expect(verifies(secret, delivery.raw, delivery.headers['x-signature'])).toBe(true);
+    expect(WebhookPayload.strict().parse(JSON.parse(delivery.raw.toString('utf8')))).toEqual({
+      event: 'test',
+      alerts: [],
+    });
+    expect(await server.runtime.webhooks.queued()).toEqual([]);
+    expect((await getWebhook(client)).last_delivery).toBeNull();
+
+    receiver.statuses.push(500);
+    expect((await json(await client.post('/api/v1/webhook/test'))).data).toEqual({
+      delivered: false,
+      http_status: 500,
+      error: 'receiver answered HTTP 500',
+    });
+    expect((await client.get('/api/v1/webhook/test')).status).toBe(405);
+
+    // A member sees the webhook but sends nothing.
+    const organisationId = server.runtime.accounts.membershipOf(clinic.accountId)!.organisation_id;
+    const email = `gp-${process.pid}@webhook-test.example`;
+    await server.runtime.team.add({ member: null, by: { source: 'admin' } }, organisationId, email, PASSWORD, 'member');
+    const member = new SessionClient(server.url);
+    expect((await member.login(email, PASSWORD)).status).toBe(200);
+    const refused = await member.post('/api/v1/webhook/test');
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error.code).toBe('forbidden_role');
+    expect(receiver.received).toHaveLength(before + 2);
   });
 
   it('DELETE removes the webhook and its queued deliveries; again: 404 no_webhook', async () => {
