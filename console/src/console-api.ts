@@ -11,7 +11,7 @@ import {
   type InvitationPreview as Preview,
 } from '../../shared/api/invitations';
 import { TeamData, type Role } from '../../shared/api/team';
-import { NewWebhookData, WebhookData } from '../../shared/api/webhook';
+import { NewWebhookData, WebhookData, WebhookTestData } from '../../shared/api/webhook';
 import { accountApi, accountCall } from '../../ui/api/account-api';
 import type { AccountResult } from '../../ui/api/account-result';
 import { failureWords, type ApiClient } from '../../ui/api/api-client';
@@ -29,6 +29,8 @@ export interface ConsoleApi extends ApiClient {
   webhook(): Result<WebhookData>;
   setWebhook(url: string): Result<NewWebhookData>;
   removeWebhook(): Result<unknown>;
+  /** POST /api/v1/webhook/test: one signed test delivery now, and how it went. */
+  testWebhook(): Result<WebhookTestData>;
   /** GET /healthz (no envelope): how fresh the disaster data is. Null when it could not be read. */
   health(): Promise<Health | null>;
   team(): Result<TeamData>;
@@ -98,6 +100,7 @@ export function consoleApi(watch: SessionWatch): ConsoleApi {
     webhook: () => call('/webhook', 'GET', WebhookData),
     setWebhook: (url) => call('/webhook', 'PUT', NewWebhookData, { url }),
     removeWebhook: () => call('/webhook', 'DELETE', z.unknown()),
+    testWebhook: () => call('/webhook/test', 'POST', WebhookTestData),
     async health() {
       const answer = await sendRequest(f, '/healthz', { method: 'GET' });
       const parsed = Health.safeParse(answer?.body);

@@ -164,9 +164,14 @@ describe('a team in the console', () => {
     await expect.poll(() => m.getByTestId('catchment-read-only').count()).toBe(1);
     expect(await main(m).getByRole('button', { name: 'Save catchment' }).count()).toBe(0);
     expect(await main(m).getByLabel('Postcodes').count()).toBe(0);
+    // With a webhook set: the member sees it, but neither Send test nor any other button, and the API refuses a test.
+    const subscription = h.server.runtime.accounts.subscriptionOf(h.account.accountId)!;
+    await h.server.runtime.webhooks.set(subscription.id, 'http://127.0.0.1:9/hooks/dte');
     await openPage(m, 'Webhook');
     await expect.poll(() => m.getByTestId('webhook-read-only').count()).toBe(1);
+    expect(await m.getByTestId('webhook-url').textContent()).toBe('http://127.0.0.1:9/hooks/dte');
     expect(await main(m).getByRole('button').count()).toBe(0);
+    expect(await postFromPage(m, '/api/v1/webhook/test')).toBe(403);
     await openPage(m, 'Team');
     await expect.poll(() => main(m).getByTestId('team-member').count()).toBe(3);
     expect(await main(m).getByRole('button').count()).toBe(0);

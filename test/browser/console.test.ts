@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPostcode } from '../helpers/test-server';
+import { startReceiver } from '../helpers/webhook-receiver';
 import {
   focused,
   openConsoleHarness,
@@ -131,6 +132,45 @@ describe('a clinic in the console', () => {
     await main(page).getByRole('button', { name: 'Remove webhook' }).click();
     await main(page).getByRole('button', { name: 'Yes, remove' }).click();
     await expect.poll(() => page.getByTestId('webhook-none').textContent()).toBe('No webhook is set.');
+  });
+
+  it('sends a test delivery by keyboard: the receiver gets it, signed, and the page says how it went', async () => {
+    const receiver = await startReceiver();
+    try {
+      await main(page).getByLabel('Webhook URL').fill(receiver.url);
+      await main(page).getByRole('button', { name: 'Save webhook' }).click();
+      await expect.poll(() => page.getByTestId('webhook-url').textContent()).toBe(receiver.url);
+      const outcome = page.getByTestId('webhook-test-outcome');
+      expect(await outcome.getAttribute('role')).toBe('status');
+      expect(await outcome.textContent()).toBe('');
+
+      await main(page).getByLabel('Webhook URL').focus();
+      await tabTo(page, 'Send test');
+      expect((await focused(page))?.visible).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => outcome.textContent()).toBe('Delivered: HTTP 200');
+      // Focus stayed on the button (it is not disabled while the test is sent), so Enter sends another.
+      expect(await focused(page)).toMatchObject({ name: 'Send test', visible: true });
+      expect(receiver.received).toHaveLength(1);
+      expect(JSON.parse(receiver.received[0]!.raw.toString('utf8'))).toEqual({ event: 'test', alerts: [] });
+      expect(receiver.received[0]!.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      // A test is not the webhook's last delivery.
+      expect(await page.getByTestId('webhook-delivery').textContent()).toBe('No delivery yet.');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      receiver.statuses.push(500);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => outcome.textContent()).toBe('Not delivered: receiver answered HTTP 500');
+      expect(receiver.received).toHaveLength(2);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await main(page).getByRole('button', { name: 'Remove webhook' }).click();
+      await main(page).getByRole('button', { name: 'Yes, remove' }).click();
+      await expect.poll(() => page.getByTestId('webhook-none').textContent()).toBe('No webhook is set.');
+      expect(await main(page).getByRole('button', { name: 'Send test' }).count()).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a deep link opens its page; an unknown one says so', async () => {

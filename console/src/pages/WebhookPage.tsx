@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { WebhookData, WebhookDelivery } from '../../../shared/api/webhook';
 import { displayInstant } from '../../../ui/common/display-dates';
-import { NoticeLine } from '../../../ui/common/NoticeLine';
+import { NoticeLine, type Notice } from '../../../ui/common/NoticeLine';
 import { useWebhook } from './useWebhook';
 
 const DELIVERY_WORDS: Record<WebhookDelivery['status'], string> = {
@@ -95,8 +95,26 @@ function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: 
 }
 
 /**
- * The subscription's webhook: where catchment alerts are sent, its last delivery, its secret once. `readOnly` (a
- * member): the webhook as it is, without the form and Remove.
+ * How the last test delivery went. The live region stays in the page while a webhook is set, so that a screen reader
+ * announces each outcome as it changes.
+ */
+function TestOutcome({ outcome }: { outcome: Notice }) {
+  return (
+    <>
+      <p id="webhook-test-hint" className="hint">
+        Send test POSTs <code>{'{"event":"test","alerts":[]}'}</code>, signed as every delivery is, and shows the
+        answer. It is not retried nor shown as the last delivery.
+      </p>
+      <p className={`notice ${outcome?.kind ?? ''}`} role="status" data-testid="webhook-test-outcome">
+        {outcome?.text}
+      </p>
+    </>
+  );
+}
+
+/**
+ * The subscription's webhook: where catchment alerts are sent, its last delivery, its secret once, a test delivery on
+ * demand. `readOnly` (a member): the webhook as it is, without the form, Send test and Remove.
  */
 export function WebhookPage({ readOnly }: { readOnly: boolean }) {
   const hook = useWebhook();
@@ -121,11 +139,21 @@ export function WebhookPage({ readOnly }: { readOnly: boolean }) {
       <WebhookForm hasWebhook={hasWebhook} busy={hook.busy} onSave={(url) => void hook.save(url)} />
       {hasWebhook && !hook.confirmingRemove && (
         <div className="actions">
+          {/* aria-disabled, not disabled: a disabled button would lose the keyboard's focus while the test is sent. */}
+          <button
+            type="button"
+            aria-disabled={hook.busy}
+            aria-describedby="webhook-test-hint"
+            onClick={() => void hook.sendTest()}
+          >
+            Send test
+          </button>
           <button type="button" className="danger" disabled={hook.busy} onClick={() => hook.setConfirmingRemove(true)}>
             Remove webhook
           </button>
         </div>
       )}
+      {hasWebhook && <TestOutcome outcome={hook.testOutcome} />}
       {hook.confirmingRemove && (
         <div className="confirm" role="alertdialog" aria-labelledby="remove-text">
           <p id="remove-text">Remove the webhook? Alerts are no longer sent to it.</p>

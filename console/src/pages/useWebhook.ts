@@ -1,12 +1,44 @@
 import { useState } from 'react';
-import type { NewWebhookData } from '../../../shared/api/webhook';
+import type { NewWebhookData, WebhookTestData } from '../../../shared/api/webhook';
 import { copyText } from '../../../ui/common/clipboard';
 import type { Notice } from '../../../ui/common/NoticeLine';
+import type { ConsoleApi } from '../console-api';
 import { useConsoleApi, useLoad } from '../use-load';
+
+/** How a test delivery went, in words: "Delivered: HTTP 200", "Not delivered: receiver answered HTTP 500"… */
+export function testOutcomeWords(test: WebhookTestData): Notice {
+  const status = test.http_status !== null ? `HTTP ${test.http_status}` : null;
+  if (test.delivered) return { kind: 'ok', text: status ? `Delivered: ${status}` : 'Delivered' };
+  return { kind: 'error', text: `Not delivered: ${test.error ?? status ?? 'no answer'}` };
+}
+
+type Run = (action: () => Promise<void>) => Promise<void>;
+
+/** Sending the webhook a test delivery, one request at a time with the page's others (`run`, `busy`). */
+function useTestDelivery(api: ConsoleApi, run: Run, busy: boolean, reload: () => void) {
+  /** The last test delivery's outcome (or that one is being sent); null before any, and after a change. */
+  const [outcome, setOutcome] = useState<Notice>(null);
+  const send = async () => {
+    if (busy) return;
+    await run(async () => {
+      setOutcome({ kind: 'ok', text: 'Sending a test delivery…' });
+      const answer = await api.testWebhook();
+      if (!answer.ok) {
+        setOutcome({ kind: 'error', text: api.describe(answer) });
+        // Removed meanwhile (another tab, another admin): the page shows that it is gone.
+        if (answer.code === 'no_webhook') reload();
+        return;
+      }
+      setOutcome(testOutcomeWords(answer.data));
+    });
+  };
+  return { outcome, send, clear: () => setOutcome(null) };
+}
 
 /**
  * The subscription's webhook: the one set (read once, then after each change), setting or replacing it (the answer
- * carries its signing secret, shown once), removing it after a confirmation. One request at a time.
+ * carries its signing secret, shown once), removing it after a confirmation, sending it a test delivery. One request
+ * at a time.
  */
 export function useWebhook() {
   const api = useConsoleApi();
@@ -16,7 +48,7 @@ export function useWebhook() {
   const [created, setCreated] = useState<NewWebhookData | null>(null);
   const [confirmingRemove, setConfirmingRemove] = useState(false);
 
-  const run = async (action: () => Promise<void>) => {
+  const run: Run = async (action) => {
     setNotice(null);
     setBusy(true);
     try {
@@ -25,6 +57,7 @@ export function useWebhook() {
       setBusy(false);
     }
   };
+  const test = useTestDelivery(api, run, busy, reload);
 
   const save = (url: string) =>
     run(async () => {
@@ -38,6 +71,7 @@ export function useWebhook() {
         return;
       }
       setCreated(answer.data);
+      test.clear();
       reload();
     });
 
@@ -50,6 +84,7 @@ export function useWebhook() {
         return;
       }
       setCreated(null);
+      test.clear();
       setNotice({ kind: 'ok', text: 'Webhook removed: no more alerts are sent.' });
       reload();
     });
@@ -72,6 +107,8 @@ export function useWebhook() {
     setConfirmingRemove,
     save,
     remove,
+    testOutcome: test.outcome,
+    sendTest: test.send,
     copySecret,
     describe: api.describe,
   };

@@ -1,8 +1,14 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { HEADLESS_ARGS } from '../../../server/ingest/chromium';
-import { seedAccount, startTestServer, type SeededAccount, type TestServer } from '../../helpers/test-server';
+import {
+  seedAccount,
+  startTestServer,
+  type SeededAccount,
+  type TestServer,
+  type TestServerOptions,
+} from '../../helpers/test-server';
 import { chromiumPath } from './browser';
 
 /** What a console test works with: the server serving the freshly built console, a clinic on it, Chromium. */
@@ -10,8 +16,11 @@ export interface ConsoleHarness {
   server: TestServer;
   account: SeededAccount;
   browser: Browser;
-  /** A fresh browser context (its own cookies) whose pages report every CSP violation and script error. */
-  newPage(): Promise<WatchedPage>;
+  /**
+   * A fresh browser context (its own cookies) whose pages report every CSP violation and script error; `options`
+   * over the default 1280×860 window (a time zone, a locale).
+   */
+  newPage(options?: BrowserContextOptions): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
@@ -30,8 +39,8 @@ const RECORD_VIOLATIONS = `
   });
 `;
 
-async function watchedPage(browser: Browser): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+async function watchedPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
   await context.addInitScript({ content: RECORD_VIOLATIONS });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -61,22 +70,29 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** What a test may set of the harness: the server's declarations and postcodes, the clinic's email and key. */
+export interface ConsoleHarnessOptions {
+  server?: Pick<TestServerOptions, 'declarations' | 'postcodes'>;
+  account?: { email?: string; withKey?: boolean };
+}
+
 /**
  * The real server (webhooks to 127.0.0.1 allowed) serving the console built by console-setup.ts, an active clinic
- * without a key, and a headless Chromium. Closed in reverse by `close()`.
+ * (without a key unless asked), and a headless Chromium. Closed in reverse by `close()`.
  */
-export async function openConsoleHarness(): Promise<ConsoleHarness> {
+export async function openConsoleHarness(options: ConsoleHarnessOptions = {}): Promise<ConsoleHarness> {
   const server = await startTestServer({
+    ...options.server,
     config: { CONSOLE_DIR: inject('consoleDir'), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: true },
   });
   try {
-    const account = await seedAccount(server.runtime, { withKey: false });
+    const account = await seedAccount(server.runtime, { withKey: false, ...options.account });
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...HEADLESS_ARGS] });
     return {
       server,
       account,
       browser,
-      newPage: () => watchedPage(browser),
+      newPage: (options) => watchedPage(browser, options),
       async close() {
         await browser.close();
         await server.close();

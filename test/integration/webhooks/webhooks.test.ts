@@ -14,6 +14,7 @@ import { testBackend } from '../../helpers/shared-backends';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 import { recordAlertDirectly } from '../../helpers/record-alert';
+import { startReceiver } from '../../helpers/webhook-receiver';
 
 const NEW_WEBHOOK = successEnvelope(NewWebhookData.strict());
 const WEBHOOK = successEnvelope(WebhookData.strict());
@@ -28,35 +29,6 @@ const LONG_SESSIONS = { idleTimeoutMs: 30 * 24 * 3_600_000, absoluteTimeoutMs: 3
 function fakeClock(start: number) {
   let now = start;
   return { clock: () => new Date(now), advance: (ms: number) => (now += ms), set: (ms: number) => (now = ms) };
-}
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: Buffer;
-}
-
-/** A webhook receiver on 127.0.0.1: records each request, answers the next status of `statuses` (then 200). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const statuses: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, raw: Buffer.concat(chunks) });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks/dte`,
-    port,
-    received,
-    statuses,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /** A port nothing listens on: a receiver that is down. */
