@@ -16,6 +16,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/auth/origin.test.ts',
   'test/integration/rate-limit/check-rate-limit.test.ts',
   'test/integration/admin-cli/admin-cli.test.ts',
+  'test/integration/admin-cli/team-cli.test.ts',
   'test/integration/webhooks/webhooks.test.ts',
   'test/integration/catchment/catchment-alerts.test.ts',
   'test/integration/team/team.test.ts',
