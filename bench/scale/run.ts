@@ -10,6 +10,7 @@
  * same after 90 days of alerts are kept; then `GET /api/v1/alerts?since=` and `GET /api/v1/catchment` of one
  * organisation under load. Only loopback; every loop is bounded.
  */
+import { startCommand } from '../lib/start-command';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -177,6 +178,8 @@ async function storeDeclarations(admin: DataRuntime, declarations: Declaration[]
 async function startServer(work: string, env: Record<string, string>, apiKey: string): Promise<ChildServer> {
   return startChildServer({
     entry: 'bench/scale/server.ts',
+    // The serving instance's Node options, as `npm start` gives them (the heap sizes the RSS target is about).
+    nodeArgs: startCommand().nodeArgs,
     env: { ...env, DATA_DIR: path.join(work, 'server'), LOG_LEVEL: 'warn', BENCH_ELD_FILE: path.join(work, 'eld') },
     logFile: path.join(work, 'server.log'),
     ready: async (url) =>
