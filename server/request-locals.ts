@@ -1,5 +1,5 @@
 import type { Account, Member, Subscription } from './accounts/account-store';
-import type { ApiKeyOutcome } from './keys/require-api-key';
+import type { ApiKeyOutcome, CountedCaller } from './keys/require-api-key';
 
 /**
  * What middleware hands on to the handlers after it in `res.locals`, declared once for Express's types (compile time
@@ -17,6 +17,11 @@ declare global {
       subscription?: Subscription;
       /** Who the x-api-key header says is calling: set by identifyApiKey on the check path. */
       apiKey?: ApiKeyOutcome;
+      /**
+       * Who is counted, by the rate limit and usage: a valid key with an active subscription (identifyApiKey), or an
+       * organisation's checks by hand (check-by-hand.ts). Absent: counted by client address.
+       */
+      caller?: CountedCaller;
       /** The calling key's id, for the request log line: set by identifyApiKey for a valid key. */
       keyId?: string;
     }

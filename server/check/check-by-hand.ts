@@ -1,31 +1,11 @@
 import type { RequestHandler } from 'express';
 import { CheckRequest, CheckResponse } from '../../shared/api/check';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import type { Subscription } from '../accounts/account-store';
 import { AppError } from '../http/app-error';
 import { errorResponse, jsonRequestBody, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
-import type { ApiKeyRecord } from '../keys/key-records';
 import { countUsage, type UsageCounter } from '../keys/require-api-key';
 import { callerSubscription, requireSession } from '../sessions/require-session';
-import { BY_HAND_LABEL, BY_HAND_PREFIX } from '../usage/by-hand';
-
-/**
- * The organisation's checks by hand as the limiter and the usage counter see a caller: one more "key" of the
- * subscription, with the subscription's limit, that authenticates nothing (no hash of it exists).
- */
-function byHandKey(subscription: Subscription): ApiKeyRecord {
-  return {
-    id: `${BY_HAND_PREFIX}${subscription.id}`,
-    account_id: null,
-    subscription_id: subscription.id,
-    hash: '0'.repeat(64),
-    prefix: BY_HAND_LABEL,
-    status: 'active',
-    created_at: subscription.updated_at,
-    revoked_at: null,
-    last_used_at: null,
-  };
-}
+import { BY_HAND_PREFIX } from '../usage/by-hand';
 
 export interface CheckByHandDeps {
   accounts: AccountService;
@@ -49,7 +29,8 @@ export function checkByHandHandlers(deps: CheckByHandDeps): RequestHandler[] {
     if (!subscription || !isSubscriptionActive(subscription, clock())) {
       return next(new AppError('subscription_inactive'));
     }
-    res.locals.apiKey = { ok: true, key: byHandKey(subscription), subscription };
+    // Counted and limited as one more caller of the subscription, beside its keys.
+    res.locals.caller = { id: `${BY_HAND_PREFIX}${subscription.id}`, subscription };
     next();
   };
   const counting = deps.usage ? [countUsage(deps.usage, clock)] : [];

@@ -1,9 +1,16 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
 import { StaleDataError, type DataEpoch } from '../storage/postgres/data-epoch';
+import type { Subscription } from '../accounts/account-store';
 import type { Authentication, KeyService } from './key-service';
 
 export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_key' };
+
+/** A caller the rate limit and usage count: its bucket id (a key's id) and the subscription whose limit applies. */
+export interface CountedCaller {
+  id: string;
+  subscription: Subscription;
+}
 
 /**
  * Where a valid key's requests are counted by how they ended (server/usage's UsageService; declared here so that
@@ -24,6 +31,7 @@ function identify(keys: KeyService, req: Request, res: Response, now: Date, epoc
   else outcome = keys.authenticate((Array.isArray(header) ? header[0] : header)?.trim() ?? '', now);
   res.locals.apiKey = outcome;
   res.locals.keyId = outcome.ok ? outcome.key.id : undefined;
+  res.locals.caller = outcome.ok ? { id: outcome.key.id, subscription: outcome.subscription } : undefined;
   res.locals.dataEpoch = epoch;
 }
 
@@ -69,17 +77,17 @@ export interface ApiKeyGateDeps {
 }
 
 /**
- * Counts, once the answer is sent, a request whose key was valid: 2xx answered, 429 rate-limited, other 4xx refused
+ * Counts, once the answer is sent, a request of a counted caller (a valid key, or checks by hand): 2xx answered, 429 rate-limited, other 4xx refused
  * (a 5xx is the service's failure, not the caller's use). Registered before the rate limiter, which may answer first.
  */
 export function countUsage(usage: UsageCounter, clock: () => Date): RequestHandler {
   return (_req, res, next) => {
     res.once('finish', () => {
-      const outcome = res.locals.apiKey;
-      if (!outcome?.ok) return;
+      const caller = res.locals.caller;
+      if (!caller) return;
       const status = res.statusCode;
       const kind = status === 429 ? 'rate_limited' : status < 400 ? 'answered' : status < 500 ? 'refused' : null;
-      if (kind) usage.count(outcome.subscription.id, outcome.key.id, kind, clock());
+      if (kind) usage.count(caller.subscription.id, caller.id, kind, clock());
     });
     next();
   };

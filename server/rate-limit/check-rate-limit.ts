@@ -3,7 +3,7 @@ import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../shared/api/keys';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
-import type { ApiKeyOutcome } from '../keys/require-api-key';
+import type { CountedCaller } from '../keys/require-api-key';
 import { RateLimitUnavailableError, type SlidingWindowCounter } from './sliding-window';
 import { SlidingWindowStore, storeKey } from './sliding-window-store';
 
@@ -13,8 +13,8 @@ export const RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS = 2;
 
 type LimitedRequest = Request & { rateLimit?: RateLimitInfo };
 
-function outcomeOf(res: Response): ApiKeyOutcome | undefined {
-  return res.locals.apiKey;
+function callerOf(res: Response): CountedCaller | undefined {
+  return res.locals.caller;
 }
 
 /**
@@ -22,8 +22,7 @@ function outcomeOf(res: Response): ApiKeyOutcome | undefined {
  * CLI changes it: a new limit applies from the next request, to the requests already in the window too.
  */
 function limitOf(res: Response): number {
-  const outcome = outcomeOf(res);
-  return outcome?.ok ? outcome.subscription.rate_limit : DEFAULT_RATE_LIMIT;
+  return callerOf(res)?.subscription.rate_limit ?? DEFAULT_RATE_LIMIT;
 }
 
 /**
@@ -33,8 +32,8 @@ function limitOf(res: Response): number {
  * one subscriber usually holds, so rotating addresses inside it does not buy more requests.
  */
 function bucketOf(req: Request, res: Response): string {
-  const outcome = outcomeOf(res);
-  if (outcome?.ok) return `key:${outcome.key.id}`;
+  const caller = callerOf(res);
+  if (caller) return `key:${caller.id}`;
   return `ip:${clientAddress(req)}`;
 }
 

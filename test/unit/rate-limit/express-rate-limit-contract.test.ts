@@ -125,7 +125,7 @@ describe('express-rate-limit, as the check limiter relies on it', () => {
 describe('checkRateLimit through express-rate-limit', () => {
   /** What identifyApiKey leaves for a valid key whose subscription allows `rateLimit` a minute. */
   const keyed = (rateLimit: number) => ({
-    apiKey: { ok: true, key: { id: 'k1' }, subscription: { rate_limit: rateLimit } },
+    caller: { id: 'k1', subscription: { rate_limit: rateLimit } },
   });
 
   function spyingCounter() {
