@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EMAIL_SHAPE, MAX_EMAIL_LENGTH } from '../../shared/api/auth';
+import { EMAIL_SHAPE, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/api/auth';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { Role } from '../../shared/api/team';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
@@ -22,8 +22,6 @@ export class AccountError extends Error {
     super(message);
   }
 }
-
-export const MIN_PASSWORD_LENGTH = 10;
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();

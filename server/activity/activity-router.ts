@@ -44,9 +44,9 @@ export function activityRouter(deps: ActivityRouterDeps): Router {
     ActivityQuery,
     () => 'invalid_request',
     async ({ limit }, _req, res) => {
-      const events = await audit.read({ organisationId: signedInMember(res).organisation_id });
-      // Read oldest first: the newest `limit`, newest first.
-      const data: ActivityData = { events: events.slice(-limit).reverse().map(activityEvent) };
+      const events = await audit.read({ organisationId: signedInMember(res).organisation_id, newest: limit });
+      // Read oldest first: newest first here.
+      const data: ActivityData = { events: events.reverse().map(activityEvent) };
       res.setHeader('Cache-Control', 'no-store');
       res.json({ success: true, data });
     },

@@ -79,6 +79,8 @@ export interface AuditFilter {
   email?: string;
   accountId?: string;
   organisationId?: string;
+  /** Only the newest this many of them (still oldest first): the Activity page's `limit`. */
+  newest?: number;
 }
 
 /** Whether `event` is one `filter` asks for (the rule every audit trail reads by). */
@@ -208,9 +210,14 @@ export class JsonLinesAuditLog implements AuditLog {
       } catch {
         continue; // a line torn by a crash mid-write
       }
-      if (auditMatches(event, filter, email)) events.push(event);
+      if (!auditMatches(event, filter, email)) continue;
+      events.push(event);
+      // Only the newest are kept while reading: a years-long trail is never held whole for a page of it.
+      if (filter.newest !== undefined && events.length > 2 * filter.newest) {
+        events.splice(0, events.length - filter.newest);
+      }
     }
-    return events;
+    return filter.newest === undefined ? events : events.slice(-filter.newest);
   }
 
   async close(): Promise<void> {

@@ -127,7 +127,9 @@ export class PostgresAuditLog implements AuditLog {
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' OR ')}` : '';
     const { rows } = await this.pool.query<AuditRow>(
-      `SELECT ${COLUMNS} FROM audit_events ${where} ORDER BY id`,
+      filter.newest === undefined
+        ? `SELECT ${COLUMNS} FROM audit_events ${where} ORDER BY id`
+        : `SELECT ${COLUMNS} FROM (SELECT id, ${COLUMNS} FROM audit_events ${where} ORDER BY id DESC LIMIT ${Math.max(0, Math.floor(filter.newest))}) newest ORDER BY id`,
       params,
     );
     return rows.map(toEvent);

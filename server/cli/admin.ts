@@ -5,7 +5,7 @@ import { isCalendarDate } from '../../shared/domain/dates';
 import { Role } from '../../shared/api/team';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
-import { TeamError, type TeamActor, type TeamErrorCode } from '../team/team-service';
+import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig, type Config } from '../config';
@@ -52,8 +52,6 @@ function required(options: Options, name: string): string {
 
 /** Every change made here is audited as the operator's. */
 const ADMIN: AuditActor = { source: 'admin' };
-/** The operator changes a team with every power but one: an organisation keeps an owner. */
-const OPERATOR: TeamActor = { member: null, by: ADMIN };
 
 /** The membership of the account with `email`. */
 function membershipOf(data: DataRuntime, email: string): Member {

@@ -1,9 +1,8 @@
 import { Router, type Request, type Response } from 'express';
-import { SessionData } from '../../shared/api/auth';
+import { MIN_PASSWORD_LENGTH, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
 import {
   InvitationPreview,
-  MIN_PASSWORD_LENGTH,
   ResetRequest,
   ResetRequestedData,
   TokenPasswordRequest,

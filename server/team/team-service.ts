@@ -23,6 +23,9 @@ export class TeamError extends Error {
  */
 export type TeamActor = { member: Member; email: string; by: AuditActor } | { member: null; by: AuditActor };
 
+/** The operator with the admin CLI: every power but leaving an organisation without an owner. */
+export const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
+
 export interface TeamServiceDeps {
   accounts: AccountService;
   audit: AuditRecorder;

@@ -39,9 +39,7 @@ export function usageRouter(deps: UsageRouterDeps): Router {
     () => 'invalid_request',
     async ({ days, format }, _req, res) => {
       const subscription = callerSubscription(res);
-      const data = subscription
-        ? await usage.view(subscription.id, days, (keyId) => labelOf(keys, keyId))
-        : await usage.view('', days, () => '');
+      const data = await usage.view(subscription?.id ?? null, days, (keyId) => labelOf(keys, keyId));
       res.setHeader('Cache-Control', 'no-store');
       if (format === 'csv') {
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');

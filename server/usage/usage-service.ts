@@ -1,15 +1,16 @@
-import { sydneyToday } from '../../shared/domain/dates';
+import { addDays, sydneyToday } from '../../shared/domain/dates';
 import { USAGE_RETENTION_DAYS, type UsageCounts, type UsageData, type UsageDay } from '../../shared/api/usage';
 import type { Logger } from '../logger';
 import type { UsageIncrement, UsageKind, UsageRepository } from './usage-repository';
 
-/** A calendar day (YYYY-MM-DD) `days` after `day` (negative: before). Pure date arithmetic, no time zone. */
-export function addDays(day: string, days: number): string {
-  const t = Date.parse(`${day}T00:00:00Z`) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
-
 const zero = (): UsageCounts => ({ answered: 0, refused: 0, rate_limited: 0 });
+
+/** Every day from `from` to `to`, oldest first, with nothing counted. */
+function emptyDays(from: string, to: string): UsageDay[] {
+  const days: UsageDay[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push({ date: d, ...zero(), keys: [] });
+  return days;
+}
 
 function addTo(total: UsageCounts, counts: UsageCounts): void {
   total.answered += counts.answered;
@@ -70,15 +71,16 @@ export class UsageService {
    * The subscription's last `days` days (today included), every day listed, each with its keys' counts; what this
    * process counted but has not flushed yet is included, so a check shows at once where it was made.
    */
-  async view(subscriptionId: string, days: number, prefixOf: (keyId: string) => string): Promise<UsageData> {
+  async view(subscriptionId: string | null, days: number, prefixOf: (keyId: string) => string): Promise<UsageData> {
     const to = sydneyToday(this.clock());
     const from = addDays(to, -(days - 1));
+    // An organisation without a subscription has counted nothing: every day zero.
+    if (subscriptionId === null) return { from, to, totals: zero(), days: emptyDays(from, to) };
     const rows = await this.repository.read(subscriptionId, from, to);
     for (const row of this.pending.values()) {
       if (row.subscription_id === subscriptionId && row.day >= from && row.day <= to) rows.push({ ...row });
     }
-    const byDay = new Map<string, UsageDay>();
-    for (let d = from; d <= to; d = addDays(d, 1)) byDay.set(d, { date: d, ...zero(), keys: [] });
+    const byDay = new Map(emptyDays(from, to).map((d) => [d.date, d]));
     const totals = zero();
     for (const row of rows) {
       const day = byDay.get(row.day)!;

@@ -8,16 +8,20 @@ import { Role } from './team';
  */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MAX_EMAIL_LENGTH = 254;
+/** The shortest password an account may have (set by the operator, an invitation or a reset). */
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** An email address as every request body takes one: trimmed, lower case, EMAIL_SHAPE. */
+export const EmailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(MAX_EMAIL_LENGTH)
+  .regex(EMAIL_SHAPE, 'must be an email address');
 
 export const LoginRequest = z
   .object({
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .max(MAX_EMAIL_LENGTH)
-      .regex(EMAIL_SHAPE, 'must be an email address')
-      .meta({ example: 'reception@clinic.example' }),
+    email: EmailAddress.meta({ example: 'reception@clinic.example' }),
     password: z.string().min(1).max(1024),
   })
   .meta({ id: 'LoginRequest' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_EMAIL_LENGTH, EMAIL_SHAPE } from './auth';
+import { EmailAddress, MIN_PASSWORD_LENGTH } from './auth';
 import { Role } from './team';
 
 /**
@@ -12,17 +12,10 @@ import { Role } from './team';
 export const INVITATION_DAYS = 7;
 /** Hours a password-reset link stays valid. */
 export const RESET_HOURS = 2;
-export const MIN_PASSWORD_LENGTH = 10;
 /** Pending invitations an organisation may have at once (409 too_many_invitations beyond). */
 export const MAX_PENDING_INVITATIONS = 100;
 
-const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(MAX_EMAIL_LENGTH)
-  .regex(EMAIL_SHAPE, 'must be an email address')
-  .meta({ example: 'gp@clinic.example' });
+const Email = EmailAddress.meta({ example: 'gp@clinic.example' });
 
 /** A token as links carry it: 43 base64url characters (32 random bytes). */
 export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a link token');

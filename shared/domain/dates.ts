@@ -52,6 +52,11 @@ export function addYears(date: string, years: number): string {
   return `${String(year).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
+/** The calendar day (YYYY-MM-DD) `days` after `date` (negative: before): date arithmetic, no time zone involved. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** YYYY-MM-DD → dd/mm/yyyy, the way Australian clinical notes write dates. */
 export function toDisplayDate(date: string): string {
   const [y, m, d] = date.split('-');

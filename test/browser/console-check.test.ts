@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TeamActor } from '../../server/team/team-service';
+import { OPERATOR } from '../../server/team/team-service';
 import { checkPostcode, seedAccount, type SeededAccount } from '../helpers/test-server';
 import {
   focused,
@@ -23,7 +23,6 @@ import {
 let h: ConsoleHarness;
 let clinic: SeededAccount;
 const opened: WatchedPage[] = [];
-const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
 const PASSWORD = 'a long enough passphrase';
 const MEMBER = `gp-${process.pid}@check.example`;
 

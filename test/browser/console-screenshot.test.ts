@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sydneyToday } from '../../shared/domain/dates';
+import { addDays, sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
-import type { TeamActor } from '../../server/team/team-service';
+import { OPERATOR } from '../../server/team/team-service';
 import { BY_HAND_PREFIX } from '../../server/usage/by-hand';
-import { addDays } from '../../server/usage/usage-service';
 import type { UsageKind } from '../../server/usage/usage-repository';
 import { checkPostcode } from '../helpers/test-server';
 import { openConsoleHarness, pageProblems, type ConsoleHarness, type WatchedPage } from './helpers/console-harness';
@@ -26,7 +25,6 @@ const ADMIN = `tom.nguyen@${DOMAIN}`;
 const MEMBER = `dr.oconnor@${DOMAIN}`;
 const INVITED = `dr.mei.chen@${DOMAIN}`;
 const PASSWORD = 'a long enough passphrase';
-const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
 
 const today = sydneyToday(new Date());
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MIN_PASSWORD_LENGTH } from '../../../shared/api/invitations';
+import { MIN_PASSWORD_LENGTH } from '../../../shared/api/auth';
 import { NoticeLine, type Notice } from '../../../ui/common/NoticeLine';
 
 export interface NewPasswordFormProps {

@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityData } from '../../../shared/api/activity';
 import { successEnvelope } from '../../../shared/api/envelope';
 import type { Role } from '../../../shared/api/team';
-import type { TeamActor } from '../../../server/team/team-service';
+import { OPERATOR } from '../../../server/team/team-service';
 import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
 /** The answer exactly as the schema says: a field the contract does not name (an IP, a key) fails the parse. */
 const ACTIVITY = successEnvelope(ActivityData.extend({ events: ActivityData.shape.events.element.strict().array() }));
 const PASSWORD = 'correct horse battery staple';
-const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
 
 let seq = 0;
 const emailFor = (what: string) => `${what}${++seq}-${process.pid}@activity.example`;

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TeamActor } from '../../../server/team/team-service';
+import { OPERATOR } from '../../../server/team/team-service';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
-const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
 const PASSWORD = 'correct horse battery staple';
 let seq = 0;
 

@@ -1,12 +1,11 @@
 import { expect } from 'vitest';
 import type { Role } from '../../../shared/api/team';
-import type { TeamActor } from '../../../server/team/team-service';
+import { OPERATOR } from '../../../server/team/team-service';
 import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { SessionClient } from '../auth/session-client';
 
 export const PASSWORD = 'correct horse battery staple';
-export const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
 
 let seq = 0;
 /** A fresh email on the test's own domain (one per call). */

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { successEnvelope } from '../../../shared/api/envelope';
 import { UsageData } from '../../../shared/api/usage';
-import { sydneyToday } from '../../../shared/domain/dates';
-import type { TeamActor } from '../../../server/team/team-service';
-import { addDays } from '../../../server/usage/usage-service';
+import { addDays, sydneyToday } from '../../../shared/domain/dates';
+import { OPERATOR } from '../../../server/team/team-service';
 import { testBackend } from '../../helpers/shared-backends';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { json, SessionClient } from '../auth/session-client';
 
 const USAGE = successEnvelope(UsageData.strict());
-const OPERATOR: TeamActor = { member: null, by: { source: 'admin' } };
 
 async function usageOf(server: TestServer, apiKey: string, query = ''): Promise<UsageData> {
   const res = await fetch(`${server.url}/api/v1/usage${query}`, { headers: { 'x-api-key': apiKey } });

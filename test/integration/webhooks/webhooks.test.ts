@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../../server/team/team-service';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -351,7 +352,7 @@ describe('webhooks: set, signed delivery, retries, refusals', () => {
     // A member sees the webhook but sends nothing.
     const organisationId = server.runtime.accounts.membershipOf(clinic.accountId)!.organisation_id;
     const email = `gp-${process.pid}@webhook-test.example`;
-    await server.runtime.team.add({ member: null, by: { source: 'admin' } }, organisationId, email, PASSWORD, 'member');
+    await server.runtime.team.add(OPERATOR, organisationId, email, PASSWORD, 'member');
     const member = new SessionClient(server.url);
     expect((await member.login(email, PASSWORD)).status).toBe(200);
     const refused = await member.post('/api/v1/webhook/test');
