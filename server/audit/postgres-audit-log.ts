@@ -126,12 +126,17 @@ export class PostgresAuditLog implements AuditLog {
       conditions.push(`account_id = $${params.length}`);
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' OR ')}` : '';
-    const { rows } = await this.pool.query<AuditRow>(
-      filter.newest === undefined
-        ? `SELECT ${COLUMNS} FROM audit_events ${where} ORDER BY id`
-        : `SELECT ${COLUMNS} FROM (SELECT id, ${COLUMNS} FROM audit_events ${where} ORDER BY id DESC LIMIT ${Math.max(0, Math.floor(filter.newest))}) newest ORDER BY id`,
-      params,
-    );
+    // The database gone: 503 storage_unavailable, as every read of it answers.
+    const { rows } = await this.pool
+      .query<AuditRow>(
+        filter.newest === undefined
+          ? `SELECT ${COLUMNS} FROM audit_events ${where} ORDER BY id`
+          : `SELECT ${COLUMNS} FROM (SELECT id, ${COLUMNS} FROM audit_events ${where} ORDER BY id DESC LIMIT ${Math.max(0, Math.floor(filter.newest))}) newest ORDER BY id`,
+        params,
+      )
+      .catch((err: unknown) => {
+        throw storageError(err);
+      });
     return rows.map(toEvent);
   }
 

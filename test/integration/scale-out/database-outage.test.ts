@@ -146,6 +146,42 @@ describe('a database outage under write load', () => {
     );
   }
 
+  /**
+   * The organisation's other endpoints during the outage, once each on each instance: what is held in memory answers
+   * (the team, a check by hand), what needs the database (usage, activity, an invitation, a webhook test) is refused
+   * 503 `storage_unavailable` — never a 500, never a dropped connection.
+   */
+  async function organisationEndpointsDuringOutage(): Promise<(Outcome & { path: string })[]> {
+    const calls: [string, string, unknown?][] = [
+      ['GET', '/api/v1/team'],
+      ['POST', '/api/v1/session/check-postcode', { postcode: '2480' }],
+      ['GET', '/api/v1/usage'],
+      ['GET', '/api/v1/activity'],
+      ['POST', '/api/v1/team/invitations', { email: 'new.gp@outage.example', role: 'member' }],
+      ['POST', '/api/v1/webhook/test'],
+    ];
+    const outcomes: (Outcome & { path: string })[] = [];
+    for (const session of writers[0]!.sessions) {
+      for (const [method, path, body] of calls) {
+        const res = await session.request(method, path, { body });
+        const answer = (await res.json()) as { error?: { code?: string } };
+        outcomes.push({
+          path,
+          status: res.status,
+          code: answer.error?.code,
+          retryAfter: res.headers.get('retry-after'),
+        });
+      }
+    }
+    return outcomes;
+  }
+
+  /** The first clinic's checks answered today, as its usage says (flushed every 5 s by each instance). */
+  async function answeredToday(): Promise<number> {
+    const res = await writers[0]!.sessions[0]!.get('/api/v1/usage?days=1');
+    return res.status === 200 ? (await json(res)).data.totals.answered : -1;
+  }
+
   async function outage(takeDown: () => Promise<void>): Promise<void> {
     for (const writer of writers) writer.outcomes = [];
     let endLoad!: () => void;
@@ -161,10 +197,12 @@ describe('a database outage under write load', () => {
     for (const writer of writers) {
       for (const session of writer.sessions) expect((await session.get('/api/v1/catchment')).status).toBe(200);
     }
+    const answeredBefore = await answeredToday();
     await takeDown();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
     const checks = await checksDuringOutage();
     const generations = await keyGenerationsDuringOutage();
+    const organisation = await organisationEndpointsDuringOutage();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
     for (const instance of instances) expect(instance.server.child.exitCode, instance.server.stderr()).toBeNull();
     expect(
@@ -173,6 +211,10 @@ describe('a database outage under write load', () => {
     ).toBe(true);
     expect(generations).toHaveLength(8);
     for (const g of generations) expect(g).toMatchObject({ status: 503, code: 'storage_unavailable', retryAfter: '5' });
+    for (const o of organisation) {
+      if (['/api/v1/team', '/api/v1/session/check-postcode'].includes(o.path)) expect(o.status, o.path).toBe(200);
+      else expect(o, o.path).toMatchObject({ status: 503, code: 'storage_unavailable', retryAfter: '5' });
+    }
 
     await postgres.restart();
     // Recovery by itself: every clinic's writes are acknowledged again on both instances.
@@ -182,6 +224,12 @@ describe('a database outage under write load', () => {
     });
     endLoad();
     await load;
+    // The checks counted during the outage were kept and added once the database came back: two by key (one per
+    // instance), and the one by hand is counted apart.
+    await waitFor(async () => (await answeredToday()) === answeredBefore + 2, {
+      timeoutMs: 20_000,
+      what: "the outage's checks in usage",
+    });
 
     for (const instance of instances) {
       expect(instance.server.child.exitCode, instance.server.stderr()).toBeNull();
