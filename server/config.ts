@@ -159,6 +159,40 @@ export const ConfigSchema = z.object({
    * bundled server, or under the repository when the server runs from source.
    */
   CONSOLE_DIR: optional(z.string().optional()),
+  /**
+   * Billing with Stripe: all three set = subscriptions are paid for through Stripe Checkout and kept in step by
+   * Stripe's webhook; none set = operator mode (the admin CLI sets subscriptions). Secret key: sk_live_… / sk_test_…
+   * or a restricted key (rk_…); price: the recurring price of the plan (price_…); webhook secret: whsec_….
+   */
+  STRIPE_SECRET_KEY: optional(
+    z
+      .string()
+      .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')
+      .optional(),
+  ),
+  STRIPE_PRICE_ID: optional(
+    z
+      .string()
+      .regex(/^price_[A-Za-z0-9]+$/, 'must be a Stripe price id (price_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optional(
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]+$/, "must be a Stripe webhook endpoint's signing secret (whsec_…)")
+      .optional(),
+  ),
+  /** Where the Stripe client sends its requests (a proxy, or a local stand-in in tests); default Stripe's own API. */
+  STRIPE_API_BASE: optional(httpUrl.default('https://api.stripe.com')),
+  /** Days a subscription whose renewal payment failed (Stripe's past_due) keeps access while Stripe retries. */
+  BILLING_GRACE_DAYS: optional(
+    z.coerce.number({ error: 'must be a number of days' }).int('must be a whole number').min(0).max(60).default(3),
+  ),
+  /**
+   * Self-service sign-up (POST /api/v1/signup and the console's page): on or off. Default: on with billing (STRIPE_*
+   * set), off in operator mode, where the operator creates accounts (and activates subscriptions if left on).
+   */
+  SIGNUP: optional(z.enum(['on', 'off'], { error: 'must be on or off' }).optional()),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -167,7 +201,44 @@ export type Config = z.infer<typeof ConfigSchema>;
 export class ConfigError extends Error {}
 
 /** Variables whose values may hold a password: never echoed in a configuration error. */
-const SECRET_VARIABLES = new Set(['SESSION_SECRET', 'REDIS_URL', 'DATABASE_URL', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set([
+  'SESSION_SECRET',
+  'REDIS_URL',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
+
+/** The variables billing needs, all or none. */
+const STRIPE_VARIABLES = ['STRIPE_SECRET_KEY', 'STRIPE_PRICE_ID', 'STRIPE_WEBHOOK_SECRET'] as const;
+
+/** Stripe's settings when billing is configured (all of STRIPE_VARIABLES set), else null: operator mode. */
+export function stripeSettings(config: Config): StripeSettings | null {
+  const { STRIPE_SECRET_KEY, STRIPE_PRICE_ID, STRIPE_WEBHOOK_SECRET } = config;
+  if (!STRIPE_SECRET_KEY || !STRIPE_PRICE_ID || !STRIPE_WEBHOOK_SECRET) return null;
+  return {
+    secretKey: STRIPE_SECRET_KEY,
+    priceId: STRIPE_PRICE_ID,
+    webhookSecret: STRIPE_WEBHOOK_SECRET,
+    apiBase: config.STRIPE_API_BASE,
+    graceDays: config.BILLING_GRACE_DAYS,
+  };
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  priceId: string;
+  webhookSecret: string;
+  /** STRIPE_API_BASE. */
+  apiBase: string;
+  /** BILLING_GRACE_DAYS. */
+  graceDays: number;
+}
+
+/** Whether self-service sign-up is on: SIGNUP, or by default on exactly when billing is configured. */
+export const signupEnabled = (config: Config): boolean =>
+  config.SIGNUP ? config.SIGNUP === 'on' : stripeSettings(config) !== null;
 
 /** Reads the configuration; a bad value throws a ConfigError whose message is one line naming every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
@@ -175,6 +246,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (parsed.success) {
     if (parsed.data.SMTP_URL && !parsed.data.MAIL_FROM) {
       throw new ConfigError('Invalid configuration: MAIL_FROM is required when SMTP_URL is set');
+    }
+    const stripeSet = STRIPE_VARIABLES.filter((name) => parsed.data[name]);
+    if (stripeSet.length > 0 && stripeSet.length < STRIPE_VARIABLES.length) {
+      const missing = STRIPE_VARIABLES.filter((name) => !parsed.data[name]);
+      throw new ConfigError(
+        `Invalid configuration: billing needs ${STRIPE_VARIABLES.join(', ')} together (missing: ${missing.join(', ')})`,
+      );
     }
     if (parsed.data.NODE_ENV === 'production') {
       // Behind a proxy, the address it listens on is not where browsers reach it: the Origin check needs PUBLIC_URL.

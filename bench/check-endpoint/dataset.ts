@@ -4,6 +4,7 @@ import { PLAN_NAME } from '../../shared/api/keys';
 import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Declaration, StateCode } from '../../shared/domain/declaration';
 import { hashPassword } from '../../server/accounts/passwords';
+import { NOT_BILLED } from '../../server/accounts/account-service';
 import { generateApiKey, hashApiKey } from '../../server/keys/api-key';
 import type { PostcodeIndex } from '../../server/postcodes/postcode-index';
 import { accountsDocument } from '../../server/accounts/accounts-document';
@@ -102,6 +103,7 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
         email: `bench${i}@clinic.example`,
         password_hash: passwordHash,
         created_at: at,
+        email_verified_at: null,
       });
       file.organisations.push({ id: `org-${k.accountId}`, name: `Bench clinic ${i}`, created_at: at });
       file.members.push({
@@ -116,6 +118,7 @@ export async function writeDataset(dataDir: string, declarations: Declaration[],
         plan: PLAN_NAME,
         status: 'active',
         expires_at: null,
+        ...NOT_BILLED,
         // The first account drives the load; a limit it never reaches keeps every answer a 200.
         rate_limit: i === 0 ? 1_000_000 : 100,
         updated_at: at,

@@ -42,8 +42,20 @@ function newSubscription(organisationId: string, now: Date): Subscription {
     expires_at: null,
     rate_limit: DEFAULT_RATE_LIMIT,
     updated_at: now.toISOString(),
+    ...NOT_BILLED,
   };
 }
+
+/** A subscription's Stripe fields when no Stripe subscription pays for it (the operator's, or before a checkout). */
+export const NOT_BILLED = {
+  stripe_customer_id: null,
+  stripe_subscription_id: null,
+  stripe_status: null,
+  current_period_end: null,
+  cancel_at_period_end: false,
+  ended_reason: null,
+  stripe_synced_at: null,
+} as const satisfies Partial<Subscription>;
 
 /**
  * When a change happens (default: the service's clock) and who makes it (`by`), which the audit trail records with
@@ -151,7 +163,13 @@ export class AccountService {
       if (data.accounts.some((a) => a.email === normalised)) {
         throw new AccountError('account_exists', `An account for ${normalised} already exists`);
       }
-      const account: Account = { id: randomUUID(), email: normalised, password_hash, created_at: now.toISOString() };
+      const account: Account = {
+        id: randomUUID(),
+        email: normalised,
+        password_hash,
+        created_at: now.toISOString(),
+        email_verified_at: null,
+      };
       data.accounts.push(account);
       const at = now.toISOString();
       if ('organisationId' in place) {

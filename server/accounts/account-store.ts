@@ -8,6 +8,11 @@ export const Account = z.object({
   email: z.string().min(3),
   password_hash: z.string().min(1),
   created_at: z.string(),
+  /**
+   * When the account proved it receives mail at `email` (a sign-up's verification link, an invitation or a reset link
+   * used); null = not proved. Accounts from before sign-up existed read as null.
+   */
+  email_verified_at: z.string().nullable().default(null),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -37,6 +42,25 @@ export const Subscription = z.object({
   expires_at: z.string().nullable(),
   rate_limit: z.number().int().positive().default(DEFAULT_RATE_LIMIT),
   updated_at: z.string(),
+  // Billing with Stripe (STRIPE_* set): what Stripe last said of the subscription paying for this one. All null for a
+  // subscription the operator sets (and for records from before billing existed).
+  /** Stripe's customer (cus_…) for this organisation, once a checkout made one. */
+  stripe_customer_id: z.string().nullable().default(null),
+  /** Stripe's subscription (sub_…) paying for this one. */
+  stripe_subscription_id: z.string().nullable().default(null),
+  /** Stripe's own status of it: active, trialing, past_due, canceled, unpaid, incomplete, incomplete_expired, paused. */
+  stripe_status: z.string().nullable().default(null),
+  /** The end of the period paid for (renewal, or the end when cancelling at period end). */
+  current_period_end: z.string().nullable().default(null),
+  /** Whether it stops at current_period_end instead of renewing. */
+  cancel_at_period_end: z.boolean().default(false),
+  /** Why access ended or ends (shared/api/billing.ts's AccessEndedReason); null while it simply runs. */
+  ended_reason: z.string().nullable().default(null),
+  /**
+   * When Stripe was last read for this subscription (the read's start): an older read arriving later (two webhook
+   * deliveries racing) never overwrites a newer one.
+   */
+  stripe_synced_at: z.string().nullable().default(null),
 });
 export type Subscription = z.infer<typeof Subscription>;
 
@@ -68,6 +92,22 @@ export const PasswordReset = z.object({
 });
 export type PasswordReset = z.infer<typeof PasswordReset>;
 
+/** An e-mail verification link's token (its SHA-256 only): at most one per account, removed when used or expired. */
+export const EmailVerification = PasswordReset.extend({});
+export type EmailVerification = z.infer<typeof EmailVerification>;
+
+/**
+ * A Stripe event already applied (its id): a second delivery of it changes nothing and audits nothing. Kept 30 days,
+ * well past Stripe's three days of retries; purged on the next write.
+ */
+export const BillingEvent = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  organisation_id: z.string().nullable(),
+  received_at: z.string(),
+});
+export type BillingEvent = z.infer<typeof BillingEvent>;
+
 /**
  * accounts.json. The invitations and password resets live here (not in a file of their own) so that accepting an
  * invitation creates the account and its membership and uses the invitation in one atomic update. They default to
@@ -80,6 +120,8 @@ export const AccountsFile = z.object({
   subscriptions: z.array(Subscription),
   invitations: z.array(Invitation).default([]),
   password_resets: z.array(PasswordReset).default([]),
+  email_verifications: z.array(EmailVerification).default([]),
+  billing_events: z.array(BillingEvent).default([]),
 });
 export type AccountsFile = z.infer<typeof AccountsFile>;
 

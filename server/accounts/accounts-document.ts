@@ -2,9 +2,9 @@ import type { DocumentDeclaration } from '../storage/document';
 import { AccountsFile, accountsToOrganisations } from './account-store';
 
 /**
- * Accounts, organisations, their members and subscriptions, pending invitations and password resets:
- * DATA_DIR/accounts.json, or the tables `accounts`, `organisations`, `members`, `subscriptions`, `invitations` and
- * `password_resets`.
+ * Accounts, organisations, their members and subscriptions, pending invitations, password resets and e-mail
+ * verifications, and the Stripe events applied: DATA_DIR/accounts.json, or the tables `accounts`, `organisations`,
+ * `members`, `subscriptions`, `invitations`, `password_resets`, `email_verifications` and `billing_events`.
  */
 export const accountsDocument: DocumentDeclaration<AccountsFile> = {
   name: 'accounts',
@@ -19,6 +19,8 @@ export const accountsDocument: DocumentDeclaration<AccountsFile> = {
     subscriptions: [],
     invitations: [],
     password_resets: [],
+    email_verifications: [],
+    billing_events: [],
   }),
   postgres: () => import('./postgres-account-store').then((m) => m.accountsCodec),
 };

@@ -6,6 +6,8 @@ import { anyInserted } from '../storage/postgres/table-count';
 import { type AccountsFile } from './account-store';
 import {
   ACCOUNTS,
+  BILLING_EVENTS,
+  EMAIL_VERIFICATIONS,
   INVITATIONS,
   MEMBERS,
   ORGANISATIONS,
@@ -16,13 +18,23 @@ import { accountsDocument } from './accounts-document';
 
 /**
  * accounts.json (upgraded to organisations when older) into `accounts`, `organisations`, `members`, `subscriptions`,
- * `invitations` and `password_resets`, parents first, each left alone when the database has its key. An email that
+ * `invitations`, `password_resets`, `email_verifications` and `billing_events`, parents first, each left alone when the database has its key. An email that
  * differs only in case from another account's is an error naming it (accounts_email_unique), not a skip. Expired links
  * are copied as they are: the server's next write or purge drops them, as it would have in DATA_DIR.
  */
 export const accountsImporter: FeatureImporter<
   AccountsFile,
-  Pick<ImportCounts, 'accounts' | 'organisations' | 'members' | 'subscriptions' | 'invitations' | 'passwordResets'>
+  Pick<
+    ImportCounts,
+    | 'accounts'
+    | 'organisations'
+    | 'members'
+    | 'subscriptions'
+    | 'invitations'
+    | 'passwordResets'
+    | 'emailVerifications'
+    | 'billingEvents'
+  >
 > = {
   document: accountsDocument.name,
 
@@ -37,9 +49,20 @@ export const accountsImporter: FeatureImporter<
     const passwordResets = await step('password resets', () =>
       insertCounted(client, PASSWORD_RESETS, file.password_resets),
     );
-    return {
-      counts: { accounts, organisations, members, subscriptions, invitations, passwordResets },
-      changed: anyInserted(accounts, organisations, members, subscriptions, invitations, passwordResets),
+    const emailVerifications = await step('e-mail verifications', () =>
+      insertCounted(client, EMAIL_VERIFICATIONS, file.email_verifications),
+    );
+    const billingEvents = await step('billing events', () => insertCounted(client, BILLING_EVENTS, file.billing_events));
+    const counts = {
+      accounts,
+      organisations,
+      members,
+      subscriptions,
+      invitations,
+      passwordResets,
+      emailVerifications,
+      billingEvents,
     };
+    return { counts, changed: anyInserted(...Object.values(counts)) };
   },
 };

@@ -2,6 +2,8 @@ import { diffRows, recordTable, writeDiff, type Queryable, type RecordTable } fr
 import {
   AccountsFile,
   type Account,
+  type BillingEvent,
+  type EmailVerification,
   type Invitation,
   type Member,
   type Organisation,
@@ -21,6 +23,7 @@ export const ACCOUNTS = recordTable<Account>({
     { name: 'email', type: 'text' },
     { name: 'password_hash', type: 'text' },
     { name: 'created_at', type: 'timestamptz' },
+    { name: 'email_verified_at', type: 'timestamptz', nullable: true },
   ],
 });
 
@@ -63,6 +66,13 @@ export const SUBSCRIPTIONS = recordTable<Subscription>({
     { name: 'expires_at', type: 'timestamptz', nullable: true },
     { name: 'rate_limit', type: 'integer' },
     { name: 'updated_at', type: 'timestamptz' },
+    { name: 'stripe_customer_id', type: 'text' },
+    { name: 'stripe_subscription_id', type: 'text' },
+    { name: 'stripe_status', type: 'text' },
+    { name: 'current_period_end', type: 'timestamptz', nullable: true },
+    { name: 'cancel_at_period_end', type: 'boolean' },
+    { name: 'ended_reason', type: 'text' },
+    { name: 'stripe_synced_at', type: 'timestamptz', nullable: true },
   ],
 });
 
@@ -97,12 +107,31 @@ export const PASSWORD_RESETS = recordTable<PasswordReset>({
   ],
 });
 
+export const EMAIL_VERIFICATIONS = recordTable<EmailVerification>({
+  ...PASSWORD_RESETS,
+  table: 'email_verifications',
+  label: 'e-mail verification',
+});
+
+export const BILLING_EVENTS = recordTable<BillingEvent>({
+  table: 'billing_events',
+  label: 'billing event',
+  key: 'id',
+  ordered: true,
+  columns: [
+    { name: 'id', type: 'text' },
+    { name: 'type', type: 'text' },
+    { name: 'organisation_id', type: 'text' },
+    { name: 'received_at', type: 'timestamptz' },
+  ],
+});
+
 const byId = (record: { id: string }) => record.id;
 const byAccount = (record: { account_id: string }) => record.account_id;
 
 /**
- * accounts.json as the tables `accounts`, `organisations`, `members`, `subscriptions`, `invitations` and
- * `password_resets`, each in its array's order.
+ * accounts.json as the tables `accounts`, `organisations`, `members`, `subscriptions`, `invitations`,
+ * `password_resets`, `email_verifications` and `billing_events`, each in its array's order.
  */
 export const accountsCodec: TableCodec<AccountsFile> = {
   async load(client: Queryable): Promise<AccountsFile> {
@@ -118,6 +147,8 @@ export const accountsCodec: TableCodec<AccountsFile> = {
       subscriptions: await rows(SUBSCRIPTIONS),
       invitations: await rows(INVITATIONS),
       password_resets: await rows(PASSWORD_RESETS),
+      email_verifications: await rows(EMAIL_VERIFICATIONS),
+      billing_events: await rows(BILLING_EVENTS),
     };
   },
 
@@ -136,6 +167,8 @@ export const accountsCodec: TableCodec<AccountsFile> = {
     await write(SUBSCRIPTIONS, byId, before.subscriptions, after.subscriptions);
     await write(INVITATIONS, byId, before.invitations, after.invitations);
     await write(PASSWORD_RESETS, byId, before.password_resets, after.password_resets);
+    await write(EMAIL_VERIFICATIONS, byId, before.email_verifications, after.email_verifications);
+    await write(BILLING_EVENTS, byId, before.billing_events, after.billing_events);
     // A removed account clears its keys' account_id and takes its key actions; a removed organisation takes its keys
     // (ON DELETE): the keys document holds them, and is told so.
     if (accounts.deleted.length > 0 || organisations.deleted.length > 0) {

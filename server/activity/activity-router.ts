@@ -23,12 +23,13 @@ export function activityEvent(event: AuditEvent): ActivityEvent {
     at: event.at,
     event: event.event,
     source: event.source,
-    actor: event.source === 'admin' ? null : event.email,
+    actor: event.source === 'web' ? event.email : null,
     member_email: event.member_email ?? null,
     role: event.role ?? null,
     key_prefix: event.key_prefix ?? null,
     reason: event.reason ?? null,
     subscription: event.subscription ?? null,
+    stripe_event_id: event.stripe_event_id ?? null,
   };
 }
 

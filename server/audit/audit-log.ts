@@ -25,11 +25,12 @@ export const AuditEventType = z.enum([
   'invitation_accepted',
   'password_reset_requested',
   'password_reset',
+  'email_verified',
 ]);
 export type AuditEventType = z.infer<typeof AuditEventType>;
 
-/** Who caused the event: a signed-in person over HTTP, or an operator with the admin CLI. */
-export const AuditSource = z.enum(['web', 'admin']);
+/** Who caused the event: a signed-in person over HTTP, an operator with the admin CLI, or Stripe (a billing event). */
+export const AuditSource = z.enum(['web', 'admin', 'stripe']);
 export type AuditSource = z.infer<typeof AuditSource>;
 
 /** An event as the audit trails hold it (and the JSON import checks audit.jsonl's lines by). */
@@ -55,6 +56,8 @@ export const AuditEvent = z.object({
   subscription: z
     .object({ status: z.enum(['active', 'inactive']), expires_at: z.string().nullable(), rate_limit: z.number().int() })
     .optional(),
+  /** The Stripe event (evt_…) a billing change came from. */
+  stripe_event_id: z.string().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -64,7 +67,7 @@ export type AuditInput = Omit<AuditEvent, 'at'> & { at?: Date };
  * Who is changing state, as the audit trail records it: a person over HTTP (with the client address) or an operator
  * with the admin CLI. The services that change accounts, subscriptions and keys take one and record the event.
  */
-export type AuditActor = { source: 'web'; ip: string } | { source: 'admin' };
+export type AuditActor = { source: 'web'; ip: string } | { source: 'admin' } | { source: 'stripe' };
 
 /** Where the services that change state write their audit events. */
 export interface AuditRecorder {
@@ -134,6 +137,7 @@ export function auditEvent(fields: {
   key_prefix?: string | null;
   reason?: string | null;
   subscription?: AuditEvent['subscription'] | null;
+  stripe_event_id?: string | null;
 }): AuditEvent {
   return {
     at: fields.at,
@@ -154,6 +158,7 @@ export function auditEvent(fields: {
         rate_limit: fields.subscription.rate_limit,
       },
     }),
+    ...(fields.stripe_event_id != null && { stripe_event_id: fields.stripe_event_id }),
   };
 }
 

@@ -18,6 +18,7 @@ interface AuditRow {
   subscription_status: 'active' | 'inactive' | null;
   subscription_expires_at: unknown;
   subscription_rate_limit: number | null;
+  stripe_event_id: string | null;
 }
 
 /** A row as the event JsonLinesAuditLog writes (auditEvent: the optional fields only when set, in the same order). */
@@ -49,6 +50,7 @@ export const AUDIT_COLUMNS = [
   'organisation_id',
   'member_email',
   'role',
+  'stripe_event_id',
 ] as const;
 
 const COLUMNS = AUDIT_COLUMNS.join(', ');
@@ -73,7 +75,7 @@ export class PostgresAuditLog implements AuditLog {
     const write = this.pool
       .query(
         `INSERT INTO audit_events (${COLUMNS})
-         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14)`,
+         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15)`,
         [
           (input.at ?? this.clock()).toISOString(),
           input.event,
@@ -89,6 +91,7 @@ export class PostgresAuditLog implements AuditLog {
           input.organisation_id ?? null,
           redactKeys(input.member_email ?? null),
           input.role ?? null,
+          input.stripe_event_id ?? null,
         ],
       )
       .then(

@@ -158,7 +158,14 @@ export class InvitationService {
       }
       if (data.accounts.some((a) => a.email === invitation.email)) throw new InvitationError('account_exists');
       const at = now.toISOString();
-      const account: Account = { id: randomUUID(), email: invitation.email, password_hash, created_at: at };
+      // The link came by mail to this address (or was handed on by someone who could read it): the address is proved.
+      const account: Account = {
+        id: randomUUID(),
+        email: invitation.email,
+        password_hash,
+        created_at: at,
+        email_verified_at: at,
+      };
       const member: Member = {
         organisation_id: invitation.organisation_id,
         account_id: account.id,

@@ -28,11 +28,13 @@ export const ActivityEvent = z
     event: z.string().meta({
       description: 'What happened (login, key_regenerated, member_removed…: listed in the operation); more may come',
     }),
-    source: z.enum(['web', 'admin']).meta({ description: 'web: a member over HTTP; admin: the operator (admin CLI)' }),
+    source: z.enum(['web', 'admin', 'stripe']).meta({
+      description: 'web: a member over HTTP; admin: the operator (admin CLI); stripe: a billing event from Stripe',
+    }),
     actor: z
       .string()
       .nullable()
-      .meta({ description: "The acting member's email (whose sign-in it was); null for the operator" }),
+      .meta({ description: "The acting member's email (whose sign-in it was); null for the operator and Stripe" }),
     member_email: z.string().nullable().meta({ description: "A team event's subject" }),
     role: Role.nullable().meta({ description: "A team event's role: given (added, changed) or held (removed)" }),
     key_prefix: z.string().nullable().meta({ description: 'A key event: the key’s prefix, never the key' }),
@@ -41,6 +43,11 @@ export const ActivityEvent = z
       .object({ status: z.enum(['active', 'inactive']), expires_at: z.string().nullable(), rate_limit: z.number() })
       .nullable()
       .meta({ description: 'A subscription change: what it became' }),
+    stripe_event_id: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'A billing change: the Stripe event (evt_…) it came from' }),
   })
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof ActivityEvent>;

@@ -30,7 +30,16 @@ export type LoginRequest = z.infer<typeof LoginRequest>;
 export const SessionData = z
   .object({
     authenticated: z.boolean(),
-    account: z.object({ id: z.string(), email: z.string() }).nullable(),
+    account: z
+      .object({
+        id: z.string(),
+        email: z.string(),
+        email_verified: z
+          .boolean()
+          .optional()
+          .meta({ description: 'Whether the address is confirmed (a verification, invitation or reset link used)' }),
+      })
+      .nullable(),
     organisation: z
       .object({ id: z.string(), name: z.string(), role: Role })
       .nullable()

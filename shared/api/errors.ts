@@ -44,6 +44,13 @@ export const API_ERRORS = {
   too_many_invitations: { status: 409, message: 'An organisation has at most 100 pending invitations' },
   invalid_link: { status: 400, message: 'This link is invalid, used or expired' },
   weak_password: { status: 400, message: 'The password must have at least 10 characters' },
+  signup_disabled: { status: 403, message: 'Sign-up is switched off on this server' },
+  billing_not_configured: { status: 404, message: 'Billing is not set up on this server' },
+  billing_unavailable: { status: 503, message: 'The payment service could not be reached; nothing was changed' },
+  already_subscribed: { status: 409, message: 'The subscription is already paid for' },
+  no_billing_account: { status: 409, message: 'There is no billing account yet: subscribe first' },
+  checkout_not_found: { status: 404, message: 'No such checkout for this organisation' },
+  invalid_signature: { status: 400, message: 'Invalid or missing Stripe signature' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -11,6 +11,10 @@ export interface ImportCounts {
   /** accounts.json's pending invitations and password-reset links (their tokens' hashes). */
   invitations: TableCount;
   passwordResets: TableCount;
+  /** accounts.json's pending e-mail verification links (their tokens' hashes). */
+  emailVerifications: TableCount;
+  /** accounts.json's Stripe events applied in the last 30 days (ids, for idempotency). */
+  billingEvents: TableCount;
   /** keys.json and keys-archive.jsonl together (an id in both counts once). */
   apiKeys: TableCount & { fromArchive: number };
   keyActions: TableCount;
@@ -79,8 +83,10 @@ const TABLES: readonly { optional: boolean; tables: readonly (readonly [label: s
     tables: [
       ['invitations', 'invitations'],
       ['password resets', 'passwordResets'],
+      ['e-mail verifications', 'emailVerifications'],
     ],
   },
+  { optional: true, tables: [['billing events', 'billingEvents']] },
   {
     optional: true,
     tables: [

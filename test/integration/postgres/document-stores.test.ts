@@ -88,6 +88,7 @@ describe('round trip: what one instance writes, another loads exactly', () => {
         email: 'new@clinic.example',
         password_hash: 'h',
         created_at: '2026-05-01T00:00:00.000Z',
+        email_verified_at: null,
       });
       d.organisations.push({ id: 'org-new', name: 'New clinic', created_at: '2026-05-01T00:00:00.000Z' });
       d.members.push({
@@ -214,6 +215,7 @@ describe('updates', () => {
       id: `acct-${n}`,
       email: `clinic-${n}@example.org`,
       password_hash: 'h',
+      email_verified_at: null,
       created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
     });
     return n;

@@ -10,7 +10,7 @@ import type { DeclarationsFile } from '../../../server/declarations/declaration-
 import { type IngestStateFile } from '../../../server/ingest/ingest-state';
 import type { ApiKeyRecord, KeysFile } from '../../../server/keys/key-records';
 import { API_KEYS } from '../../../server/keys/postgres-key-store';
-import { INVITATIONS, PASSWORD_RESETS } from '../../../server/accounts/postgres-account-store';
+import { ACCOUNTS, INVITATIONS, PASSWORD_RESETS, SUBSCRIPTIONS } from '../../../server/accounts/postgres-account-store';
 import { sessionKey } from '../../../server/sessions/session-store';
 import { importDataDir } from '../../../server/importers';
 import { ImportError } from '../../../server/storage/import/import-error';
@@ -284,17 +284,15 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
 
     // Rows equal the files: ids, hashes, prefixes, times to the millisecond, subscription fields, LGAs in order.
     const accountsFile = await readJson<AccountsFile>(path.join(dataDir, 'accounts.json'));
-    const accounts = await pool.query('SELECT id, email, password_hash, created_at FROM accounts ORDER BY id');
-    expect(accounts.rows.map((r) => ({ ...r, created_at: iso(r.created_at) }))).toEqual(
+    const accounts = await pool.query(`SELECT ${ACCOUNTS.select} FROM accounts ORDER BY id`);
+    expect(accounts.rows.map(ACCOUNTS.fromRow)).toEqual(
       [...accountsFile.accounts].sort((x, y) => (x.id < y.id ? -1 : 1)),
     );
     expect(accounts.rows.map((r) => r.email)).toContain('front.desk@clinic-three.example');
-    const subscriptions = await pool.query(
-      'SELECT id, organisation_id, plan, status, expires_at, rate_limit, updated_at FROM subscriptions ORDER BY id',
+    const subscriptions = await pool.query(`SELECT ${SUBSCRIPTIONS.select} FROM subscriptions ORDER BY id`);
+    expect(subscriptions.rows.map(SUBSCRIPTIONS.fromRow)).toEqual(
+      [...accountsFile.subscriptions].sort((x, y) => (x.id < y.id ? -1 : 1)),
     );
-    expect(
-      subscriptions.rows.map((r) => ({ ...r, expires_at: iso(r.expires_at), updated_at: iso(r.updated_at) })),
-    ).toEqual([...accountsFile.subscriptions].sort((x, y) => (x.id < y.id ? -1 : 1)));
     expect(subscriptions.rows.map((r) => r.rate_limit).sort()).toEqual([100, 250, 40].sort());
     const invitations = await pool.query(`SELECT ${INVITATIONS.select} FROM invitations`);
     expect(invitations.rows.map(INVITATIONS.fromRow)).toEqual(accountsFile.invitations);

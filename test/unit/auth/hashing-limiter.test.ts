@@ -106,6 +106,7 @@ describe('SignInService when password checks are busy', () => {
       email: 'clinic@example.test',
       password_hash: await hashPassword('correct horse battery staple'),
       created_at: new Date().toISOString(),
+      email_verified_at: null,
     };
     const accounts = {
       findByEmail: (email: string) => (email === account.email ? account : undefined),

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { EmailAddress, MIN_PASSWORD_LENGTH } from './auth';
+import { LinkToken } from './invitations';
+
+/**
+ * Self-service sign-up (issue #27): a practice creates its organisation and its owner's account, with an inactive
+ * subscription (paid for through Stripe when billing is configured, else activated by the operator). When SMTP_URL is
+ * set, the owner's address is verified by a link `<origin>/console/verify-email#<token>` (the token after `#`, as
+ * invitations').
+ */
+
+/** Days an e-mail verification link stays valid. */
+export const VERIFICATION_DAYS = 3;
+
+/** GET /api/v1/signup (public): whether the console offers sign-up, and how subscriptions are paid for. */
+export const SignupSettingsData = z
+  .object({
+    enabled: z.boolean().meta({ description: 'Whether POST /api/v1/signup creates organisations (SIGNUP)' }),
+    billing: z.enum(['stripe', 'operator']).meta({
+      description: 'stripe: the new organisation subscribes in the console; operator: the operator activates it',
+    }),
+  })
+  .meta({ id: 'SignupSettings' });
+export type SignupSettingsData = z.infer<typeof SignupSettingsData>;
+
+/** POST /api/v1/signup. */
+export const SignupRequest = z
+  .object({
+    practice_name: z.string().trim().min(1).max(120).meta({ example: 'Riverside Family Practice' }),
+    email: EmailAddress.meta({ example: 'owner@riverside.example' }),
+    password: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
+  })
+  .strict()
+  .meta({ id: 'SignupRequest' });
+export type SignupRequest = z.infer<typeof SignupRequest>;
+
+/**
+ * The answer to a sign-up: the same for an address that already has an account as for a new one, so it tells nobody
+ * which addresses have accounts. A new owner is signed in (the session cookie); GET /api/v1/auth/session says so.
+ */
+export const SignupAcceptedData = z
+  .object({
+    email: z.string(),
+    verification: z.enum(['sent', 'not_configured']).meta({
+      description: 'sent: a link to confirm the address was e-mailed (SMTP_URL); not_configured: no e-mail is sent',
+    }),
+  })
+  .meta({ id: 'SignupAccepted' });
+export type SignupAcceptedData = z.infer<typeof SignupAcceptedData>;
+
+/** POST /api/v1/signup/verify-email: the link's token. */
+export const VerifyEmailRequest = z.object({ token: LinkToken }).strict().meta({ id: 'VerifyEmailRequest' });
+export type VerifyEmailRequest = z.infer<typeof VerifyEmailRequest>;
+
+export const EmailVerifiedData = z.object({ email: z.string(), verified_at: z.string() }).meta({ id: 'EmailVerified' });
+export type EmailVerifiedData = z.infer<typeof EmailVerifiedData>;
