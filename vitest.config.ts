@@ -26,6 +26,11 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/usage/usage.test.ts',
   'test/integration/check/check-by-hand.test.ts',
   'test/integration/activity/activity.test.ts',
+  'test/integration/signup/signup.test.ts',
+  'test/integration/signup/signup-mail.test.ts',
+  'test/integration/billing/billing-console.test.ts',
+  'test/integration/billing/billing-webhook.test.ts',
+  'test/integration/billing/billing-ops.test.ts',
 ];
 
 export default defineConfig({

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { activityRouter } from './activity/activity-router';
 import { alertsRouter } from './alerts/alerts-router';
 import { authRouter } from './auth/auth-router';
+import { billingRouter, billingWebhookRouter } from './billing/billing-router';
 import { catchmentRouter } from './catchment/catchment-router';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
 import { answerHandlers, checkHandlers } from './check/check-endpoint';
@@ -19,6 +20,7 @@ import { keysRouter } from './keys/keys-router';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
+import { signupRouter } from './signup/signup-router';
 import { teamRouter } from './team/team-router';
 import { usageRouter } from './usage/usage-router';
 import { webhooksRouter } from './webhooks/webhooks-router';
@@ -68,6 +70,8 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
+  // Sign-up and its e-mail verification: public but for a new link, behind the session for the Origin rules.
+  app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
   const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage };
@@ -87,6 +91,10 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/usage', ...fresh, session, usageRouter({ ...caller, usage: runtime.usage }));
   // The organisation's team, the session only: its invitations and members' reset links, then the team router.
   app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
+  // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
+  app.use('/api/v1/billing/webhook', ...fresh, billingWebhookRouter(runtime.billing));
+  const billing = billingRouter({ billing: runtime.billing, accounts, origins: runtime.origins });
+  app.use('/api/v1/billing', ...fresh, session, billing);
   // The organisation's audit trail (owners and admins): the session only.
   app.use('/api/v1/activity', ...fresh, session, activityRouter({ accounts, audit: runtime.audit }));
 

@@ -20,7 +20,7 @@ const USAGE_FLUSH_MS = 15_000;
 const USAGE_COUNTS_FLUSH_MS = 5_000;
 
 /** What a serving process does besides answering requests, by name. */
-export type JobName = 'purge' | 'key-usage' | 'usage-counts' | 'alerts' | 'webhooks' | 'ingest';
+export type JobName = 'purge' | 'key-usage' | 'usage-counts' | 'alerts' | 'webhooks' | 'ingest' | 'billing';
 
 interface Job {
   name: JobName;
@@ -49,6 +49,8 @@ export interface BackgroundParts {
   schedule: string;
   /** The postcode index, whose POSTCODE_LGA_URL correspondence is renewed before each scheduled refresh. */
   postcodes: PostcodeService | null;
+  /** Billing with Stripe: re-reads the subscriptions about to end (nothing to do in operator mode). */
+  billing?: { startRefresh(): void; stopRefresh(): Promise<void> };
 }
 
 /** A job that runs `run` every `ms` (a timer that never keeps the process alive by itself). */
@@ -98,6 +100,8 @@ export class BackgroundWork {
       { name: 'alerts', start: () => parts.alerts.start(), stop: () => parts.alerts.stop() },
       // Due deliveries every second, new ones at once; what a stop left unqueued is queued at start.
       { name: 'webhooks', start: () => parts.webhooks.start(), stop: () => parts.webhooks.stop() },
+      // A renewal whose webhook never came is read back from Stripe before (or soon after) access would end.
+      { name: 'billing', start: () => parts.billing?.startRefresh(), stop: () => parts.billing?.stopRefresh() },
       {
         name: 'ingest',
         start: () => {

@@ -23,7 +23,9 @@ import type { Database } from './storage/postgres/database';
 import type { WebhookService, WebhookTuning } from './webhooks/webhook-service';
 import type { InvitationService } from './invitations/invitation-service';
 import type { PasswordResetService } from './invitations/password-reset-service';
+import type { SignupService } from './signup/signup-service';
 import type { Mailer } from './mail/mailer';
+import type { BillingService } from './billing/billing-service';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -121,6 +123,8 @@ export interface ServerRuntime extends DataRuntime {
   invitations: InvitationService;
   /** Password-reset links (/api/v1/auth/password-reset, /api/v1/team/members/{id}/reset-link). */
   passwordResets: PasswordResetService;
+  /** Self-service sign-up and e-mail verification links (/api/v1/signup). */
+  signup: SignupService;
   /** Every timer and job of a serving process (background.ts); close() stops them first. */
   background: BackgroundWork;
   /** Starts all of the background work (`background.start()`) and returns the ingest schedule. */
@@ -135,4 +139,6 @@ export interface ServerRuntime extends DataRuntime {
   webhooks: WebhookService;
   /** API-key requests counted per key and day (GET /api/v1/usage). */
   usage: UsageService;
+  /** Billing with Stripe (/api/v1/billing), or operator mode's view only (stripeSettings null). */
+  billing: BillingService;
 }

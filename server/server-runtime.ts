@@ -7,7 +7,8 @@ import { DEFAULT_LOGIN_LIMITS } from './auth/login-throttle';
 import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
 import { CatchmentService } from './catchment/catchment-service';
-import { ConfigError, type Config } from './config';
+import { ConfigError, stripeSettings, type Config } from './config';
+import { BillingService } from './billing/billing-service';
 import type { CloseStack } from './lifecycle';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import { PostcodeService } from './postcodes/postcode-service';
@@ -18,6 +19,7 @@ import type { SessionStore } from './sessions/session-store';
 import { WebhookService } from './webhooks/webhook-service';
 import { InvitationService } from './invitations/invitation-service';
 import { PasswordResetService } from './invitations/password-reset-service';
+import { SignupService } from './signup/signup-service';
 import { openMailer } from './mail/open-mailer';
 import type { LoginThrottle } from './auth/login-throttle';
 
@@ -66,10 +68,12 @@ export async function openServer(
   const usage = new UsageService(await storage.usage(), data.clock, logger);
   // Written before the usage store closes: the last few seconds of counts are not lost.
   stack.defer('the usage counts', () => usage.close());
+  // What the background work drives and the app serves alike.
+  const services = { ...alerting, billing: await openBilling(data) };
   const background = new BackgroundWork({
-    links: [links.invitations, links.passwordResets],
+    links: [links.invitations, links.passwordResets, links.signup],
     usage,
-    ...alerting,
+    ...services,
     logger,
     sessions,
     throttle,
@@ -83,7 +87,7 @@ export async function openServer(
   stack.defer('the background work', () => background.stop());
   return {
     ...data,
-    ...alerting,
+    ...services,
     ...links,
     ...timeouts,
     postcodes,
@@ -106,6 +110,14 @@ export async function openServer(
       return background.ingest!;
     },
   };
+}
+
+/** Billing with Stripe when STRIPE_* are set, over the accounts document (AccountService's own store). */
+async function openBilling(data: DataRuntime): Promise<BillingService> {
+  const { config, storage, accounts, clock, logger } = data;
+  const store = await storage.accounts();
+  const audit = logFailures(data.audit, logger);
+  return new BillingService({ settings: stripeSettings(config), store, accounts, audit, clock, logger });
 }
 
 /** The sign-in settings that come from the configuration: EXTENSION_ORIGINS, PUBLIC_URL, HOST and SESSION_*. */
@@ -166,7 +178,7 @@ async function openLinks(
   sessions: SessionStore,
   throttle: LoginThrottle,
   stack: CloseStack,
-): Promise<Pick<ServerRuntime, 'mailer' | 'invitations' | 'passwordResets' | 'resetThrottle'>> {
+): Promise<Pick<ServerRuntime, 'mailer' | 'invitations' | 'passwordResets' | 'resetThrottle' | 'signup'>> {
   const { storage, accounts, clock, logger } = data;
   const mailer = await openMailer(data.config, logger);
   stack.defer('the mailer', () => mailer.close());
@@ -175,11 +187,23 @@ async function openLinks(
   const passwordResets = new PasswordResetService({ store, accounts, audit, mailer, sessions, clock, logger });
   // Requests answered already finish their write and e-mail before the stores close.
   stack.defer('the password-reset requests', () => passwordResets.drain());
+  // Sign-ups are limited as sign-ins, counted apart; their mail (sent after the answer) goes out before the mailer closes.
+  const signup = new SignupService({
+    store,
+    accounts,
+    audit,
+    mailer,
+    throttle: throttle.scoped('signup'),
+    clock,
+    logger,
+  });
+  stack.defer('the sign-up e-mails', () => signup.drain());
   return {
     mailer,
     invitations: new InvitationService({ store, accounts, audit, mailer, clock }),
     passwordResets,
     resetThrottle: throttle.scoped('reset'),
+    signup,
   };
 }
 

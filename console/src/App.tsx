@@ -5,10 +5,12 @@ import { consoleApi } from './console-api';
 import { Layout } from './Layout';
 import { InvitationPage } from './link-pages/InvitationPage';
 import { ResetPasswordPage } from './link-pages/ResetPasswordPage';
+import { VerifyEmailPage } from './link-pages/VerifyEmailPage';
 import { pageFor } from './pages';
 import { navigate, useRoute } from './router';
 import { useSessionWatch } from './session-watch';
 import { SignInPage } from './SignInPage';
+import { SignupPage } from './signup/SignupPage';
 
 /** The session of this origin: the console is served by the server it manages. */
 const SAME_ORIGIN = 'same-origin';
@@ -67,6 +69,15 @@ function Console() {
     };
     return <ResetPasswordPage onReset={onReset} />;
   }
+  if (route === 'verify-email') return <VerifyEmailPage />;
+  if (route === 'signup') {
+    // Signed in as the new owner: Billing to subscribe, or the Overview, which says the operator activates it.
+    const onSignedUp = async ({ billing }: { billing: 'stripe' | 'operator' }) => {
+      await loadSession();
+      navigate(billing === 'stripe' ? 'billing' : '', { replace: true });
+    };
+    return <SignupPage onSignedUp={onSignedUp} />;
+  }
 
   if (!account.sessionRead) {
     return (
@@ -75,7 +86,11 @@ function Console() {
       </main>
     );
   }
-  if (!signedInAs) return <SignInPage account={account} ended={ended} passwordReset={resetDone} />;
+  if (!signedInAs) {
+    return (
+      <SignInPage account={account} ended={ended} passwordReset={resetDone} forgot={route === 'forgot-password'} />
+    );
+  }
   const page = pageFor(route, account);
   return (
     <Layout account={account} page={page} onSignOut={signingOut}>

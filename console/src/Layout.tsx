@@ -4,6 +4,7 @@ import { NoticeLine } from '../../ui/common/NoticeLine';
 import { mayOpen, PAGES, type ConsolePage } from './pages';
 import { ROLE_WORDS } from './role-words';
 import { Link } from './router';
+import { VerificationBanner } from './signup/VerificationBanner';
 
 import { PRODUCT } from './PublicPage';
 
@@ -108,6 +109,7 @@ export function Layout({
             {page.title}
           </h1>
           <NoticeLine notice={account.notice} />
+          <VerificationBanner />
           {children}
         </main>
       </div>

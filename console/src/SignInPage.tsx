@@ -4,6 +4,8 @@ import { SignInForm } from '../../ui/account/SignInForm';
 import type { Account } from '../../ui/account/useAccount';
 import { NoticeLine, type Notice } from '../../ui/common/NoticeLine';
 import { PublicPage } from './PublicPage';
+import { Link, navigate } from './router';
+import { useSignupSettings } from './signup/use-signup-settings';
 import { useConsoleApi } from './use-load';
 
 /** Said whatever the server knows of the address, so the form never tells who has an account. */
@@ -73,21 +75,26 @@ function ForgotPassword({ onBack }: { onBack(): void }) {
 /**
  * The console signed out: the shared sign-in form, on its own page, and "Forgot password?". The address asked for is
  * kept. `ended`: the session ended without this page's Sign out, and the page says so; `passwordReset`: a reset link
- * set a new password.
+ * set a new password; `forgot`: opened at /console/forgot-password (sign-up's "reset your password"). "Create an
+ * account" only where the server offers sign-up.
  */
 export function SignInPage({
   account,
   ended,
   passwordReset,
+  forgot: openedForgot = false,
 }: {
   account: Account;
   ended: boolean;
   passwordReset: boolean;
+  forgot?: boolean;
 }) {
-  const [forgot, setForgot] = useState(false);
+  const [forgot, setForgot] = useState(openedForgot);
   const forgotButton = useRef<HTMLButtonElement>(null);
+  const settings = useSignupSettings();
   const back = () => {
     setForgot(false);
+    if (openedForgot) navigate('', { replace: true });
     // Back where the person left: the button that opened the form.
     requestAnimationFrame(() => forgotButton.current?.focus());
   };
@@ -118,6 +125,11 @@ export function SignInPage({
           Forgot password?
         </button>
       </p>
+      {settings?.ok && settings.data.enabled && (
+        <p>
+          New practice? <Link to="signup">Create an account</Link>
+        </p>
+      )}
     </PublicPage>
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActivityData } from '../../shared/api/activity';
 import { AlertsData } from '../../shared/api/alerts';
+import { BillingData, BillingRedirectData } from '../../shared/api/billing';
 import { Health } from '../../shared/api/health';
 import {
   InvitationPreview,
@@ -10,6 +11,7 @@ import {
   ResetRequestedData,
   type InvitationPreview as Preview,
 } from '../../shared/api/invitations';
+import { EmailVerifiedData, SignupAcceptedData, SignupSettingsData, type SignupRequest } from '../../shared/api/signup';
 import { TeamData, type Role } from '../../shared/api/team';
 import { NewWebhookData, WebhookData, WebhookTestData } from '../../shared/api/webhook';
 import { accountApi, accountCall } from '../../ui/api/account-api';
@@ -48,6 +50,18 @@ export interface ConsoleApi extends ApiClient {
   acceptInvitation(token: string, password: string): Result<unknown>;
   resetPassword(token: string, password: string): Result<unknown>;
   requestPasswordReset(email: string): Result<ResetRequestedData>;
+  /** Sign-up (public): whether it is offered, creating an organisation, the e-mail link, and a new link on demand. */
+  signupSettings(): Result<SignupSettingsData>;
+  signup(request: SignupRequest): Result<SignupAcceptedData>;
+  verifyEmail(token: string): Result<EmailVerifiedData>;
+  /** 202 a new link (or none: no e-mail on this server); 200 when the address was confirmed meanwhile. */
+  resendVerification(): Result<SignupAcceptedData | EmailVerifiedData>;
+  billing(): Result<BillingData>;
+  /** Where to send the browser: Stripe Checkout, or the Customer Portal. */
+  checkout(): Result<BillingRedirectData>;
+  billingPortal(): Result<BillingRedirectData>;
+  /** Back from Checkout: the server reads the Checkout Session now rather than waiting for Stripe's webhook. */
+  completeCheckout(sessionId: string): Result<BillingData>;
 }
 
 /** What the console is told of answers that say its picture of the session is out of date. */
@@ -123,6 +137,14 @@ export function consoleApi(watch: SessionWatch): ConsoleApi {
       accountCall(f, HERE, '/auth/password-reset', 'POST', z.unknown(), { token, password }),
     requestPasswordReset: (email) =>
       accountCall(f, HERE, '/auth/password-reset/request', 'POST', ResetRequestedData, { email }),
+    signupSettings: () => accountCall(f, HERE, '/signup', 'GET', SignupSettingsData),
+    signup: (request) => accountCall(f, HERE, '/signup', 'POST', SignupAcceptedData, request),
+    verifyEmail: (token) => accountCall(f, HERE, '/signup/verify-email', 'POST', EmailVerifiedData, { token }),
+    resendVerification: () => call('/signup/verification', 'POST', z.union([SignupAcceptedData, EmailVerifiedData])),
+    billing: () => call('/billing', 'GET', BillingData),
+    checkout: () => call('/billing/checkout', 'POST', BillingRedirectData),
+    billingPortal: () => call('/billing/portal', 'POST', BillingRedirectData),
+    completeCheckout: (sessionId) => call('/billing/checkout/complete', 'POST', BillingData, { session_id: sessionId }),
     describe: (failure) =>
       failureWords(
         failure,

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Account } from '../../ui/account/useAccount';
 import { ActivityPage } from './pages/ActivityPage';
 import { AlertsPage } from './pages/AlertsPage';
+import { BillingPage } from './pages/BillingPage';
 import { CatchmentPage } from './pages/CatchmentPage';
 import { CheckPage } from './pages/CheckPage';
 import { KeyPage } from './pages/KeyPage';
@@ -29,6 +30,7 @@ export const PAGES: readonly ConsolePage[] = [
   { route: '', title: 'Overview', nav: true, render: (account) => <OverviewPage account={account} /> },
   { route: 'check', title: 'Check a postcode', nav: true, render: (account) => <CheckPage account={account} /> },
   { route: 'key', title: 'API key', nav: true, render: (account) => <KeyPage account={account} /> },
+  { route: 'billing', title: 'Billing', nav: true, render: (account) => <BillingPage account={account} /> },
   { route: 'team', title: 'Team', nav: true, render: (account) => <TeamPage account={account} /> },
   {
     route: 'catchment',

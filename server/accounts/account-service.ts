@@ -207,6 +207,52 @@ export class AccountService {
     return created;
   }
 
+  /**
+   * Sign-up's owner (issue #27): a new organisation named `organisationName` with an inactive subscription, as
+   * createAccount's default, but from a password already hashed (sign-up hashes before it knows whether the address is
+   * taken, so that a taken one costs the same) and with `alongside` applied to the same write (the verification link),
+   * so a failure leaves neither. Not audited here: sign-up records the event with its reason. Throws
+   * AccountError('account_exists'), writing nothing, when the email has an account (a concurrent sign-up's included).
+   */
+  async createSignedUpOwner(
+    email: string,
+    passwordHash: string,
+    organisationName: string,
+    { now = this.clock(), alongside }: { now?: Date; alongside?: (data: AccountsFile, account: Account) => void } = {},
+  ): Promise<MemberView> {
+    const normalised = checkedEmail(email);
+    return this.store.update((data) => {
+      if (data.accounts.some((a) => a.email === normalised)) {
+        throw new AccountError('account_exists', `An account for ${normalised} already exists`);
+      }
+      const at = now.toISOString();
+      const account: Account = {
+        id: randomUUID(),
+        email: normalised,
+        password_hash: passwordHash,
+        created_at: at,
+        email_verified_at: null,
+      };
+      const organisation: Organisation = {
+        id: randomUUID(),
+        name: organisationName.trim() || normalised,
+        created_at: at,
+      };
+      const member: Member = {
+        organisation_id: organisation.id,
+        account_id: account.id,
+        role: 'owner',
+        created_at: at,
+      };
+      data.accounts.push(account);
+      data.organisations.push(organisation);
+      data.members.push(member);
+      data.subscriptions.push(newSubscription(organisation.id, now));
+      alongside?.(data, account);
+      return { account: { ...account }, member: { ...member } };
+    });
+  }
+
   /** Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. */
   async setRole(organisationId: string, accountId: string, role: Role): Promise<Member> {
     return this.store.update((data) => {
@@ -229,8 +275,9 @@ export class AccountService {
       const account = data.accounts.find((a) => a.id === accountId)!;
       data.members = data.members.filter((m) => m.account_id !== accountId);
       data.accounts = data.accounts.filter((a) => a.id !== accountId);
-      // Their reset link goes with them (PostgreSQL's rows would: ON DELETE CASCADE).
+      // Their reset and verification links go with them (PostgreSQL's rows would: ON DELETE CASCADE).
       data.password_resets = data.password_resets.filter((r) => r.account_id !== accountId);
+      data.email_verifications = data.email_verifications.filter((r) => r.account_id !== accountId);
       return account;
     });
   }
@@ -265,7 +312,11 @@ export class AccountService {
         sub = newSubscription(member.organisation_id, now);
         data.subscriptions.push(sub);
       }
-      if (change.status) sub.status = change.status;
+      if (change.status) {
+        sub.status = change.status;
+        // The operator's word overrides Stripe's until Stripe next says something of the subscription.
+        sub.ended_reason = change.status === 'inactive' ? 'operator' : null;
+      }
       if (change.expires !== undefined) {
         sub.expires_at = change.expires === null ? null : endOfSydneyDay(change.expires).toISOString();
       }
@@ -282,6 +333,7 @@ export class AccountService {
         email: normalised,
         organisation_id: changed.organisationId,
         subscription: { status, expires_at, rate_limit },
+        reason: 'operator_override',
       });
     }
     return changed.sub;

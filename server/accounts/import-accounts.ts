@@ -52,7 +52,9 @@ export const accountsImporter: FeatureImporter<
     const emailVerifications = await step('e-mail verifications', () =>
       insertCounted(client, EMAIL_VERIFICATIONS, file.email_verifications),
     );
-    const billingEvents = await step('billing events', () => insertCounted(client, BILLING_EVENTS, file.billing_events));
+    const billingEvents = await step('billing events', () =>
+      insertCounted(client, BILLING_EVENTS, file.billing_events),
+    );
     const counts = {
       accounts,
       organisations,

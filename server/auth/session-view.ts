@@ -36,7 +36,7 @@ export function sessionViewer(deps: SessionViewDeps) {
     const organisation = accounts.organisation(member.organisation_id);
     return {
       authenticated: true,
-      account: { id: account.id, email: account.email },
+      account: { id: account.id, email: account.email, email_verified: account.email_verified_at !== null },
       organisation: organisation ? { id: organisation.id, name: organisation.name, role: member.role } : null,
       // Right after sign-in the session is not stored yet: its idle deadline starts now.
       expires_at: (expires ?? new Date(clock().getTime() + idleTimeoutMs)).toISOString(),

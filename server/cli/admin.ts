@@ -8,7 +8,8 @@ import type { Member } from '../accounts/account-store';
 import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
-import { fatalLine, loadProcessConfig, type Config } from '../config';
+import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../config';
+import { BillingError, BillingService, type BillingErrorCode } from '../billing/billing-service';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
@@ -31,6 +32,8 @@ Commands:
                                                set the Clinic-Wide Access subscription of E's organisation
   create-key --email E                         create the API key of E's organisation (printed once)
   list-accounts                                list accounts, organisations, roles, subscriptions and keys
+  billing-sync                                 re-read every subscription from Stripe and apply it (after a missed
+                                               webhook); needs STRIPE_SECRET_KEY, STRIPE_PRICE_ID, STRIPE_WEBHOOK_SECRET
   audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
                                                subscription changes (never a key or a password)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
@@ -69,6 +72,20 @@ function roleOption(options: Options): Role {
 }
 
 const commands: Record<string, (data: DataRuntime, options: Options) => Promise<string>> = {
+  async 'billing-sync'(data, options) {
+    if (Object.keys(options).length > 0) throw new UsageError('billing-sync takes no options');
+    const { config, storage, accounts, clock, logger } = data;
+    const billing = new BillingService({
+      settings: stripeSettings(config),
+      store: await storage.accounts(),
+      accounts,
+      audit: data.audit,
+      clock,
+      logger,
+    });
+    return (await billing.sync(ADMIN)).join('\n');
+  },
+
   async 'create-account'(data, options) {
     const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), {
       by: ADMIN,
@@ -202,6 +219,12 @@ const TEAM_ERRORS: Record<TeamErrorCode, string> = {
   forbidden_role: 'not allowed',
 };
 
+const BILLING_ERRORS: Partial<Record<BillingErrorCode, string>> = {
+  billing_not_configured:
+    'billing is not set up (operator mode): set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe',
+  billing_unavailable: 'Stripe could not be reached; nothing more was changed (run billing-sync again)',
+};
+
 const KEY_ERRORS: Record<string, string> = {
   key_exists: 'the account already has an active API key (revoke or regenerate it from the options page)',
   subscription_inactive: 'the subscription is inactive; activate it with set-subscription first',
@@ -261,6 +284,7 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
     else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
     else if (err instanceof TeamError) process.stderr.write(`Error: ${TEAM_ERRORS[err.code]}\n`);
+    else if (err instanceof BillingError) process.stderr.write(`Error: ${BILLING_ERRORS[err.code] ?? err.message}\n`);
     else throw err;
     return 1;
   } finally {

@@ -13,8 +13,10 @@ import { registerWebhooksPaths } from '../webhooks/webhooks-router';
 import { registerTeamPaths } from '../team/team-router';
 import { registerTeamInvitationsPaths } from '../invitations/team-invitations-router';
 import { registerLinkPaths } from '../invitations/link-routers';
+import { registerSignupPaths } from '../signup/signup-router';
 import { registerUsagePaths } from '../usage/usage-router';
 import { registerCheckByHandPaths } from '../check/check-by-hand';
+import { registerBillingPaths } from '../billing/billing-router';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. Each feature describes its
@@ -40,9 +42,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
   registerTeamPaths(registry);
   registerTeamInvitationsPaths(registry);
   registerLinkPaths(registry);
+  registerSignupPaths(registry);
   registerUsagePaths(registry);
   registerCheckByHandPaths(registry);
   registerActivityPaths(registry);
+  registerBillingPaths(registry);
 
   return new OpenApiGeneratorV31(registry.documentDefinitions()).generateDocument({
     openapi: '3.1.0',

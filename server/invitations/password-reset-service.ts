@@ -109,6 +109,9 @@ export class PasswordResetService {
       const account = reset && data.accounts.find((a) => a.id === reset.account_id);
       if (!account) throw new PasswordResetError('invalid_link');
       account.password_hash = password_hash;
+      // The link came by mail to the address: it is proved, and a verification link still pending has nothing to do.
+      account.email_verified_at ??= now.toISOString();
+      data.email_verifications = data.email_verifications.filter((r) => r.account_id !== account.id);
       data.password_resets = data.password_resets.filter((r) => r.account_id !== account.id);
       return account.id;
     });

@@ -99,3 +99,51 @@ export function passwordResetMail(f: ResetMailFields): MailMessage {
     ],
   );
 }
+
+export interface VerificationMailFields {
+  to: string;
+  organisation: string;
+  link: string;
+  expiresAt: string;
+}
+
+/** The link that proves a new owner's address (sign-up, or a new link asked for from the console). */
+export function emailVerificationMail(f: VerificationMailFields): MailMessage {
+  return compose(
+    f.to,
+    `Confirm your e-mail address for ${PRODUCT}`,
+    [
+      `Your ${PRODUCT} account for ${f.organisation} was created with this address.`,
+      'Open this link to confirm that it is yours:',
+    ],
+    f.link,
+    [
+      `The link works once and expires on ${expiryText(f.expiresAt)}.`,
+      'If you did not sign up, ignore this e-mail: the address stays unconfirmed, and nothing is billed without a subscription.',
+    ],
+  );
+}
+
+export interface SignupExistingMailFields {
+  to: string;
+  /** The console's sign-in page, whose "Forgot password?" asks for a reset link. */
+  signInLink: string;
+}
+
+/**
+ * To an address that already has an account, when someone signs up with it: the sign-up's answer is the same as for
+ * a new address (no account enumeration), so this mail is where the owner of the address learns what to do. Nothing
+ * the sign-up typed (its practice name) is repeated: whoever tried could be anyone.
+ */
+export function signupExistingMail(f: SignupExistingMailFields): MailMessage {
+  return compose(
+    f.to,
+    `Someone tried to sign up for ${PRODUCT} with your address`,
+    [
+      `Someone (hopefully you) tried to sign up for ${PRODUCT} with this e-mail address, which already has an account. No new account was created and your account is unchanged.`,
+      'To use your account, sign in here; if you forgot your password, choose "Forgot password?" on that page:',
+    ],
+    f.signInLink,
+    ['If this was not you, ignore this e-mail.'],
+  );
+}

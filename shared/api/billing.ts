@@ -68,12 +68,10 @@ export type BillingData = z.infer<typeof BillingData>;
 /** POST /api/v1/billing/checkout and /api/v1/billing/portal: where the browser goes next (Stripe's page). */
 export const BillingRedirectData = z
   .object({
-    url: z
-      .string()
-      .meta({
-        description: "Stripe's page to send the browser to",
-        example: 'https://checkout.stripe.com/c/pay/cs_test_a1',
-      }),
+    url: z.string().meta({
+      description: "Stripe's page to send the browser to",
+      example: 'https://checkout.stripe.com/c/pay/cs_test_a1',
+    }),
   })
   .meta({ id: 'BillingRedirect' });
 export type BillingRedirectData = z.infer<typeof BillingRedirectData>;

@@ -19,6 +19,9 @@ export const SignupSettingsData = z
     billing: z.enum(['stripe', 'operator']).meta({
       description: 'stripe: the new organisation subscribes in the console; operator: the operator activates it',
     }),
+    email_verification: z.boolean().optional().meta({
+      description: 'Whether addresses are confirmed by an e-mailed link (SMTP_URL set); without it none ever is',
+    }),
   })
   .meta({ id: 'SignupSettings' });
 export type SignupSettingsData = z.infer<typeof SignupSettingsData>;

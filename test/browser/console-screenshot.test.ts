@@ -1,18 +1,20 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { OPERATOR } from '../../server/team/team-service';
 import { BY_HAND_PREFIX } from '../../server/usage/by-hand';
 import type { UsageKind } from '../../server/usage/usage-repository';
 import { checkPostcode } from '../helpers/test-server';
+import { plainText, startSmtp } from '../integration/signup/signup-world';
+import { openBillingHarness, signUp, subscribe, type BillingHarness } from './helpers/billing-harness';
 import { openConsoleHarness, pageProblems, type ConsoleHarness, type WatchedPage } from './helpers/console-harness';
 
 /**
  * The console as a practice sees it, for the README: the Overview with a month of checks, Check a postcode with a
- * green answer for 2480 and its proforma, and the Team page with an owner, an admin, a member and a pending
- * invitation. The same steps and assertions run every time; with DTE_WRITE_SCREENSHOT=1 (npm run screenshot:console)
+ * green answer for 2480 and its proforma, the Team page with an owner, an admin, a member and a pending
+ * invitation, and Billing just after subscribing through Checkout (on a server with the Stripe stand-in). The same steps and assertions run every time; with DTE_WRITE_SCREENSHOT=1 (npm run screenshot:console)
  * the pictures are also saved in docs/.
  */
 const WRITE = process.env.DTE_WRITE_SCREENSHOT === '1';
@@ -179,6 +181,56 @@ it('Team: the owner, an admin and a member, and a pending invitation', async () 
   expect(await page.getByLabel('Organisation name').inputValue()).toBe(PRACTICE);
   await expect.poll(() => page.getByTestId('invitations').getByRole('rowheader').allTextContents()).toEqual([INVITED]);
   await picture(page, 'console-team.png');
+});
+
+describe('with Stripe', () => {
+  let billing: BillingHarness;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let w: WatchedPage;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    billing = await openBillingHarness({
+      server: {
+        config: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'DTE <noreply@dte.example>' },
+      },
+    });
+    w = await billing.newPage(WINDOW);
+  });
+
+  afterAll(async () => {
+    await w?.context.close();
+    await billing?.close();
+    await smtp?.close();
+  });
+
+  /** The link the sign-up e-mailed to `email`, once it has arrived. */
+  async function verificationLink(email: string): Promise<string> {
+    const link = () =>
+      smtp.received
+        .filter((m) => m.to.includes(email))
+        .map((m) => /http:\/\/\S+\/console\/verify-email#[A-Za-z0-9_-]{43}/.exec(plainText(m.raw))?.[0])
+        .find(Boolean);
+    await expect.poll(link).toBeTruthy();
+    return link()!;
+  }
+
+  it('Billing: a practice just back from Checkout, active and renewing', async () => {
+    const { page } = w;
+    await signUp(page, billing.server.url, { practice: PRACTICE, email: OWNER, password: PASSWORD });
+    await expect.poll(() => heading(page)).toBe('Billing');
+    // The address confirmed first, as the practice would: the picture shows no banner asking for it.
+    await page.goto(await verificationLink(OWNER));
+    await expect.poll(() => page.getByTestId('verify-done').count()).toBe(1);
+    await page.goto(`${billing.server.url}/console/billing`);
+    await expect.poll(() => page.getByTestId('billing-status').textContent()).toBe('Inactive');
+    await subscribe(page, billing.standIn);
+    expect(await page.getByTestId('billing-date-label').textContent()).toBe('Renews on');
+    expect(await main(page).getByRole('button', { name: 'Manage billing' }).count()).toBe(1);
+    expect(await page.getByTestId('verify-banner').count()).toBe(0);
+    await picture(page, 'console-billing.png');
+    expect(await pageProblems(w)).toEqual([]);
+  });
 });
 
 it('ran without a CSP violation or a script error', async () => {

@@ -6,6 +6,32 @@ import { useConsoleApi, useLoad } from '../use-load';
 
 const key = (prefix: string | null) => (prefix ? `${prefix}…` : '');
 
+/** Why a subscription changed: what the operator, the console or Stripe did; else Stripe's own status. */
+const SUBSCRIPTION_REASON_WORDS: Record<string, string> = {
+  operator_override: 'set by the operator',
+  billing_sync: 'brought in step with Stripe',
+  checkout_completed: 'paid for in Stripe Checkout',
+  past_due: 'a payment failed; Stripe is retrying',
+  active: 'paid in Stripe',
+  trialing: 'trial in Stripe',
+  canceled: 'cancelled in Stripe',
+  unpaid: 'unpaid: Stripe stopped retrying',
+  incomplete: 'first payment not completed',
+  incomplete_expired: 'first payment not completed',
+  paused: 'paused in Stripe',
+};
+
+function subscriptionWords(e: ActivityEvent): string {
+  const s = e.subscription;
+  const what = s
+    ? `Subscription ${s.status}` +
+      (s.expires_at ? `, until ${displayInstant(s.expires_at)}` : '') +
+      `, ${s.rate_limit} checks a minute`
+    : 'Subscription changed';
+  const why = e.reason ? ` (${SUBSCRIPTION_REASON_WORDS[e.reason] ?? `Stripe status ${e.reason}`})` : '';
+  return what + why;
+}
+
 /** What happened, in words; a kind of event this console does not know yet is named by its code. */
 export function activityWords(e: ActivityEvent): string {
   const member = e.member_email ?? 'a member';
@@ -26,11 +52,9 @@ export function activityWords(e: ActivityEvent): string {
     case 'key_revoked':
       return `Revoked the API key ${key(e.key_prefix)}`;
     case 'subscription_changed':
-      return e.subscription
-        ? `Subscription ${e.subscription.status}` +
-            (e.subscription.expires_at ? `, until ${displayInstant(e.subscription.expires_at)}` : '') +
-            `, ${e.subscription.rate_limit} checks a minute`
-        : 'Subscription changed';
+      return subscriptionWords(e);
+    case 'email_verified':
+      return 'Confirmed the e-mail address';
     case 'member_added':
       return `Added ${member} as ${role}`;
     case 'member_role_changed':
@@ -58,6 +82,7 @@ export function activityWords(e: ActivityEvent): string {
 
 function who(e: ActivityEvent): string {
   if (e.source === 'admin') return 'Operator (admin CLI)';
+  if (e.source === 'stripe') return 'Stripe';
   return e.actor ?? '—';
 }
 
@@ -81,7 +106,17 @@ function ActivityTable({ events }: { events: ActivityEvent[] }) {
                 <time dateTime={e.at}>{displayInstant(e.at)}</time>
               </td>
               <td>{who(e)}</td>
-              <td>{activityWords(e)}</td>
+              <td>
+                {activityWords(e)}
+                {e.stripe_event_id && (
+                  <>
+                    {' '}
+                    <span className="hint">
+                      (Stripe event <code>{e.stripe_event_id}</code>)
+                    </span>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -3,6 +3,7 @@ import type { Health } from '../../../shared/api/health';
 import type { Account } from '../../../ui/account/useAccount';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { Link } from '../router';
+import { InactiveNotice } from './overview/InactiveNotice';
 import { UsageSection } from './overview/UsageSection';
 import { useConsoleApi } from '../use-load';
 
@@ -73,6 +74,7 @@ export function OverviewPage({ account }: { account: Account }) {
       <section aria-labelledby="subscription-heading">
         <h2 id="subscription-heading">Subscription</h2>
         <Subscription account={account} />
+        {account.status?.subscription.status === 'inactive' && <InactiveNotice />}
       </section>
       <section aria-labelledby="data-heading">
         <h2 id="data-heading">Disaster data</h2>

@@ -1,6 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import type { Config } from '../../../server/config';
 import { HEADLESS_ARGS } from '../../../server/ingest/chromium';
 import {
   seedAccount,
@@ -70,9 +71,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/** What a test may set of the harness: the server's declarations and postcodes, the clinic's email and key. */
+/**
+ * What a test may set of the harness: the server's declarations and postcodes and settings (Stripe's, SIGNUP), the
+ * clinic's email and key.
+ */
 export interface ConsoleHarnessOptions {
-  server?: Pick<TestServerOptions, 'declarations' | 'postcodes'>;
+  server?: Pick<TestServerOptions, 'declarations' | 'postcodes'> & { config?: Partial<Config> };
   account?: { email?: string; withKey?: boolean };
 }
 
@@ -81,9 +85,10 @@ export interface ConsoleHarnessOptions {
  * (without a key unless asked), and a headless Chromium. Closed in reverse by `close()`.
  */
 export async function openConsoleHarness(options: ConsoleHarnessOptions = {}): Promise<ConsoleHarness> {
+  const { config, ...serverOptions } = options.server ?? {};
   const server = await startTestServer({
-    ...options.server,
-    config: { CONSOLE_DIR: inject('consoleDir'), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: true },
+    ...serverOptions,
+    config: { CONSOLE_DIR: inject('consoleDir'), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: true, ...config },
   });
   try {
     const account = await seedAccount(server.runtime, { withKey: false, ...options.account });

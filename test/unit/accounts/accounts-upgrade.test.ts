@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NOT_BILLED } from '../../../server/accounts/account-service';
 import { accountsDocument } from '../../../server/accounts/accounts-document';
 import { openJsonDocument, readJsonDocument } from '../../../server/storage/document';
 import { tempDir } from '../../helpers/temp-dir';
@@ -40,7 +41,9 @@ describe('accounts.json schema 1 → 2 (organisations)', () => {
       { organisation_id: 'org-a2', account_id: 'a2', role: 'owner', created_at: '2026-02-01T00:00:00.000Z' },
     ]);
     const { account_id: _replaced, ...subscription } = SCHEMA_1.subscriptions[0]!;
-    expect(read!.subscriptions).toEqual([{ ...subscription, organisation_id: 'org-a2' }]);
+    // Billing came later: a subscription from before it reads as one no Stripe subscription pays for.
+    expect(read!.subscriptions).toEqual([{ ...subscription, organisation_id: 'org-a2', ...NOT_BILLED }]);
+    expect(read!.accounts.map((a) => a.email_verified_at)).toEqual([null, null]);
     // Reading changed nothing on disk (the import's dry read); opening the store writes schema 2.
     expect(JSON.parse(await readFile(path.join(dataDir, 'accounts.json'), 'utf8')).schema_version).toBe(1);
     const store = await openJsonDocument(accountsDocument, dataDir);

@@ -1,0 +1,112 @@
+import type Stripe from 'stripe';
+import type { AccessEndedReason } from '../../shared/api/billing';
+import type { Subscription } from '../accounts/account-store';
+
+const DAY_MS = 86_400_000;
+
+/** The fields of a stored subscription that Stripe's subscription object decides. */
+export type BilledState = Pick<
+  Subscription,
+  | 'status'
+  | 'expires_at'
+  | 'stripe_customer_id'
+  | 'stripe_subscription_id'
+  | 'stripe_status'
+  | 'current_period_end'
+  | 'cancel_at_period_end'
+  | 'ended_reason'
+>;
+
+/**
+ * The subset of Stripe's subscription object read here. Since API 2025-03-31 the period lives on each subscription
+ * item; older API versions (and a proxy pinned to one) still put it on the subscription itself.
+ */
+export type StripeSubscriptionLike = Pick<
+  Stripe.Subscription,
+  'id' | 'status' | 'customer' | 'cancel_at_period_end' | 'metadata'
+> & {
+  cancel_at?: number | null;
+  ended_at?: number | null;
+  canceled_at?: number | null;
+  created?: number;
+  current_period_end?: number | null;
+  current_period_start?: number | null;
+  items?: { data: { current_period_end?: number | null; current_period_start?: number | null }[] };
+};
+
+/** Stripe statuses under which the subscription still exists and bills (Subscribe is then not offered again). */
+const RUNNING_STATUSES = new Set(['active', 'trialing', 'past_due', 'unpaid', 'paused']);
+
+export function isRunningStripeStatus(status: string | null): boolean {
+  return status !== null && RUNNING_STATUSES.has(status);
+}
+
+const INACTIVE_REASONS: Record<string, AccessEndedReason> = {
+  canceled: 'cancelled',
+  unpaid: 'unpaid',
+  incomplete: 'incomplete',
+  incomplete_expired: 'incomplete',
+  paused: 'paused',
+};
+
+const iso = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
+
+/** The latest period end (start) among the items, else the subscription's own older top-level field. */
+function period(sub: StripeSubscriptionLike, field: 'current_period_end' | 'current_period_start'): number | null {
+  const fromItems = (sub.items?.data ?? []).map((item) => item[field]).filter((v): v is number => !!v);
+  if (fromItems.length > 0) return Math.max(...fromItems);
+  return sub[field] ?? null;
+}
+
+export const customerIdOf = (sub: Pick<StripeSubscriptionLike, 'customer'>): string | null =>
+  typeof sub.customer === 'string' ? sub.customer : (sub.customer?.id ?? null);
+
+/**
+ * What Stripe's subscription means for access, decided by its status alone (never by which event told of it):
+ * active/trialing run until the period end; past_due keeps `graceDays` after the renewal that failed; the others end
+ * access. `now` tells whether the failed renewal is the current period's start (Stripe already moved the period on)
+ * or its end (not yet moved).
+ */
+export function billedStateOf(sub: StripeSubscriptionLike, graceDays: number, now: Date): BilledState {
+  const periodEnd = period(sub, 'current_period_end');
+  const common = {
+    stripe_customer_id: customerIdOf(sub),
+    stripe_subscription_id: sub.id,
+    stripe_status: sub.status,
+    current_period_end: iso(periodEnd),
+    cancel_at_period_end: sub.cancel_at_period_end || !!sub.cancel_at,
+  };
+  if (sub.status === 'active' || sub.status === 'trialing') {
+    const ending = common.cancel_at_period_end;
+    const end = sub.cancel_at && (!periodEnd || sub.cancel_at < periodEnd) ? sub.cancel_at : periodEnd;
+    return {
+      ...common,
+      status: 'active',
+      expires_at: iso(end),
+      ended_reason: ending ? 'cancelled' : null,
+    };
+  }
+  if (sub.status === 'past_due') {
+    const periodStart = period(sub, 'current_period_start');
+    const failedAt = periodEnd && periodEnd * 1000 > now.getTime() ? (periodStart ?? periodEnd) : periodEnd;
+    const graceEnd = failedAt ? new Date(failedAt * 1000 + graceDays * DAY_MS).toISOString() : null;
+    return { ...common, status: 'active', expires_at: graceEnd, ended_reason: 'payment_failed' };
+  }
+  return {
+    ...common,
+    status: 'inactive',
+    expires_at: sub.status === 'canceled' ? iso(sub.ended_at ?? sub.canceled_at) : null,
+    ended_reason: INACTIVE_REASONS[sub.status] ?? null,
+  };
+}
+
+/** Whether a stored or computed state lets checks through at `now`. */
+export function givesAccess(state: Pick<Subscription, 'status' | 'expires_at'>, now: Date): boolean {
+  if (state.status !== 'active') return false;
+  return state.expires_at === null || now.getTime() < Date.parse(state.expires_at);
+}
+
+/** Whether applying `next` would change what is stored (the read time aside). */
+export function billedStateChanged(stored: BilledState, next: BilledState): boolean {
+  return (Object.keys(next) as (keyof BilledState)[]).some((key) => stored[key] !== next[key]);
+}

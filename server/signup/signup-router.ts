@@ -1,0 +1,202 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import { MIN_PASSWORD_LENGTH } from '../../shared/api/auth';
+import { successEnvelope } from '../../shared/api/envelope';
+import {
+  EmailVerifiedData,
+  SignupAcceptedData,
+  SignupRequest,
+  SignupSettingsData,
+  VerifyEmailRequest,
+} from '../../shared/api/signup';
+import { HashingBusyError } from '../accounts/hashing-limiter';
+import { promisify, startSession, type SessionViewDeps } from '../auth/session-view';
+import { signupEnabled, stripeSettings, type Config } from '../config';
+import { AppError } from '../http/app-error';
+import { clientAddress } from '../http/client-address';
+import { jsonBody } from '../http/json-body';
+import { methodNotAllowed } from '../http/method-not-allowed';
+import {
+  errorResponse,
+  jsonRequestBody,
+  jsonResponse,
+  NO_AUTH,
+  SESSION_AUTH,
+  type ApiRegistry,
+} from '../http/openapi-registry';
+import { withValidBody, type ErrorFor } from '../http/validate-request';
+import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
+import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
+import type { OriginPolicy } from '../sessions/origin-policy';
+import { requireSession, signedInAccount, signedInMember } from '../sessions/require-session';
+import '../sessions/session-types';
+import { SignupError, type SignupService } from './signup-service';
+
+export interface SignupRouterDeps extends SessionViewDeps {
+  config: Config;
+  signup: SignupService;
+  origins: OriginPolicy;
+}
+
+/** A password shorter than the minimum is 400 weak_password, which the console shows as such; else the shape. */
+const signupError: ErrorFor = (path, input) => {
+  const password = (input as { password?: unknown } | null)?.password;
+  if (path[0] === 'password' && typeof password === 'string' && password.length < MIN_PASSWORD_LENGTH) {
+    return 'weak_password';
+  }
+  return 'invalid_request';
+};
+
+/** A cut-short token is a bad link, as the invitation routes answer. */
+const verifyError: ErrorFor = (path) => (path[0] === 'token' ? 'invalid_link' : 'invalid_request');
+
+/** What the service refuses with, as the contract's errors. */
+function refusal(err: unknown): never {
+  if (err instanceof SignupError) {
+    if (err.code === 'rate_limited') {
+      throw new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+    }
+    throw new AppError('invalid_link');
+  }
+  // A shared throttle that cannot be reached: refused, never let through uncounted.
+  if (err instanceof RateLimitUnavailableError) {
+    throw new AppError('rate_limit_unavailable', undefined, {
+      'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
+    });
+  }
+  // Password hashing's line is full (a flood): nothing was counted or written.
+  if (err instanceof HashingBusyError) {
+    throw new AppError('server_busy', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+  }
+  throw err;
+}
+
+/**
+ * A new session with nobody in it, for a sign-up whose address has an account: the browser's session ends as a
+ * new owner's would (replaced), and the answer carries a new session cookie just the same, so its headers do not
+ * tell the two apart.
+ */
+async function startEmptySession(req: Request): Promise<void> {
+  await promisify((done) => req.session.regenerate(done));
+  await promisify((done) => req.session.save(done));
+}
+
+/**
+ * /api/v1/signup (issue #27): the settings the console's sign-up page reads, the sign-up itself (which signs the new
+ * owner in as POST /api/v1/auth/login does), the verification link's use and a new link for the signed-in owner.
+ * Behind the cookie session, so the Origin rules apply as to sign-in.
+ */
+export function signupRouter(deps: SignupRouterDeps): Router {
+  const { signup, origins, accounts, config } = deps;
+  const enabled = signupEnabled(config);
+  const settings: SignupSettingsData = {
+    enabled,
+    billing: stripeSettings(config) ? 'stripe' : 'operator',
+    email_verification: signup.mailEnabled,
+  };
+
+  // Checked before the body is read: switched off, every sign-up gets the one answer whatever it sends.
+  const whenEnabled: RequestHandler = (_req, _res, next) => next(enabled ? undefined : new AppError('signup_disabled'));
+
+  const create = withValidBody(SignupRequest, signupError, async (request, req, res) => {
+    const created = await signup.signUp(request, clientAddress(req), origins.linkOrigin(req)).catch(refusal);
+    if (created) await startSession(req, created.account.id);
+    else await startEmptySession(req);
+    const data: SignupAcceptedData = {
+      email: request.email,
+      verification: signup.mailEnabled ? 'sent' : 'not_configured',
+    };
+    res.status(202).json({ success: true, data });
+  });
+
+  const verify = withValidBody(VerifyEmailRequest, verifyError, async ({ token }, req, res) => {
+    const data = await signup.verify(token, clientAddress(req)).catch(refusal);
+    res.json({ success: true, data: data satisfies EmailVerifiedData });
+  });
+
+  const resend: RequestHandler = async (req, res) => {
+    const account = signedInAccount(res);
+    const { organisation_id } = signedInMember(res);
+    const outcome = await signup
+      .resend(account, organisation_id, clientAddress(req), origins.linkOrigin(req))
+      .catch(refusal);
+    if (outcome.kind === 'already_verified') {
+      res.json({ success: true, data: { email: account.email, verified_at: outcome.verified_at } });
+      return;
+    }
+    res.status(202).json({ success: true, data: { email: account.email, verification: outcome.kind } });
+  };
+
+  const router = Router();
+  router.get('/', (_req, res) => {
+    res.json({ success: true, data: settings });
+  });
+  router.post('/', whenEnabled, jsonBody, create);
+  router.all('/', methodNotAllowed('GET, POST'));
+  router.post('/verify-email', jsonBody, verify);
+  router.all('/verify-email', methodNotAllowed('POST'));
+  router.post('/verification', requireSession(accounts), resend);
+  router.all('/verification', methodNotAllowed('POST'));
+  return router;
+}
+
+/** Sign-up and e-mail verification in the OpenAPI document. */
+export function registerSignupPaths(registry: ApiRegistry): void {
+  const accepted = (description: string) => jsonResponse(successEnvelope(SignupAcceptedData), description);
+  const COMMON = {
+    403: errorResponse('forbidden_origin: a session cookie sent from another site'),
+    413: errorResponse('Request body over 10 kB'),
+    415: errorResponse('Content-Type is not application/json'),
+  };
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/signup',
+    summary: 'Whether sign-up is on (SIGNUP), and how subscriptions are paid for',
+    security: NO_AUTH,
+    responses: { 200: jsonResponse(successEnvelope(SignupSettingsData), 'The sign-up settings') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/signup',
+    summary: 'Sign up a practice: its organisation (inactive subscription) and its owner, who is signed in',
+    description:
+      'Always 202 with the same body and a new session cookie, whether or not the email has an account, so the answer tells nobody which addresses have one. A new address: the account and its organisation are created, the owner is signed in (GET /api/v1/auth/session), and with SMTP_URL a link to confirm the address (valid 3 days) is e-mailed. An address with an account: nothing changes, the browser is signed out, and with SMTP_URL the address is told by e-mail how to sign in or reset its password. Limited like sign-in: 5 sign-ups per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
+    security: NO_AUTH,
+    request: jsonRequestBody(SignupRequest),
+    responses: {
+      202: accepted('Accepted (whether or not the email has an account)'),
+      400: errorResponse('weak_password (under 10 characters); invalid_request; invalid_json'),
+      403: errorResponse('signup_disabled (SIGNUP=off); forbidden_origin: a session cookie sent from another site'),
+      413: COMMON[413],
+      415: COMMON[415],
+      429: errorResponse('Too many sign-ups; wait Retry-After seconds'),
+      503: errorResponse('server_busy (Retry-After); rate_limit_unavailable; session_unavailable'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/signup/verify-email',
+    summary: "Confirm an account's e-mail address with the link's token; the link is used up",
+    security: NO_AUTH,
+    request: jsonRequestBody(VerifyEmailRequest),
+    responses: {
+      200: jsonResponse(successEnvelope(EmailVerifiedData), 'The address is confirmed'),
+      400: errorResponse('invalid_link: unknown, used or expired link; invalid_request'),
+      ...COMMON,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/signup/verification',
+    summary: "E-mail a new link to confirm the signed-in account's address (the old link stops working)",
+    description:
+      '202 sent (SMTP_URL set) or not_configured (nothing sent); 200 with the time of the proof when the address is confirmed already. Limited like sign-in per email and client address (429 with Retry-After).',
+    security: SESSION_AUTH,
+    responses: {
+      200: jsonResponse(successEnvelope(EmailVerifiedData), 'The address is confirmed already: nothing is sent'),
+      202: accepted('A new link is on its way (or not_configured: this server sends no e-mail)'),
+      401: errorResponse('unauthenticated'),
+      403: COMMON[403],
+      429: errorResponse('Too many requests; wait Retry-After seconds'),
+    },
+  });
+}

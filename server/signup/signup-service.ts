@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { VERIFICATION_DAYS, type EmailVerifiedData, type SignupRequest } from '../../shared/api/signup';
+import { AccountError, type AccountService, type MemberView } from '../accounts/account-service';
+import type { Account, AccountsFile, AccountStore, EmailVerification } from '../accounts/account-store';
+import type { HashingLimiter } from '../accounts/hashing-limiter';
+import { hashPassword, passwordHashing } from '../accounts/passwords';
+import type { AuditRecorder } from '../audit/audit-log';
+import type { LoginThrottle } from '../auth/login-throttle';
+import { findByToken, isLive, liveOnly, newLinkToken } from '../invitations/links';
+import type { Logger } from '../logger';
+import type { Mailer, MailMessage } from '../mail/mailer';
+import { emailVerificationMail, signupExistingMail } from '../mail/messages';
+
+export class SignupError extends Error {
+  constructor(
+    readonly code: 'rate_limited' | 'invalid_link',
+    /** rate_limited: whole seconds until the email and address may ask again. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code);
+    this.name = 'SignupError';
+  }
+}
+
+export interface SignupServiceDeps {
+  /** The accounts document, AccountService's own: a sign-up (account, organisation, link) is one update of it. */
+  store: AccountStore;
+  accounts: AccountService;
+  audit: AuditRecorder;
+  mailer: Mailer;
+  /** Sign-in's limits in buckets of their own (LoginThrottle.scoped): sign-ups, and new verification links apart. */
+  throttle: LoginThrottle;
+  clock: () => Date;
+  logger: Pick<Logger, 'error'>;
+  /** Default: the process's one line of password work (passwords.ts). */
+  hashing?: HashingLimiter;
+}
+
+/** What a request for a new verification link came to. */
+export type ResendOutcome =
+  { kind: 'sent' } | { kind: 'not_configured' } | { kind: 'already_verified'; verified_at: string };
+
+const DAY_MS = 24 * 3600_000;
+
+export const verificationLink = (origin: string, token: string) => `${origin}/console/verify-email#${token}`;
+
+/**
+ * Self-service sign-up (issue #27) and the proof of an owner's address. A sign-up creates the account, its
+ * organisation with an inactive subscription and (with SMTP) a verification link in one write; an address that has an
+ * account already gets no change, only a notice by mail. Both cost one password hash and answer alike; their mail
+ * goes out after the answer, so an SMTP server's delay does not tell them apart either. A verification link is
+ * single-use, valid VERIFICATION_DAYS, at most one per account (a new one replaces it), stored as its SHA-256 only.
+ */
+export class SignupService {
+  /** Mail still being sent after its answer: waited for by drain(). */
+  private readonly pending = new Set<Promise<void>>();
+  private readonly resendThrottle: LoginThrottle;
+  private readonly hashing: HashingLimiter;
+
+  constructor(private readonly deps: SignupServiceDeps) {
+    this.resendThrottle = deps.throttle.scoped('resend');
+    this.hashing = deps.hashing ?? passwordHashing;
+  }
+
+  get mailEnabled(): boolean {
+    return this.deps.mailer.enabled;
+  }
+
+  /**
+   * Signs up `request` from client address `ip`, links at `origin`. Returns the new owner, or null when the email had
+   * an account already (nothing changed; the address is told by mail). Rejects with SignupError('rate_limited'),
+   * RateLimitUnavailableError (a shared throttle unreachable) or HashingBusyError (before anything is counted).
+   */
+  async signUp(request: SignupRequest, ip: string, origin: string): Promise<MemberView | null> {
+    // The place in the password line first: a sign-up refused as busy did nothing, so it must not use up a try.
+    const place = this.hashing.reserve();
+    let passwordHash: string;
+    try {
+      const gate = await this.deps.throttle.begin(request.email, ip);
+      if (!gate.ok) throw new SignupError('rate_limited', gate.retryAfterSeconds);
+      // Every sign-up counts, whatever becomes of it: the limit is on asking.
+      gate.attempt.failed();
+      // Hashed whether or not the address is taken: the one costly step costs the same either way.
+      passwordHash = await hashPassword(request.password, place);
+    } finally {
+      place.release();
+    }
+    const now = this.deps.clock();
+    const issued = this.deps.mailer.enabled ? this.newLink(origin, now) : null;
+    let created: MemberView;
+    try {
+      created = await this.deps.accounts.createSignedUpOwner(request.email, passwordHash, request.practice_name, {
+        now,
+        alongside: issued ? (data, account) => replaceLink(data, issued.record(account.id), now) : undefined,
+      });
+    } catch (err) {
+      if (!(err instanceof AccountError && err.code === 'account_exists')) throw err;
+      const signInLink = `${origin}/console/`;
+      if (this.mailEnabled) this.inBackground(signupExistingMail({ to: request.email, signInLink }), 'sign-up notice');
+      return null;
+    }
+    const { account, member } = created;
+    await this.deps.audit.record({
+      event: 'account_created',
+      source: 'web',
+      ip,
+      account_id: account.id,
+      email: account.email,
+      organisation_id: member.organisation_id,
+      reason: 'signup',
+    });
+    if (issued) this.inBackground(this.verificationMail(account, member.organisation_id, issued), 'email verification');
+    return created;
+  }
+
+  /**
+   * Uses the verification link of `token`: its account's address is proved (the first proof's time is kept), the link
+   * removed. SignupError('invalid_link') for an unknown, used or expired link.
+   */
+  async verify(token: string, ip: string): Promise<EmailVerifiedData> {
+    const now = this.deps.clock();
+    const known = findByToken(this.deps.store.current.email_verifications, token);
+    if (!known || !isLive(known, now) || !this.deps.accounts.findById(known.account_id)) {
+      throw new SignupError('invalid_link');
+    }
+    const account = await this.deps.store.update((data) => {
+      data.email_verifications = liveOnly(data.email_verifications, now);
+      const link = findByToken(data.email_verifications, token);
+      const found = link && data.accounts.find((a) => a.id === link.account_id);
+      if (!found) throw new SignupError('invalid_link');
+      found.email_verified_at ??= now.toISOString();
+      data.email_verifications = data.email_verifications.filter((r) => r.account_id !== found.id);
+      return { ...found };
+    });
+    await this.deps.audit.record({
+      event: 'email_verified',
+      source: 'web',
+      ip,
+      account_id: account.id,
+      email: account.email,
+      organisation_id: this.deps.accounts.membershipOf(account.id)?.organisation_id,
+    });
+    return { email: account.email, verified_at: account.email_verified_at! };
+  }
+
+  /**
+   * A new verification link for the signed-in `account` (replacing its old one), e-mailed after the answer. Nothing is
+   * made for an address already proved, nor without SMTP. Throttled per email and address like sign-in, apart from it.
+   */
+  async resend(account: Account, organisationId: string, ip: string, origin: string): Promise<ResendOutcome> {
+    if (account.email_verified_at) return { kind: 'already_verified', verified_at: account.email_verified_at };
+    if (!this.mailEnabled) return { kind: 'not_configured' };
+    const gate = await this.resendThrottle.begin(account.email, ip);
+    if (!gate.ok) throw new SignupError('rate_limited', gate.retryAfterSeconds);
+    gate.attempt.failed();
+    const now = this.deps.clock();
+    const issued = this.newLink(origin, now);
+    const current = await this.deps.store.update((data) => {
+      const found = data.accounts.find((a) => a.id === account.id);
+      if (!found) throw new SignupError('invalid_link');
+      if (found.email_verified_at) return found.email_verified_at;
+      replaceLink(data, issued.record(account.id), now);
+      return null;
+    });
+    if (current) return { kind: 'already_verified', verified_at: current };
+    this.inBackground(this.verificationMail(account, organisationId, issued), 'email verification');
+    return { kind: 'sent' };
+  }
+
+  /** Drops expired verification links; returns how many (the purge job's). */
+  async purgeExpired(): Promise<number> {
+    const now = this.deps.clock();
+    if (this.deps.store.current.email_verifications.every((r) => isLive(r, now))) return 0;
+    return this.deps.store.update((data) => {
+      const before = data.email_verifications.length;
+      data.email_verifications = liveOnly(data.email_verifications, now);
+      return before - data.email_verifications.length;
+    });
+  }
+
+  /** Waits for the mail still being sent (a stopping server; tests). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private newLink(origin: string, now: Date) {
+    const { token, hash } = newLinkToken();
+    const expiresAt = new Date(now.getTime() + VERIFICATION_DAYS * DAY_MS).toISOString();
+    return {
+      link: verificationLink(origin, token),
+      expiresAt,
+      record: (accountId: string): EmailVerification => ({
+        id: randomUUID(),
+        account_id: accountId,
+        token_hash: hash,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      }),
+    };
+  }
+
+  private verificationMail(account: Account, organisationId: string, issued: { link: string; expiresAt: string }) {
+    const organisation = this.deps.accounts.organisation(organisationId)?.name ?? '';
+    return emailVerificationMail({ to: account.email, organisation, link: issued.link, expiresAt: issued.expiresAt });
+  }
+
+  /** Sends `message` after the answer; the mailer logs a failure (never the message) and never rejects. */
+  private inBackground(message: MailMessage, purpose: string): void {
+    const run = this.deps.mailer.send(message, purpose).then(
+      () => undefined,
+      (err: unknown) => this.deps.logger.error({ err }, 'could not send a sign-up e-mail'),
+    );
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+}
+
+/** `record` as its account's one live link (any other it had, and every expired one, dropped). */
+function replaceLink(data: AccountsFile, record: EmailVerification, now: Date): void {
+  data.email_verifications = liveOnly(data.email_verifications, now).filter((r) => r.account_id !== record.account_id);
+  data.email_verifications.push(record);
+}

@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionData } from '../../../shared/api/auth';
+import { successEnvelope } from '../../../shared/api/envelope';
+import { SignupAcceptedData, SignupSettingsData } from '../../../shared/api/signup';
+import { OPERATOR } from '../../../server/team/team-service';
+import { startTestServer, type TestServer } from '../../helpers/test-server';
+import { json, SessionClient } from '../auth/session-client';
+import { expectError, OTHER_PASSWORD, PASSWORD, sessionOf, signUp, signupEmail } from './signup-world';
+
+const ACCEPTED = successEnvelope(SignupAcceptedData.strict());
+const SETTINGS = successEnvelope(SignupSettingsData.strict());
+const SESSION = successEnvelope(SessionData.strict());
+/** Every sign-up of these tests comes from 127.0.0.1: limits far above what they use, but for the throttle's own. */
+const ROOMY_LIMITS = { perAccount: 50, perIp: 1000 };
+
+describe('sign-up switched off (operator mode, the default of npm start)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('GET says disabled; POST is 403 signup_disabled whatever it sends, and creates nothing', async () => {
+    const settings = await fetch(`${server.url}/api/v1/signup`);
+    expect(settings.status).toBe(200);
+    expect(SETTINGS.parse(await json(settings)).data).toEqual({
+      enabled: false,
+      billing: 'operator',
+      email_verification: false,
+    });
+    const email = signupEmail('off');
+    const { res } = await signUp(server, { practice_name: 'Off Practice', email, password: PASSWORD });
+    await expectError(res, 403, 'signup_disabled');
+    for (const body of ['{"practice_name": ', { nothing: true }]) {
+      await expectError((await signUp(server, body)).res, 403, 'signup_disabled');
+    }
+    expect(server.runtime.accounts.findByEmail(email)).toBeUndefined();
+  });
+});
+
+describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ config: { SIGNUP: 'on' }, auth: { loginLimits: ROOMY_LIMITS } });
+  });
+  afterAll(async () => {
+    if (server) {
+      const logs = server.logs.join('\n');
+      for (const secret of [PASSWORD, OTHER_PASSWORD]) {
+        expect(logs.includes(secret), 'a secret in the logs').toBe(false);
+      }
+    }
+    await server?.close();
+  });
+
+  it('GET says enabled, the operator activating subscriptions', async () => {
+    const res = await fetch(`${server.url}/api/v1/signup`);
+    expect(SETTINGS.parse(await json(res)).data).toEqual({
+      enabled: true,
+      billing: 'operator',
+      email_verification: false,
+    });
+  });
+
+  it('creates the organisation and its owner, signed in, with an inactive subscription until the operator activates it', async () => {
+    const email = signupEmail('owner');
+    const { client, res } = await signUp(server, {
+      practice_name: '  Riverside Family Practice ',
+      email: `  ${email.toUpperCase()} `,
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(202);
+    expect(ACCEPTED.parse(await json(res)).data).toEqual({ email, verification: 'not_configured' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+
+    const session = SESSION.parse({ success: true, data: await sessionOf(client) }).data;
+    expect(session).toMatchObject({
+      authenticated: true,
+      account: { email, email_verified: false },
+      organisation: { name: 'Riverside Family Practice', role: 'owner' },
+    });
+    const status = await json(await client.get('/api/v1/keys/status'));
+    expect(status.data.subscription).toMatchObject({ status: 'inactive', expires_at: null });
+    await expectError(await client.post('/api/v1/keys/generate'), 403, 'subscription_inactive');
+
+    await server.runtime.accounts.setSubscription(email, { status: 'active' }, { by: OPERATOR.by });
+    const generated = await client.post('/api/v1/keys/generate');
+    expect(generated.status).toBe(201);
+    expect((await json(generated)).data.api_key).toEqual(expect.any(String));
+
+    // The password chosen signs in; the event says where the account came from.
+    expect((await new SessionClient(server.url).login(email, PASSWORD)).status).toBe(200);
+    const events = await server.runtime.audit.read({ organisationId: session.organisation!.id });
+    expect(events.find((e) => e.event === 'account_created')).toMatchObject({
+      source: 'web',
+      ip: expect.any(String),
+      account_id: session.account!.id,
+      email,
+      reason: 'signup',
+    });
+  });
+
+  it('an address with an account gets the same answer, is not signed in, and the account is unchanged', async () => {
+    const email = signupEmail('taken');
+    const first = await signUp(server, { practice_name: 'First Practice', email, password: PASSWORD });
+    const before = server.runtime.accounts.findByEmail(email)!;
+    const accounts = server.runtime.accounts.list().length;
+    // Someone signed in elsewhere tries it from the same browser: the browser's session ends all the same.
+    const other = signupEmail('other');
+    const { client: browser } = await signUp(server, { practice_name: 'Other', email: other, password: PASSWORD });
+    const second = await signUp(server, { practice_name: 'Second Practice', email, password: OTHER_PASSWORD }, browser);
+
+    expect(second.res.status).toBe(first.res.status);
+    expect(await json(second.res)).toEqual(await json(first.res));
+    const headerNames = (res: Response) => [...res.headers.keys()].filter((h) => h !== 'date').sort();
+    expect(headerNames(second.res)).toEqual(headerNames(first.res));
+    expect(second.res.headers.getSetCookie()).toHaveLength(1);
+    expect((await sessionOf(second.client)).authenticated).toBe(false);
+
+    expect(server.runtime.accounts.findByEmail(email)).toEqual(before);
+    expect(server.runtime.accounts.list()).toHaveLength(accounts + 1);
+    expect(
+      server.runtime.accounts.organisation(server.runtime.accounts.membershipOf(before.id)!.organisation_id)!.name,
+    ).toBe('First Practice');
+    expect((await new SessionClient(server.url).login(email, PASSWORD)).status).toBe(200);
+    await expectError(await new SessionClient(server.url).login(email, OTHER_PASSWORD), 401, 'invalid_credentials');
+  });
+
+  it('ten concurrent sign-ups with one email make exactly one account, and sign exactly one browser in', async () => {
+    const email = signupEmail('race');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        signUp(server, { practice_name: `Race ${i}`, email, password: `${PASSWORD} ${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.res.status)).toEqual(Array(10).fill(202));
+    expect(server.runtime.accounts.list().filter((a) => a.account.email === email)).toHaveLength(1);
+    const signedIn = await Promise.all(answers.map(async (a) => (await sessionOf(a.client)).authenticated));
+    expect(signedIn.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a short password is 400 weak_password; other bad input is a 4xx envelope, never a 500', async () => {
+    const base = { practice_name: 'Ugly Inputs', email: signupEmail('ugly'), password: PASSWORD };
+    await expectError((await signUp(server, { ...base, password: 'short' })).res, 400, 'weak_password');
+    const invalid: unknown[] = [
+      {},
+      { ...base, password: undefined },
+      { ...base, email: undefined },
+      { ...base, practice_name: undefined },
+      { ...base, practice_name: '   ' },
+      { ...base, practice_name: 'x'.repeat(121) },
+      { ...base, email: 'not an email' },
+      { ...base, email: 42 },
+      { ...base, password: 1234567890123 },
+      { ...base, practice_name: ['a'] },
+      { ...base, password: 'p'.repeat(1025) },
+      { ...base, plan: 'free' },
+      [base],
+      '"a string"',
+      null,
+      { ...base, email: '١٢٣ @example.com' },
+    ];
+    for (const body of invalid) {
+      await expectError((await signUp(server, body === null ? 'null' : body)).res, 400, 'invalid_request');
+    }
+    await expectError((await signUp(server, '{"practice_name": "Broken"')).res, 400, 'invalid_json');
+    await expectError((await signUp(server, `{"email": "a@b.co", "email": "c@d.co"}`)).res, 400, 'invalid_json');
+    const huge = { ...base, practice_name: 'x'.repeat(20 * 1024) };
+    await expectError((await signUp(server, huge)).res, 413, 'payload_too_large');
+    const text = await new SessionClient(server.url).post('/api/v1/signup', {
+      body: 'practice_name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    await expectError(text, 415, 'unsupported_media_type');
+    await expectError(await new SessionClient(server.url).request('PUT', '/api/v1/signup'), 405, 'method_not_allowed');
+    expect(server.runtime.accounts.findByEmail(base.email)).toBeUndefined();
+  });
+
+  it('a name in any script and unicode digits in the password are taken as typed', async () => {
+    const email = signupEmail('unicode');
+    const password = '٣٤٥٦٧٨٩٠١٢ كلمة';
+    const { client, res } = await signUp(server, { practice_name: 'عيادة 家庭医 Ωμέγα', email, password });
+    expect(res.status).toBe(202);
+    expect((await sessionOf(client)).organisation.name).toBe('عيادة 家庭医 Ωμέγα');
+    expect((await new SessionClient(server.url).login(email, password)).status).toBe(200);
+  });
+
+  it('a browser with a session cookie signing up from another site is 403 forbidden_origin, and nothing is made', async () => {
+    const { client } = await signUp(server, {
+      practice_name: 'Has Cookie',
+      email: signupEmail('c'),
+      password: PASSWORD,
+    });
+    const email = signupEmail('csrf');
+    const res = await client.post('/api/v1/signup', {
+      origin: 'https://evil.example',
+      body: { practice_name: 'Evil', email, password: PASSWORD },
+    });
+    await expectError(res, 403, 'forbidden_origin');
+    expect(server.runtime.accounts.findByEmail(email)).toBeUndefined();
+  });
+
+  it('without SMTP: a bad link is 400 invalid_link; a new link is not_configured; signed out it is 401', async () => {
+    const anon = new SessionClient(server.url);
+    for (const token of ['A'.repeat(43), 'short', 42]) {
+      await expectError(await anon.post('/api/v1/signup/verify-email', { body: { token } }), 400, 'invalid_link');
+    }
+    const extra = { token: 'A'.repeat(43), link: 'x' };
+    await expectError(await anon.post('/api/v1/signup/verify-email', { body: extra }), 400, 'invalid_request');
+    await expectError(await anon.post('/api/v1/signup/verification'), 401, 'unauthenticated');
+    const email = signupEmail('nomail');
+    const { client } = await signUp(server, { practice_name: 'No Mail', email, password: PASSWORD });
+    const res = await client.post('/api/v1/signup/verification');
+    expect(res.status).toBe(202);
+    expect(ACCEPTED.parse(await json(res)).data).toEqual({ email, verification: 'not_configured' });
+    expect(server.runtime.accounts.findByEmail(email)!.email_verified_at).toBeNull();
+  });
+});
+
+describe('sign-up with billing configured (STRIPE_*)', () => {
+  const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_x1', STRIPE_PRICE_ID: 'price_x1', STRIPE_WEBHOOK_SECRET: 'whsec_x1' };
+
+  it('is on by default and says the subscription is paid through Stripe; SIGNUP=off still switches it off', async () => {
+    for (const [config, enabled] of [
+      [STRIPE, true],
+      [{ ...STRIPE, SIGNUP: 'off' as const }, false],
+    ] as const) {
+      const server = await startTestServer({ config, declarations: false });
+      try {
+        const res = await fetch(`${server.url}/api/v1/signup`);
+        expect(SETTINGS.parse(await json(res)).data).toEqual({ enabled, billing: 'stripe', email_verification: false });
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
+describe('sign-up under a flood', () => {
+  it('answers 503 server_busy with Retry-After when the password line is full, never 500; each 202 made its account', async () => {
+    const server = await startTestServer({
+      config: { SIGNUP: 'on' },
+      auth: { loginLimits: ROOMY_LIMITS },
+      declarations: false,
+    });
+    try {
+      const emails = Array.from({ length: 60 }, () => signupEmail('flood'));
+      const answers = await Promise.all(
+        emails.map((email) => signUp(server, { practice_name: 'Flood', email, password: PASSWORD })),
+      );
+      const statuses = answers.map((a) => a.res.status);
+      expect(statuses.every((s) => s === 202 || s === 503)).toBe(true);
+      expect(statuses).toContain(503);
+      for (const [i, { res }] of answers.entries()) {
+        if (res.status === 503) {
+          await expectError(res, 503, 'server_busy');
+          expect(res.headers.get('retry-after')).toBe('1');
+        }
+        expect(server.runtime.accounts.findByEmail(emails[i]!) !== undefined).toBe(res.status === 202);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('sign-up in the OpenAPI document', () => {
+  it('describes each operation with its security', async () => {
+    const server = await startTestServer({ declarations: false });
+    try {
+      const doc = await json(await fetch(`${server.url}/api/v1/openapi.json`));
+      expect(doc.paths['/api/v1/signup'].get.security).toEqual([]);
+      expect(doc.paths['/api/v1/signup'].post.security).toEqual([]);
+      expect(Object.keys(doc.paths['/api/v1/signup'].post.responses)).toContain('202');
+      expect(doc.paths['/api/v1/signup/verify-email'].post.security).toEqual([]);
+      expect(doc.paths['/api/v1/signup/verification'].post.security).toEqual([{ session: [] }]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('sign-up throttle', () => {
+  it('limits sign-ups per email and per client address like sign-in: 429 rate_limited with Retry-After', async () => {
+    const server = await startTestServer({
+      config: { SIGNUP: 'on' },
+      auth: { loginLimits: { perAccount: 2, perIp: 4 } },
+    });
+    try {
+      const email = signupEmail('throttled');
+      const body = { practice_name: 'Throttled', email, password: PASSWORD };
+      for (let i = 0; i < 2; i++) expect((await signUp(server, body)).res.status).toBe(202);
+      const limited = (await signUp(server, body)).res;
+      await expectError(limited, 429, 'rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      for (let i = 0; i < 2; i++) {
+        const other = { practice_name: 'Other', email: signupEmail('ip'), password: PASSWORD };
+        expect((await signUp(server, other)).res.status).toBe(202);
+      }
+      const byAddress = await signUp(server, { practice_name: 'x', email: signupEmail('ip'), password: PASSWORD });
+      await expectError(byAddress.res, 429, 'rate_limited');
+      // Counted apart from sign-in: the owner still signs in.
+      expect((await new SessionClient(server.url).login(email, PASSWORD)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
