@@ -27,13 +27,13 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function isSubscriptionActive(sub: Subscription | undefined, now: Date): boolean {
+export function isSubscriptionActive(sub: Pick<Subscription, 'status' | 'expires_at'> | undefined, now: Date): boolean {
   if (!sub || sub.status !== 'active') return false;
   return sub.expires_at === null || now.getTime() < Date.parse(sub.expires_at);
 }
 
 /** Every organisation starts with an inactive subscription at the default limit; the admin CLI activates it. */
-function newSubscription(organisationId: string, now: Date): Subscription {
+export function newSubscription(organisationId: string, now: Date): Subscription {
   return {
     id: randomUUID(),
     organisation_id: organisationId,

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
-import { NOT_BILLED } from '../accounts/account-service';
+import { isSubscriptionActive, newSubscription } from '../accounts/account-service';
 import type { AccountsFile, Subscription } from '../accounts/account-store';
-import { billedStateOf, customerIdOf, givesAccess, type StripeSubscriptionLike } from './stripe-subscription';
+import { billedStateOf, customerIdOf, type StripeSubscriptionLike } from './stripe-subscription';
 
 /** Applied event ids are kept well past Stripe's three days of retries. */
 const EVENT_MEMORY_MS = 30 * 86_400_000;
@@ -43,16 +41,7 @@ export function rememberEvent(
 export function subscriptionRecord(data: AccountsFile, organisationId: string, now: Date): Subscription {
   const existing = data.subscriptions.find((s) => s.organisation_id === organisationId);
   if (existing) return existing;
-  const created: Subscription = {
-    id: randomUUID(),
-    organisation_id: organisationId,
-    plan: PLAN_NAME,
-    status: 'inactive',
-    expires_at: null,
-    rate_limit: DEFAULT_RATE_LIMIT,
-    updated_at: now.toISOString(),
-    ...NOT_BILLED,
-  };
+  const created = newSubscription(organisationId, now);
   data.subscriptions.push(created);
   return created;
 }
@@ -68,8 +57,8 @@ export function replaces(
   if (record.stripe_subscription_id === next.stripe_subscription_id) {
     return !(record.stripe_synced_at && Date.parse(record.stripe_synced_at) > readAt.getTime());
   }
-  const storedAccess = givesAccess(record, now);
-  const nextAccess = givesAccess(next, now);
+  const storedAccess = isSubscriptionActive(record, now);
+  const nextAccess = isSubscriptionActive(next, now);
   if (storedAccess !== nextAccess) return nextAccess;
   const periodEnd = (iso: string | null) => (iso ? Date.parse(iso) : 0);
   return periodEnd(next.current_period_end) >= periodEnd(record.current_period_end);

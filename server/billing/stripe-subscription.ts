@@ -88,8 +88,11 @@ export function billedStateOf(sub: StripeSubscriptionLike, graceDays: number, no
   }
   if (sub.status === 'past_due') {
     const periodStart = period(sub, 'current_period_start');
-    const failedAt = periodEnd && periodEnd * 1000 > now.getTime() ? (periodStart ?? periodEnd) : periodEnd;
-    const graceEnd = failedAt ? new Date(failedAt * 1000 + graceDays * DAY_MS).toISOString() : null;
+    const failedAtMs = periodEnd
+      ? (periodEnd * 1000 > now.getTime() ? (periodStart ?? periodEnd) : periodEnd) * 1000
+      : // No period at all (not Stripe's shape): the grace counts from now rather than never ending.
+        now.getTime();
+    const graceEnd = new Date(failedAtMs + graceDays * DAY_MS).toISOString();
     return { ...common, status: 'active', expires_at: graceEnd, ended_reason: 'payment_failed' };
   }
   return {
@@ -98,12 +101,6 @@ export function billedStateOf(sub: StripeSubscriptionLike, graceDays: number, no
     expires_at: sub.status === 'canceled' ? iso(sub.ended_at ?? sub.canceled_at) : null,
     ended_reason: INACTIVE_REASONS[sub.status] ?? null,
   };
-}
-
-/** Whether a stored or computed state lets checks through at `now`. */
-export function givesAccess(state: Pick<Subscription, 'status' | 'expires_at'>, now: Date): boolean {
-  if (state.status !== 'active') return false;
-  return state.expires_at === null || now.getTime() < Date.parse(state.expires_at);
 }
 
 /** Whether applying `next` would change what is stored (the read time aside). */

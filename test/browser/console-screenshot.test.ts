@@ -7,7 +7,7 @@ import { OPERATOR } from '../../server/team/team-service';
 import { BY_HAND_PREFIX } from '../../server/usage/by-hand';
 import type { UsageKind } from '../../server/usage/usage-repository';
 import { checkPostcode } from '../helpers/test-server';
-import { plainText, startSmtp } from '../integration/signup/signup-world';
+import { mailPart, startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver';
 import { openBillingHarness, signUp, subscribe, type BillingHarness } from './helpers/billing-harness';
 import { openConsoleHarness, pageProblems, type ConsoleHarness, type WatchedPage } from './helpers/console-harness';
 
@@ -185,11 +185,11 @@ it('Team: the owner, an admin and a member, and a pending invitation', async () 
 
 describe('with Stripe', () => {
   let billing: BillingHarness;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: SmtpReceiver;
   let w: WatchedPage;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
+    smtp = await startSmtpReceiver();
     billing = await openBillingHarness({
       server: {
         config: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'DTE <noreply@dte.example>' },
@@ -209,7 +209,7 @@ describe('with Stripe', () => {
     const link = () =>
       smtp.received
         .filter((m) => m.to.includes(email))
-        .map((m) => /http:\/\/\S+\/console\/verify-email#[A-Za-z0-9_-]{43}/.exec(plainText(m.raw))?.[0])
+        .map((m) => /http:\/\/\S+\/console\/verify-email#[A-Za-z0-9_-]{43}/.exec(mailPart(m.raw, 'text/plain'))?.[0])
         .find(Boolean);
     await expect.poll(link).toBeTruthy();
     return link()!;

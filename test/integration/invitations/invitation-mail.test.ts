@@ -1,8 +1,8 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { successEnvelope } from '../../../shared/api/envelope';
 import { NewInvitationData, ResetLinkData } from '../../../shared/api/invitations';
+import { mailHeader, mailPart, startSmtpReceiver } from '../../helpers/smtp-receiver';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 import { emailFor, organisation, PASSWORD, signedIn } from '../team/team-world';
@@ -13,38 +13,7 @@ const MAIL_FROM = 'Disaster Telehealth <noreply@dte.example>';
 const NEW_PASSWORD = 'a passphrase from the mail';
 const LINK_IN_TEXT = /http:\/\/127\.0\.0\.1:\d+\/console\/(invitation|reset-password)#[A-Za-z0-9_-]{43}/;
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on 127.0.0.1 (ephemeral port) that keeps every message, behind a user name and password. */
-async function startSmtp(): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: SMTP_USER });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  return { port, received, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
+const startSmtp = () => startSmtpReceiver({ user: SMTP_USER, password: SMTP_PASSWORD });
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
@@ -55,29 +24,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function decodeQuotedPrintable(text: string): string {
-  const bytes = text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
-}
-
-/** One part of a multipart message (text/plain or text/html), its transfer encoding undone. */
-function part(raw: string, type: 'text/plain' | 'text/html'): string {
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)![1]!;
-  const found = raw.split(`--${boundary}`).find((p) => new RegExp(`content-type:\\s*${type}`, 'i').test(p))!;
-  const at = found.search(/\r?\n\r?\n/);
-  const head = found.slice(0, at);
-  const body = found.slice(at).trim();
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) return decodeQuotedPrintable(body);
-  if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body, 'base64').toString('utf8');
-  return body;
-}
-
-function header(raw: string, name: string): string {
-  const head = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
-  return new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1] ?? '';
-}
+const part = mailPart;
+const header = mailHeader;
 
 const tokenOf = (link: string) => link.slice(link.indexOf('#') + 1);
 

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
+import { mailHeader, mailPart, startSmtpReceiver } from '../../helpers/smtp-receiver';
 import type { TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 
@@ -35,55 +34,10 @@ export async function sessionOf(client: SessionClient) {
   return (await json(res)).data;
 }
 
-export interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on 127.0.0.1 (ephemeral port) that keeps every message. */
-export async function startSmtp(): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    authOptional: true,
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  return { port, received, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const bytes = text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
-}
+/** A real SMTP server on 127.0.0.1 that keeps every message (no sign-in asked). */
+export const startSmtp = () => startSmtpReceiver();
 
 /** The plain-text part of a multipart message, its transfer encoding undone. */
-export function plainText(raw: string): string {
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)![1]!;
-  const found = raw.split(`--${boundary}`).find((p) => /content-type:\s*text\/plain/i.test(p))!;
-  const at = found.search(/\r?\n\r?\n/);
-  const head = found.slice(0, at);
-  const body = found.slice(at).trim();
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) return decodeQuotedPrintable(body);
-  if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body, 'base64').toString('utf8');
-  return body;
-}
+export const plainText = (raw: string) => mailPart(raw, 'text/plain');
 
-export function subjectOf(raw: string): string {
-  const head = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ');
-  return /^Subject:\s*(.*)$/im.exec(head)?.[1] ?? '';
-}
+export const subjectOf = (raw: string) => mailHeader(raw, 'Subject');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { billedStateOf, givesAccess, isRunningStripeStatus } from '../../../server/billing/stripe-subscription';
+import { isSubscriptionActive } from '../../../server/accounts/account-service';
+import { billedStateOf, isRunningStripeStatus } from '../../../server/billing/stripe-subscription';
 
 const NOW = new Date('2026-11-26T00:00:00Z');
 const at = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -83,7 +84,7 @@ describe('billedStateOf: what Stripe status means for access', () => {
       const state = billedStateOf(sub(status, { ended_at: at('2026-11-25T00:00:00Z') }), 3, NOW);
       expect(state.status, status).toBe('inactive');
       expect(state.ended_reason, status).toBe(reason);
-      expect(givesAccess(state, NOW)).toBe(false);
+      expect(isSubscriptionActive(state, NOW)).toBe(false);
     }
   });
 
