@@ -12,13 +12,15 @@ function details(e: AuditEvent): string {
       `${e.subscription.status}, expires ${e.subscription.expires_at ?? 'never'}, ${e.subscription.rate_limit}/min`,
     );
   }
-  if (e.account_id === null) parts.push('no such account');
+  if (e.stripe_event_id) parts.push(`Stripe ${e.stripe_event_id}`);
+  // Only a sign-in names an account that is not there; the operator's and Stripe's events name none by design.
+  if (e.account_id === null && e.source === 'web') parts.push('no such account');
   return parts.join('; ');
 }
 
 /** The audit events as an aligned table for `npm run admin -- audit`, oldest first. */
-export function formatAuditEvents(events: readonly AuditEvent[], email: string): string {
-  if (events.length === 0) return `No audit events for ${email}`;
+export function formatAuditEvents(events: readonly AuditEvent[], whose: string): string {
+  if (events.length === 0) return `No audit events for ${whose}`;
   const header = ['TIME (UTC)', 'EVENT', 'BY', 'IP', 'DETAILS'];
   const rows = events.map((e) => [e.at, e.event, e.source, e.ip ?? '-', details(e) || '-']);
   return alignedTable(header, rows);

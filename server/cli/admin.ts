@@ -36,6 +36,8 @@ Commands:
                                                webhook); needs STRIPE_SECRET_KEY, STRIPE_PRICE_ID, STRIPE_WEBHOOK_SECRET
   audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
                                                subscription changes (never a key or a password)
+  audit --organisation-of E                    the trail of E's organisation: every member's events, the team's,
+                                               and Stripe's billing changes (with their event ids)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
                                                its tables); keeps what the database already has, so running it again
                                                adds only what is new; all or nothing
@@ -158,6 +160,12 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   },
 
   async audit(data, options) {
+    const organisationOf = options['organisation-of'];
+    if (organisationOf !== undefined) {
+      const member = membershipOf(data, organisationOf);
+      const events = await data.audit.read({ organisationId: member.organisation_id });
+      return formatAuditEvents(events, `the organisation of ${normaliseEmail(organisationOf)}`);
+    }
     const email = normaliseEmail(required(options, 'email'));
     const account = data.accounts.findByEmail(email);
     const events = await data.audit.read({ email, accountId: account?.id });

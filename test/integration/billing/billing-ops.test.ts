@@ -57,6 +57,14 @@ describe('billing with Stripe: billing-sync and several instances', () => {
     // Nothing left to repair.
     const again = await adminWithStripe(['billing-sync']);
     expect(again.stdout.trim().split('\n').at(-1)).toMatch(/^0 organisation\(s\) changed/);
+    // The operator reads the organisation's billing history: Stripe's change with its event id, then the repair.
+    const trail = await adminWithStripe(['audit', '--organisation-of', clinic.email]);
+    expect(trail.code).toBe(0);
+    expect(trail.stdout).toMatch(
+      /subscription_changed\s+stripe\s+-\s+active; active, expires \S+, 100\/min; Stripe evt_\w+/,
+    );
+    expect(trail.stdout).toMatch(/subscription_changed\s+admin\s+-\s+billing_sync; inactive, expires \S+, 100\/min$/m);
+    expect(trail.stdout).not.toContain('no such account');
   });
 
   it('billing-sync with Stripe down: exit 1 with a clear line', async () => {
