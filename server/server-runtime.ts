@@ -8,7 +8,7 @@ import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
 import { CatchmentService } from './catchment/catchment-service';
 import { ConfigError, stripeSettings, type Config } from './config';
-import { BillingService } from './billing/billing-service';
+import { openBillingService, type BillingService } from './billing/billing-service';
 import type { CloseStack } from './lifecycle';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import { PostcodeService } from './postcodes/postcode-service';
@@ -117,7 +117,7 @@ async function openBilling(data: DataRuntime): Promise<BillingService> {
   const { config, storage, accounts, clock, logger } = data;
   const store = await storage.accounts();
   const audit = logFailures(data.audit, logger);
-  return new BillingService({ settings: stripeSettings(config), store, accounts, audit, clock, logger });
+  return openBillingService({ settings: stripeSettings(config), store, accounts, audit, clock, logger });
 }
 
 /** The sign-in settings that come from the configuration: EXTENSION_ORIGINS, PUBLIC_URL, HOST and SESSION_*. */

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { BillingData, WebhookReceivedData } from '../../shared/api/billing';
 import type { Role } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
@@ -9,8 +9,8 @@ import type { Logger } from '../logger';
 import { BillingError } from './billing-error';
 import { organisationOf, rememberEvent, replaces, subscriptionRecord } from './billing-records';
 import { billingView } from './billing-view';
-import { isMissing, isStripeError, openStripe, stripeErrorSummary } from './stripe-client';
-import { idOf, subscriptionOfEvent, verifiedEvent } from './stripe-events';
+import type { StripeConnection } from './stripe-client';
+import { idOf, subscriptionOfEvent } from './stripe-events';
 import {
   billedStateChanged,
   billedStateOf,
@@ -19,6 +19,12 @@ import {
 } from './stripe-subscription';
 
 export { BillingError, type BillingErrorCode } from './billing-error';
+
+/** The billing service of `settings`: in operator mode (null) without ever loading the `stripe` package. */
+export async function openBillingService(deps: Omit<BillingServiceDeps, 'stripe'>): Promise<BillingService> {
+  const stripe = deps.settings ? (await import('./stripe-client')).connectStripe(deps.settings) : null;
+  return new BillingService({ ...deps, stripe });
+}
 
 export type WebhookOutcome = WebhookReceivedData['outcome'];
 
@@ -46,6 +52,8 @@ const REFRESH_FRESH_MS = 14 * 60_000;
 export interface BillingServiceDeps {
   /** stripeSettings(config): null = operator mode. */
   settings: StripeSettings | null;
+  /** The Stripe client for `settings` (openBillingService connects it); null in operator mode. */
+  stripe: StripeConnection | null;
   store: AccountStore;
   accounts: AccountService;
   audit: AuditRecorder;
@@ -78,12 +86,12 @@ interface Applied {
  * order in which events arrive never matters. In operator mode (no STRIPE_*) only the view works.
  */
 export class BillingService {
-  readonly stripe: Stripe | null;
+  private readonly stripe: StripeConnection | null;
   private refreshTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
 
   constructor(private readonly deps: BillingServiceDeps) {
-    this.stripe = deps.settings ? openStripe(deps.settings) : null;
+    this.stripe = deps.settings ? deps.stripe : null;
   }
 
   get mode(): 'stripe' | 'operator' {
@@ -133,7 +141,7 @@ export class BillingService {
     try {
       session = await stripe.checkout.sessions.retrieve(sessionId);
     } catch (err) {
-      if (isMissing(err)) throw new BillingError('checkout_not_found');
+      if (this.stripe?.isMissing(err)) throw new BillingError('checkout_not_found');
       throw this.unavailable(err, 'could not read a Checkout Session');
     }
     if (session.client_reference_id !== organisationId) throw new BillingError('checkout_not_found');
@@ -169,8 +177,8 @@ export class BillingService {
    * Stripe and applied once per event id. Stripe unreachable → billing_unavailable (answered 503: Stripe retries).
    */
   async receiveWebhook(raw: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
-    const { stripe, settings } = this.configured();
-    const event = verifiedEvent(stripe, raw, signature, settings.webhookSecret);
+    const { connection, settings } = this.configured();
+    const event = connection.verifiedEvent(raw, signature, settings.webhookSecret);
     if (!HANDLED_EVENTS.has(event.type)) return 'ignored';
     if (this.deps.store.current.billing_events.some((e) => e.id === event.id)) return 'duplicate';
     const concerned = subscriptionOfEvent(event);
@@ -295,9 +303,9 @@ export class BillingService {
     return `${name} (${sub.organisation_id}): ${sub.status}${until} (Stripe: ${sub.stripe_status ?? 'none'})`;
   }
 
-  private configured(): { stripe: Stripe; settings: StripeSettings } {
+  private configured(): { stripe: Stripe; connection: StripeConnection; settings: StripeSettings } {
     if (!this.stripe || !this.deps.settings) throw new BillingError('billing_not_configured');
-    return { stripe: this.stripe, settings: this.deps.settings };
+    return { stripe: this.stripe.api, connection: this.stripe, settings: this.deps.settings };
   }
 
   /** Stripe's subscription as it is now; an unknown id is MissingSubscription, any other failure unavailable. */
@@ -305,7 +313,7 @@ export class BillingService {
     try {
       return await this.configured().stripe.subscriptions.retrieve(id);
     } catch (err) {
-      if (isMissing(err)) throw new MissingSubscription(id);
+      if (this.stripe?.isMissing(err)) throw new MissingSubscription(id);
       throw this.unavailable(err, 'could not read a Stripe subscription');
     }
   }
@@ -313,12 +321,8 @@ export class BillingService {
   /** A failed Stripe call as billing_unavailable, logged without its message (which can quote parameters). */
   private unavailable(err: unknown, what: string): BillingError {
     if (err instanceof BillingError) return err;
-    const transient =
-      err instanceof Stripe.errors.StripeConnectionError ||
-      err instanceof Stripe.errors.StripeAPIError ||
-      err instanceof Stripe.errors.StripeRateLimitError ||
-      (isStripeError(err) && (err.statusCode ?? 0) >= 500);
-    const summary = stripeErrorSummary(err);
+    const transient = this.stripe?.isTransient(err) ?? false;
+    const summary = this.stripe?.errorSummary(err) ?? {};
     if (transient) this.deps.logger.warn(summary, what);
     else this.deps.logger.error(summary, `${what}: check STRIPE_SECRET_KEY and STRIPE_PRICE_ID`);
     return new BillingError('billing_unavailable', what);

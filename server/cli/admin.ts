@@ -9,7 +9,7 @@ import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../config';
-import { BillingError, BillingService, type BillingErrorCode } from '../billing/billing-service';
+import { BillingError, openBillingService, type BillingErrorCode } from '../billing/billing-service';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
@@ -77,7 +77,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   async 'billing-sync'(data, options) {
     if (Object.keys(options).length > 0) throw new UsageError('billing-sync takes no options');
     const { config, storage, accounts, clock, logger } = data;
-    const billing = new BillingService({
+    const billing = await openBillingService({
       settings: stripeSettings(config),
       store: await storage.accounts(),
       accounts,
