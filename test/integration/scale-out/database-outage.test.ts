@@ -4,10 +4,12 @@ import { fixtureDeclarations } from '../../fixtures/declarations';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres-server';
 import { startRedisServer, type TestRedisServer } from '../../helpers/redis-server';
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
+import { startStripeStandIn, stripeSubscriptionObject, type StripeStandIn } from '../../helpers/stripe-stand-in';
 import { tempDir } from '../../helpers/temp-dir';
 import { checkPostcode, openSharedData, seedAccount, type SeededAccount } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
+import { stripeEnv } from '../billing/billing-world';
 
 /** Postcodes the bundled index knows; each write saves a different selection of them. */
 const POSTCODES = ['2000', '2480', '3000', '4000', '5000', '6000', '7000', '2600', '2481', '4350'];
@@ -39,6 +41,7 @@ interface Writer {
 describe('a database outage under write load', () => {
   let postgres: PostgresServer;
   let redis: TestRedisServer;
+  let standIn: StripeStandIn;
   let env: Record<string, string>;
   const instances: { server: ServerProcess; url: string }[] = [];
   let writers: Writer[] = [];
@@ -46,11 +49,13 @@ describe('a database outage under write load', () => {
   const openData = () => openSharedData(env);
 
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+    [postgres, redis, standIn] = await Promise.all([startPostgres(), startRedisServer(), startStripeStandIn()]);
     env = {
       DATABASE_URL: await postgres.createDatabase('outage'),
       REDIS_URL: redis.url,
       SESSION_SECRET: 'a shared session secret of at least 32 characters',
+      // Billing with Stripe: its webhook during the outage too.
+      ...stripeEnv(standIn),
     };
     const data = await openData();
     let clinics: SeededAccount[];
@@ -66,6 +71,7 @@ describe('a database outage under write load', () => {
     for (let i = 0; i < 2; i++) {
       instances.push(await startServerProcess({ ...env, DATA_DIR: await tempDir('dte-instance-') }));
     }
+    standIn.setWebhookUrl(`${instances[0]!.url}/api/v1/billing/webhook`);
     writers = await Promise.all(
       clinics.map(async (clinic) => {
         const sessions = instances.map((instance) => new SessionClient(instance.url));
@@ -77,7 +83,7 @@ describe('a database outage under write load', () => {
 
   afterAll(async () => {
     await Promise.all(instances.map((i) => i.server.kill()));
-    await Promise.all([redis?.close(), postgres?.stop()]);
+    await Promise.all([redis?.close(), postgres?.stop(), standIn?.close()]);
   });
 
   /** Each clinic saves a different catchment, alternately on each instance, until `until` resolves. */
@@ -176,6 +182,24 @@ describe('a database outage under write load', () => {
     return outcomes;
   }
 
+  /**
+   * Stripe tells of the first clinic's (paid, running) subscription while the database is out: refused 503 with
+   * Retry-After, so Stripe delivers it again — never a 500, nothing half-applied. Returns the delivery, to repeat.
+   */
+  async function billingEventDuringOutage(): Promise<{ repeat(): Promise<Response>; outcome: Outcome }> {
+    const session = await json(await writers[0]!.sessions[0]!.get('/api/v1/auth/session'));
+    const organisationId = session.data.organisation.id as string;
+    const sub = standIn.createSubscription({ status: 'active', metadata: { organisation_id: organisationId } });
+    const object = stripeSubscriptionObject(sub, standIn.priceId);
+    const id = `evt_outage_${sub.id}`;
+    const res = await standIn.deliver('customer.subscription.updated', object, { id });
+    const body = (await res.json()) as { error?: { code?: string } };
+    return {
+      outcome: { status: res.status, code: body.error?.code, retryAfter: res.headers.get('retry-after') },
+      repeat: () => standIn.deliver('customer.subscription.updated', object, { id }),
+    };
+  }
+
   /** The first clinic's checks answered today, as its usage says (flushed every 5 s by each instance). */
   async function answeredToday(): Promise<number> {
     const res = await writers[0]!.sessions[0]!.get('/api/v1/usage?days=1');
@@ -203,6 +227,7 @@ describe('a database outage under write load', () => {
     const checks = await checksDuringOutage();
     const generations = await keyGenerationsDuringOutage();
     const organisation = await organisationEndpointsDuringOutage();
+    const billingEvent = await billingEventDuringOutage();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
     for (const instance of instances) expect(instance.server.child.exitCode, instance.server.stderr()).toBeNull();
     expect(
@@ -215,6 +240,7 @@ describe('a database outage under write load', () => {
       if (['/api/v1/team', '/api/v1/session/check-postcode'].includes(o.path)) expect(o.status, o.path).toBe(200);
       else expect(o, o.path).toMatchObject({ status: 503, code: 'storage_unavailable', retryAfter: '5' });
     }
+    expect(billingEvent.outcome).toMatchObject({ status: 503, code: 'storage_unavailable', retryAfter: '5' });
 
     await postgres.restart();
     // Recovery by itself: every clinic's writes are acknowledged again on both instances.
@@ -224,6 +250,11 @@ describe('a database outage under write load', () => {
     });
     endLoad();
     await load;
+    // Stripe's retry of the refused event is applied once the database is back: the subscription is Stripe's now.
+    const retried = await billingEvent.repeat();
+    expect(await retried.json()).toMatchObject({ success: true, data: { received: true, outcome: 'applied' } });
+    const billing = await json(await writers[0]!.sessions[1]!.get('/api/v1/billing'));
+    expect(billing.data).toMatchObject({ status: 'active', stripe_status: 'active', renews_at: expect.any(String) });
     // The checks counted during the outage were kept and added once the database came back: two by key (one per
     // instance), and the one by hand is counted apart.
     await waitFor(async () => (await answeredToday()) === answeredBefore + 2, {
