@@ -1,8 +1,8 @@
+import { rethrowBusy } from './busy-refusal';
 import { Router, type RequestHandler } from 'express';
 import { LoginRequest, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
-import { HashingBusyError } from '../accounts/hashing-limiter';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
@@ -15,8 +15,6 @@ import {
   type ApiRegistry,
 } from '../http/openapi-registry';
 import { withValidBody } from '../http/validate-request';
-import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
-import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
 import { sessionMember } from '../sessions/require-session';
 import { clearSessionCookie } from '../sessions/session-cookie';
 import type { SessionStore } from '../sessions/session-store';
@@ -48,17 +46,7 @@ export function authRouter(deps: AuthRouterDeps): Router {
       const account = await signIn
         .signIn(email, password, clientAddress(req), (signedIn) => startSession(req, signedIn.id))
         .catch((err: unknown) => {
-          // A shared login throttle that cannot be reached: refused, never let through uncounted.
-          if (err instanceof RateLimitUnavailableError) {
-            throw new AppError('rate_limit_unavailable', undefined, {
-              'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
-            });
-          }
-          // Password checks are all taken (a flood): refused before the attempt was counted, to be tried again.
-          if (err instanceof HashingBusyError) {
-            throw new AppError('server_busy', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
-          }
-          if (!(err instanceof SignInError)) throw err;
+          if (!(err instanceof SignInError)) rethrowBusy(err);
           throw err.code === 'rate_limited'
             ? new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) })
             : new AppError('invalid_credentials');

@@ -1,3 +1,4 @@
+import { rethrowBusy } from '../auth/busy-refusal';
 import { Router, type Request, type Response } from 'express';
 import { MIN_PASSWORD_LENGTH, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
@@ -18,8 +19,6 @@ import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { errorResponse, jsonRequestBody, jsonResponse, NO_AUTH, type ApiRegistry } from '../http/openapi-registry';
 import { withValidBody, type ErrorFor } from '../http/validate-request';
-import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
-import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import type { InvitationService } from './invitation-service';
 import type { PasswordResetService } from './password-reset-service';
@@ -37,7 +36,7 @@ export interface LinkRoutersDeps extends SessionViewDeps {
  * A link's token that is not one (cut short when copied, say) is a bad link; a password shorter than the minimum is
  * 400 weak_password, which the console shows as such; anything else is the request's shape.
  */
-const linkError: ErrorFor = (path, input) => {
+export const linkError: ErrorFor = (path, input) => {
   if (path[0] === 'token') return 'invalid_link';
   const password = (input as { password?: unknown } | null)?.password;
   if (path[0] === 'password' && typeof password === 'string' && password.length < MIN_PASSWORD_LENGTH) {
@@ -49,9 +48,7 @@ const linkError: ErrorFor = (path, input) => {
 /** What a link's use refuses with, besides the link rules' own errors. */
 function refusal(err: unknown): never {
   // Password hashing's line is full (a flood): nothing was written; the same link works when tried again.
-  if (err instanceof HashingBusyError) {
-    throw new AppError('server_busy', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
-  }
+  if (err instanceof HashingBusyError) rethrowBusy(err);
   return rethrowLinkError(err);
 }
 
@@ -87,12 +84,7 @@ export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passw
     () => 'invalid_request',
     async ({ email }, req, res) => {
       const ip = clientAddress(req);
-      const gate = await resetThrottle.begin(email, ip).catch((err: unknown) => {
-        if (!(err instanceof RateLimitUnavailableError)) throw err;
-        throw new AppError('rate_limit_unavailable', undefined, {
-          'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
-        });
-      });
+      const gate = await resetThrottle.begin(email, ip).catch(rethrowBusy);
       if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
       // Every request counts, whatever becomes of it: the limit is on asking.
       gate.attempt.failed();

@@ -1,5 +1,6 @@
+import { linkError } from '../invitations/link-routers';
+import { rethrowBusy } from '../auth/busy-refusal';
 import { Router, type Request, type RequestHandler } from 'express';
-import { MIN_PASSWORD_LENGTH } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
 import {
   EmailVerifiedData,
@@ -8,7 +9,6 @@ import {
   SignupSettingsData,
   VerifyEmailRequest,
 } from '../../shared/api/signup';
-import { HashingBusyError } from '../accounts/hashing-limiter';
 import { promisify, startSession, type SessionViewDeps } from '../auth/session-view';
 import { signupEnabled, stripeSettings, type Config } from '../config';
 import { AppError } from '../http/app-error';
@@ -23,9 +23,7 @@ import {
   SESSION_AUTH,
   type ApiRegistry,
 } from '../http/openapi-registry';
-import { withValidBody, type ErrorFor } from '../http/validate-request';
-import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
-import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
+import { withValidBody } from '../http/validate-request';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { requireSession, signedInAccount, signedInMember } from '../sessions/require-session';
 import '../sessions/session-types';
@@ -37,18 +35,6 @@ export interface SignupRouterDeps extends SessionViewDeps {
   origins: OriginPolicy;
 }
 
-/** A password shorter than the minimum is 400 weak_password, which the console shows as such; else the shape. */
-const signupError: ErrorFor = (path, input) => {
-  const password = (input as { password?: unknown } | null)?.password;
-  if (path[0] === 'password' && typeof password === 'string' && password.length < MIN_PASSWORD_LENGTH) {
-    return 'weak_password';
-  }
-  return 'invalid_request';
-};
-
-/** A cut-short token is a bad link, as the invitation routes answer. */
-const verifyError: ErrorFor = (path) => (path[0] === 'token' ? 'invalid_link' : 'invalid_request');
-
 /** What the service refuses with, as the contract's errors. */
 function refusal(err: unknown): never {
   if (err instanceof SignupError) {
@@ -57,17 +43,7 @@ function refusal(err: unknown): never {
     }
     throw new AppError('invalid_link');
   }
-  // A shared throttle that cannot be reached: refused, never let through uncounted.
-  if (err instanceof RateLimitUnavailableError) {
-    throw new AppError('rate_limit_unavailable', undefined, {
-      'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
-    });
-  }
-  // Password hashing's line is full (a flood): nothing was counted or written.
-  if (err instanceof HashingBusyError) {
-    throw new AppError('server_busy', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
-  }
-  throw err;
+  return rethrowBusy(err);
 }
 
 /**
@@ -97,7 +73,7 @@ export function signupRouter(deps: SignupRouterDeps): Router {
   // Checked before the body is read: switched off, every sign-up gets the one answer whatever it sends.
   const whenEnabled: RequestHandler = (_req, _res, next) => next(enabled ? undefined : new AppError('signup_disabled'));
 
-  const create = withValidBody(SignupRequest, signupError, async (request, req, res) => {
+  const create = withValidBody(SignupRequest, linkError, async (request, req, res) => {
     const created = await signup.signUp(request, clientAddress(req), origins.linkOrigin(req)).catch(refusal);
     if (created) await startSession(req, created.account.id);
     else await startEmptySession(req);
@@ -108,7 +84,7 @@ export function signupRouter(deps: SignupRouterDeps): Router {
     res.status(202).json({ success: true, data });
   });
 
-  const verify = withValidBody(VerifyEmailRequest, verifyError, async ({ token }, req, res) => {
+  const verify = withValidBody(VerifyEmailRequest, linkError, async ({ token }, req, res) => {
     const data = await signup.verify(token, clientAddress(req)).catch(refusal);
     res.json({ success: true, data: data satisfies EmailVerifiedData });
   });
