@@ -123,7 +123,8 @@ describe('with Stripe: sign-up, Checkout, the key, the Customer Portal', () => {
   });
 
   it('Manage billing → the Customer Portal → Cancel: Billing says inactive and why; the key is refused', async () => {
-    await main(page).getByRole('button', { name: 'Manage billing' }).click();
+    await main(page).getByRole('button', { name: 'Manage billing' }).focus();
+    await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.href.startsWith(`${h.standIn.url}/portal/`));
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     await page.waitForURL((url) => url.pathname === '/console/billing');

@@ -62,7 +62,9 @@ export async function signUp(page: Page, serverUrl: string, practice: NewPractic
 
 /** Subscribe on the Billing page, Pay on the stand-in's Checkout page: back on Billing, active. */
 export async function subscribe(page: Page, standIn: StripeStandIn): Promise<void> {
-  await page.getByRole('main').getByRole('button', { name: 'Subscribe' }).click();
+  // By keyboard, as someone without a mouse would: the button takes focus and Enter presses it.
+  await page.getByRole('main').getByRole('button', { name: 'Subscribe' }).focus();
+  await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.href.startsWith(`${standIn.url}/checkout/`));
   await page.getByRole('button', { name: 'Pay' }).click();
   await page.waitForURL((url) => url.pathname === '/console/billing');
