@@ -5,9 +5,11 @@ import {
   CatchmentQuery,
   CatchmentRequest,
   CatchmentResponse,
+  type CatchmentData,
   MAX_CATCHMENT_ENTRIES,
   MAX_CATCHMENT_POSTCODES,
 } from '../../shared/api/catchment';
+import type { DataMetadata } from '../../shared/api/check';
 import { isAustralianPostcode } from '../../shared/api/postcode';
 import { sydneyToday } from '../../shared/domain/dates';
 import { isSubscriptionActive } from '../accounts/account-service';
@@ -32,6 +34,23 @@ import { MANAGING_ROLES } from '../../shared/api/team';
 import { callerSubscription, requireRole, requireSession } from '../sessions/require-session';
 import { catchmentCsv } from './catchment-csv';
 import type { CatchmentService } from './catchment-service';
+
+/**
+ * JSON answers by the catchment view they encode: CatchmentService.view hands out the same object while its cached
+ * view holds, so a 300-postcode answer (about 100 kB) is encoded once per view and metadata instead of per request,
+ * as the check's answers are. Weak: a view the service dropped takes its encoding with it.
+ */
+const encodedAnswers = new WeakMap<CatchmentData, { metadata: string; body: Buffer }>();
+
+function encodedAnswer(data: CatchmentData, metadata: DataMetadata): Buffer {
+  const metadataJson = JSON.stringify(metadata);
+  const known = encodedAnswers.get(data);
+  if (known?.metadata === metadataJson) return known.body;
+  const response: CatchmentResponse = { success: true, data, metadata };
+  const body = Buffer.from(JSON.stringify(response));
+  encodedAnswers.set(data, { metadata: metadataJson, body });
+  return body;
+}
 
 /** The gate's `rateLimit` is the check's: a GET with an API key counts against the key's limit like a check. */
 export interface CatchmentRouterDeps extends SessionOrApiKeyDeps {
@@ -122,8 +141,8 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
         res.send(catchmentCsv(data.postcodes));
         return;
       }
-      const response: CatchmentResponse = { success: true, data, metadata: dataMetadata(lastUpdated, now, day) };
-      res.json(response);
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.send(encodedAnswer(data, dataMetadata(lastUpdated, now, day)));
     },
   );
 
