@@ -460,3 +460,47 @@ describe('alerts from refreshes read from a site shaped like the live one (its l
     }
   });
 });
+
+describe('the catchment answer, encoded once per view', () => {
+  it('is served byte for byte again until its view or metadata changes; stale data and a refresh show at once', async () => {
+    const time = fakeClock(Date.parse('2026-11-22T01:00:00.000Z'));
+    const server = await startTestServer({
+      clock: time.clock,
+      declarations: fixtureDeclarations(sydneyToday(time.clock())),
+    });
+    try {
+      const clinic = await seedAccount(server.runtime);
+      const client = new SessionClient(server.url);
+      expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
+      expect((await client.request('PUT', '/api/v1/catchment', { body: { postcodes: ['2480', '4000'] } })).status).toBe(
+        200,
+      );
+      const first = await client.get('/api/v1/catchment');
+      expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const firstText = await first.text();
+      expect(await (await client.get('/api/v1/catchment')).text()).toBe(firstText);
+      const fresh = CatchmentResponse.parse(JSON.parse(firstText));
+      expect(fresh.metadata.stale).toBe(false);
+      expect(fresh.data.summary).toEqual({ green: 1, amber: 0, red: 1, unknown: 0 });
+
+      // 49 hours without a refresh: the same rows, now flagged stale and dated today.
+      time.advance(49 * 3600_000);
+      expect((await client.login(clinic.email, clinic.password)).status).toBe(200);
+      const stale = CatchmentResponse.parse(await json(await client.get('/api/v1/catchment')));
+      expect(stale.metadata).toMatchObject({ stale: true, checked_date: sydneyToday(time.clock()) });
+      expect(stale.data.postcodes.map((p) => p.postcode)).toEqual(['2480', '4000']);
+
+      // A refresh that ends every declaration: a new view, fresh again.
+      await server.runtime.declarations.store.update((file) => {
+        file.declarations = [];
+        file.last_updated = time.clock().toISOString();
+      });
+      await server.runtime.alerts.settled();
+      const after = CatchmentResponse.parse(await json(await client.get('/api/v1/catchment')));
+      expect(after.metadata.stale).toBe(false);
+      expect(after.data.summary).toEqual({ green: 0, amber: 0, red: 2, unknown: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+});
