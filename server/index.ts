@@ -2,6 +2,7 @@ import { createApp } from './app';
 import { fatalLine, loadProcessConfig } from './config';
 import { isStale } from './declarations/freshness';
 import { CHROMIUM_MISSING, findChromium } from './ingest/chromium';
+import { sizeHeapForSharedBackends } from './heap-sizing';
 import { createLogger } from './logger';
 import { openRuntime } from './runtime';
 import { listenGracefully } from './shutdown';
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
       'TRUST_PROXY=true believes any X-Forwarded-For a client sends, so a client can pick its own per-address rate limit; prefer a hop count (1) or the proxy address',
     );
   }
+
+  if (config.DATABASE_URL || config.REDIS_URL) sizeHeapForSharedBackends();
 
   const runtime = await openRuntime(config, { logger });
   const { declarations } = runtime;
