@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import type { Config } from './config';
 
 /** What `npm start` passes: sized for the embedded default, whose data all lives in the JS heap. */
 const EMBEDDED_GROWTH = '--heap-growing-percent=50';
@@ -15,10 +16,14 @@ const SHARED_GROWTH = '--heap-growing-percent=75';
  * server pays for memory (RSS under 150 MB after a minute of full load). V8 reads this flag at every collection, so
  * setting it now takes effect; the semi-space is fixed at start and stays as given.
  *
- * Only `npm start`'s own value is raised: a process started with any other choice (or none) keeps it.
+ * Only `npm start`'s own value is raised: a process started with any other choice (or none) keeps it. Returns
+ * whether it was raised.
  */
-export function sizeHeapForSharedBackends(execArgv: readonly string[] = process.execArgv): boolean {
-  if (!execArgv.includes(EMBEDDED_GROWTH)) return false;
+export function sizeHeapForBackends(
+  config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL'>,
+  execArgv: readonly string[] = process.execArgv,
+): boolean {
+  if (!(config.DATABASE_URL || config.REDIS_URL) || !execArgv.includes(EMBEDDED_GROWTH)) return false;
   setFlagsFromString(SHARED_GROWTH);
   return true;
 }

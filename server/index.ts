@@ -2,7 +2,7 @@ import { createApp } from './app';
 import { fatalLine, loadProcessConfig } from './config';
 import { isStale } from './declarations/freshness';
 import { CHROMIUM_MISSING, findChromium } from './ingest/chromium';
-import { sizeHeapForSharedBackends } from './heap-sizing';
+import { sizeHeapForBackends } from './heap-sizing';
 import { createLogger } from './logger';
 import { openRuntime } from './runtime';
 import { listenGracefully } from './shutdown';
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     );
   }
 
-  if (config.DATABASE_URL || config.REDIS_URL) sizeHeapForSharedBackends();
+  sizeHeapForBackends(config);
 
   const runtime = await openRuntime(config, { logger });
   const { declarations } = runtime;

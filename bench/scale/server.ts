@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../../server/app';
 import { loadProcessConfig } from '../../server/config';
+import { sizeHeapForBackends } from '../../server/heap-sizing';
 import { createHttpServer } from '../../server/http/http-server';
 import { openRuntime } from '../../server/runtime';
 
@@ -24,6 +25,8 @@ process.on('SIGUSR2', () => {
 });
 
 const config = loadProcessConfig();
+// As server/index.ts does: the heap of an instance on the shared backends.
+sizeHeapForBackends(config);
 const runtime = await openRuntime(config);
 // Alerts follow the declarations (the runner's refreshes); the ingest schedule and the webhook worker stay off.
 runtime.background.start(['alerts', 'purge', 'key-usage']);

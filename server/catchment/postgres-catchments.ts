@@ -69,15 +69,17 @@ export class PostgresCatchments implements CatchmentRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(subscriptionId: string): Promise<CatchmentRecord | undefined> {
-    const { rows } = await this.query<{ updated_at: string; postcodes: string[]; pending: string[] }>(
-      `SELECT c.updated_at,
+    // Named, so each connection plans it once: every GET /api/v1/catchment reads it.
+    const { rows } = await this.query<{ updated_at: string; postcodes: string[]; pending: string[] }>({
+      name: 'catchment-record',
+      text: `SELECT c.updated_at,
               coalesce(array_agg(e.postcode ORDER BY e.postcode) FILTER (WHERE e.postcode IS NOT NULL), '{}') AS postcodes,
               coalesce(array_agg(e.postcode ORDER BY e.postcode) FILTER (WHERE e.pending), '{}') AS pending
        FROM catchments c LEFT JOIN catchment_entries e USING (subscription_id)
        WHERE c.subscription_id = $1
        GROUP BY c.updated_at`,
-      [subscriptionId],
-    );
+      values: [subscriptionId],
+    });
     const row = rows[0];
     return row && { subscription_id: subscriptionId, ...row };
   }
@@ -183,7 +185,10 @@ export class PostgresCatchments implements CatchmentRepository {
     return changes;
   }
 
-  private async query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(
+    sql: string | pg.QueryConfig,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     try {
       return await this.pool.query<R>(sql, values);
     } catch (err) {
