@@ -72,3 +72,28 @@ export function once<T>(open: () => Promise<T>): () => Promise<T> {
     return opening;
   };
 }
+
+/**
+ * Work a request started that its answer does not wait for (mail sent after a same-for-everyone answer, a reset
+ * request processed after its answer): a failure goes to `onError`, never to the caller, and a stopping server waits
+ * for what is still running (`drain`, deferred on the CloseStack).
+ */
+export class AfterAnswer {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly onError: (err: unknown) => void) {}
+
+  run(work: Promise<unknown>): void {
+    const run = work.then(
+      () => undefined,
+      (err: unknown) => this.onError(err),
+    );
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Waits until nothing is running, including work started meanwhile. */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}

@@ -14,7 +14,7 @@ import type { AuditEventType, AuditRecorder } from '../audit/audit-log';
 import type { Mailer } from '../mail/mailer';
 import { invitationMail } from '../mail/messages';
 import type { TeamActor } from '../team/team-service';
-import { findByToken, invitationLink, isLive, liveOnly, newLinkToken } from './links';
+import { findByToken, invitationLink, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from './links';
 
 export type InvitationErrorCode =
   'forbidden_role' | 'account_exists' | 'invitation_not_found' | 'invalid_link' | 'too_many_invitations';
@@ -185,14 +185,8 @@ export class InvitationService {
   }
 
   /** Drops expired invitations; returns how many (the purge job's). */
-  async purgeExpired(): Promise<number> {
-    const now = this.deps.clock();
-    if (this.deps.store.current.invitations.every((i) => isLive(i, now))) return 0;
-    return this.deps.store.update((data) => {
-      const before = data.invitations.length;
-      data.invitations = liveOnly(data.invitations, now);
-      return before - data.invitations.length;
-    });
+  purgeExpired(): Promise<number> {
+    return purgeExpiredLinks(this.deps.store, 'invitations', this.deps.clock());
   }
 
   /** The live invitation of `token`, or invalid_link; account_exists when its email has an account meanwhile. */

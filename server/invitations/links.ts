@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AccountsFile, AccountStore } from '../accounts/account-store';
 
 /**
  * The single-use links of invitations and password resets. The token travels after `#` (shared/api/invitations.ts):
@@ -39,6 +40,22 @@ export const isLive = (record: { expires_at: string }, now: Date): boolean =>
 /** Records still usable at `now`: what every write keeps (expired ones are purged on the way). */
 export const liveOnly = <R extends { expires_at: string }>(records: readonly R[], now: Date): R[] =>
   records.filter((r) => isLive(r, now));
+
+/** The link tables of the accounts document. */
+type LinkTable = 'invitations' | 'password_resets' | 'email_verifications';
+
+/**
+ * Drops the expired links of `table` (the purge job's; every write of a table drops them too); returns how many. No
+ * write when none has expired.
+ */
+export async function purgeExpiredLinks(store: AccountStore, table: LinkTable, now: Date): Promise<number> {
+  if (store.current[table].every((r) => isLive(r, now))) return 0;
+  return store.update((data) => {
+    const before = data[table].length;
+    (data[table] as AccountsFile[LinkTable][number][]) = liveOnly<AccountsFile[LinkTable][number]>(data[table], now);
+    return before - data[table].length;
+  });
+}
 
 export const invitationLink = (origin: string, token: string) => `${origin}/console/invitation#${token}`;
 export const resetLink = (origin: string, token: string) => `${origin}/console/reset-password#${token}`;

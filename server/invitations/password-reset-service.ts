@@ -10,7 +10,8 @@ import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/messages';
 import type { SessionStore } from '../sessions/session-store';
 import type { TeamActor } from '../team/team-service';
-import { findByToken, isLive, liveOnly, newLinkToken, resetLink } from './links';
+import { AfterAnswer } from '../lifecycle';
+import { findByToken, isLive, liveOnly, newLinkToken, purgeExpiredLinks, resetLink } from './links';
 
 export class PasswordResetError extends Error {
   constructor(readonly code: 'forbidden_role' | 'member_not_found' | 'invalid_link') {
@@ -44,9 +45,13 @@ interface Issued {
  */
 export class PasswordResetService {
   /** Requests being processed after their answer (request()): waited for by drain(). */
-  private readonly pendingRequests = new Set<Promise<void>>();
+  private readonly afterAnswer: AfterAnswer;
 
-  constructor(private readonly deps: PasswordResetServiceDeps) {}
+  constructor(private readonly deps: PasswordResetServiceDeps) {
+    this.afterAnswer = new AfterAnswer((err) =>
+      deps.logger.error({ err }, 'could not process a password-reset request'),
+    );
+  }
 
   get mailEnabled(): boolean {
     return this.deps.mailer.enabled;
@@ -58,16 +63,12 @@ export class PasswordResetService {
    * account exists and SMTP is set. Audited either way, as a failed sign-in is.
    */
   request(email: string, ip: string, origin: string): void {
-    const run = this.processRequest(email, ip, origin).catch((err: unknown) => {
-      this.deps.logger.error({ err }, 'could not process a password-reset request');
-    });
-    this.pendingRequests.add(run);
-    void run.finally(() => this.pendingRequests.delete(run));
+    this.afterAnswer.run(this.processRequest(email, ip, origin));
   }
 
   /** Waits for the requests still being processed (a stopping server; tests). */
-  async drain(): Promise<void> {
-    while (this.pendingRequests.size > 0) await Promise.all([...this.pendingRequests]);
+  drain(): Promise<void> {
+    return this.afterAnswer.drain();
   }
 
   /** A reset link for the member `accountId`, issued by an owner or admin (within mayAssign). */
@@ -134,14 +135,8 @@ export class PasswordResetService {
   }
 
   /** Drops expired reset links; returns how many (the purge job's). */
-  async purgeExpired(): Promise<number> {
-    const now = this.deps.clock();
-    if (this.deps.store.current.password_resets.every((r) => isLive(r, now))) return 0;
-    return this.deps.store.update((data) => {
-      const before = data.password_resets.length;
-      data.password_resets = liveOnly(data.password_resets, now);
-      return before - data.password_resets.length;
-    });
+  purgeExpired(): Promise<number> {
+    return purgeExpiredLinks(this.deps.store, 'password_resets', this.deps.clock());
   }
 
   private async processRequest(email: string, ip: string, origin: string): Promise<void> {

@@ -6,7 +6,8 @@ import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
 import type { AuditRecorder } from '../audit/audit-log';
 import type { LoginThrottle } from '../auth/login-throttle';
-import { findByToken, isLive, liveOnly, newLinkToken } from '../invitations/links';
+import { findByToken, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from '../invitations/links';
+import { AfterAnswer } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { Mailer, MailMessage } from '../mail/mailer';
 import { emailVerificationMail, signupExistingMail } from '../mail/messages';
@@ -53,13 +54,14 @@ export const verificationLink = (origin: string, token: string) => `${origin}/co
  */
 export class SignupService {
   /** Mail still being sent after its answer: waited for by drain(). */
-  private readonly pending = new Set<Promise<void>>();
+  private readonly afterAnswer: AfterAnswer;
   private readonly resendThrottle: LoginThrottle;
   private readonly hashing: HashingLimiter;
 
   constructor(private readonly deps: SignupServiceDeps) {
     this.resendThrottle = deps.throttle.scoped('resend');
     this.hashing = deps.hashing ?? passwordHashing;
+    this.afterAnswer = new AfterAnswer((err) => deps.logger.error({ err }, 'could not send a sign-up e-mail'));
   }
 
   get mailEnabled(): boolean {
@@ -168,19 +170,13 @@ export class SignupService {
   }
 
   /** Drops expired verification links; returns how many (the purge job's). */
-  async purgeExpired(): Promise<number> {
-    const now = this.deps.clock();
-    if (this.deps.store.current.email_verifications.every((r) => isLive(r, now))) return 0;
-    return this.deps.store.update((data) => {
-      const before = data.email_verifications.length;
-      data.email_verifications = liveOnly(data.email_verifications, now);
-      return before - data.email_verifications.length;
-    });
+  purgeExpired(): Promise<number> {
+    return purgeExpiredLinks(this.deps.store, 'email_verifications', this.deps.clock());
   }
 
   /** Waits for the mail still being sent (a stopping server; tests). */
-  async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  drain(): Promise<void> {
+    return this.afterAnswer.drain();
   }
 
   private newLink(origin: string, now: Date) {
@@ -204,14 +200,9 @@ export class SignupService {
     return emailVerificationMail({ to: account.email, organisation, link: issued.link, expiresAt: issued.expiresAt });
   }
 
-  /** Sends `message` after the answer; the mailer logs a failure (never the message) and never rejects. */
+  /** Sends `message` after the answer; a failure is logged (never the message). */
   private inBackground(message: MailMessage, purpose: string): void {
-    const run = this.deps.mailer.send(message, purpose).then(
-      () => undefined,
-      (err: unknown) => this.deps.logger.error({ err }, 'could not send a sign-up e-mail'),
-    );
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    this.afterAnswer.run(this.deps.mailer.send(message, purpose));
   }
 }
 
