@@ -46,6 +46,50 @@ export function newSubscription(organisationId: string, now: Date): Subscription
   };
 }
 
+/**
+ * Adds an account (`email` already normalised, its password already hashed) to `data` in its place: a member of an
+ * existing organisation, or the owner of a new one (named, else after the email) with an inactive subscription.
+ * Throws AccountError('account_exists') or ('organisation_not_found') before adding anything.
+ */
+function addAccount(
+  data: AccountsFile,
+  email: string,
+  passwordHash: string,
+  now: Date,
+  place: NewAccountPlace,
+): MemberView {
+  if (data.accounts.some((a) => a.email === email)) {
+    throw new AccountError('account_exists', `An account for ${email} already exists`);
+  }
+  if ('organisationId' in place && !data.organisations.some((o) => o.id === place.organisationId)) {
+    throw new AccountError('organisation_not_found', `No organisation ${place.organisationId}`);
+  }
+  const at = now.toISOString();
+  const account: Account = {
+    id: randomUUID(),
+    email,
+    password_hash: passwordHash,
+    created_at: at,
+    email_verified_at: null,
+  };
+  let member: Member;
+  if ('organisationId' in place) {
+    member = { organisation_id: place.organisationId, account_id: account.id, role: place.role, created_at: at };
+  } else {
+    const organisation: Organisation = {
+      id: randomUUID(),
+      name: place.organisationName?.trim() || email,
+      created_at: at,
+    };
+    data.organisations.push(organisation);
+    data.subscriptions.push(newSubscription(organisation.id, now));
+    member = { organisation_id: organisation.id, account_id: account.id, role: 'owner', created_at: at };
+  }
+  data.accounts.push(account);
+  data.members.push(member);
+  return { account, member };
+}
+
 /** A subscription's Stripe fields when no Stripe subscription pays for it (the operator's, or before a checkout). */
 export const NOT_BILLED = {
   stripe_customer_id: null,
@@ -159,41 +203,7 @@ export class AccountService {
     const normalised = checkedEmail(email);
     checkPassword(password);
     const password_hash = await hashPassword(password);
-    const created = await this.store.update((data) => {
-      if (data.accounts.some((a) => a.email === normalised)) {
-        throw new AccountError('account_exists', `An account for ${normalised} already exists`);
-      }
-      const account: Account = {
-        id: randomUUID(),
-        email: normalised,
-        password_hash,
-        created_at: now.toISOString(),
-        email_verified_at: null,
-      };
-      data.accounts.push(account);
-      const at = now.toISOString();
-      if ('organisationId' in place) {
-        if (!data.organisations.some((o) => o.id === place.organisationId)) {
-          throw new AccountError('organisation_not_found', `No organisation ${place.organisationId}`);
-        }
-        data.members.push({
-          organisation_id: place.organisationId,
-          account_id: account.id,
-          role: place.role,
-          created_at: at,
-        });
-      } else {
-        const organisation: Organisation = {
-          id: randomUUID(),
-          name: place.organisationName?.trim() || normalised,
-          created_at: at,
-        };
-        data.organisations.push(organisation);
-        data.members.push({ organisation_id: organisation.id, account_id: account.id, role: 'owner', created_at: at });
-        data.subscriptions.push(newSubscription(organisation.id, now));
-      }
-      return account;
-    });
+    const created = await this.store.update((data) => addAccount(data, normalised, password_hash, now, place).account);
     if (by) {
       const organisation_id = this.store.current.members.find((m) => m.account_id === created.id)?.organisation_id;
       await this.audit.record({
@@ -222,34 +232,9 @@ export class AccountService {
   ): Promise<MemberView> {
     const normalised = checkedEmail(email);
     return this.store.update((data) => {
-      if (data.accounts.some((a) => a.email === normalised)) {
-        throw new AccountError('account_exists', `An account for ${normalised} already exists`);
-      }
-      const at = now.toISOString();
-      const account: Account = {
-        id: randomUUID(),
-        email: normalised,
-        password_hash: passwordHash,
-        created_at: at,
-        email_verified_at: null,
-      };
-      const organisation: Organisation = {
-        id: randomUUID(),
-        name: organisationName.trim() || normalised,
-        created_at: at,
-      };
-      const member: Member = {
-        organisation_id: organisation.id,
-        account_id: account.id,
-        role: 'owner',
-        created_at: at,
-      };
-      data.accounts.push(account);
-      data.organisations.push(organisation);
-      data.members.push(member);
-      data.subscriptions.push(newSubscription(organisation.id, now));
-      alongside?.(data, account);
-      return { account: { ...account }, member: { ...member } };
+      const created = addAccount(data, normalised, passwordHash, now, { organisationName });
+      alongside?.(data, created.account);
+      return { account: { ...created.account }, member: { ...created.member } };
     });
   }
 
