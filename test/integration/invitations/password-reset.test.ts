@@ -127,10 +127,15 @@ describe('password reset', () => {
     const store = await server.runtime.storage.accounts();
     expect(store.current.password_resets.filter((r) => r.account_id === org.member.accountId)).toEqual([]);
     const events = (await server.runtime.audit.read()).filter((e) => e.event === 'password_reset_requested');
-    expect(events.slice(-2).map((e) => [e.email, e.organisation_id ?? null, e.reason])).toEqual([
-      [org.member.email, org.organisationId, 'mail_disabled'],
-      [expect.stringContaining('nobody'), null, 'unknown_email'],
-    ]);
+    // PostgreSQL's audit rows are written in the background, two at once here: their ids need not follow the requests.
+    const lastTwo = events.slice(-2).map((e) => [e.email, e.organisation_id ?? null, e.reason]);
+    expect(lastTwo).toHaveLength(2);
+    expect(lastTwo).toEqual(
+      expect.arrayContaining([
+        [org.member.email, org.organisationId, 'mail_disabled'],
+        [expect.stringContaining('nobody'), null, 'unknown_email'],
+      ]),
+    );
   });
 
   it('requests are limited like sign-in (5 per email in 15 minutes), apart from sign-in attempts', async () => {
