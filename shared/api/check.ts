@@ -36,10 +36,25 @@ export const CheckRequest = z
   .meta({ id: 'CheckRequest' });
 export type CheckRequest = z.infer<typeof CheckRequest>;
 
+/**
+ * How much of the place asked about the active declarations cover. `is_eligible` is true for `some` too (a declaration
+ * covers one of the postcode's council areas), so a client that shows a tick for `is_eligible` alone tells a clinic
+ * "yes" for a patient who may live in the uncovered part: `some` is its own state.
+ */
+export const Coverage = z.enum(['all', 'some', 'none']).meta({
+  id: 'Coverage',
+  description:
+    "all: an active declaration covers every LGA of the postcode (or the asked suburb's LGA); some: it covers some of " +
+    "them, and the patient's LGA decides (confirm it from the address); none: no active declaration covers it, or the " +
+    'LGA is unknown',
+});
+export type Coverage = z.infer<typeof Coverage>;
+
 export const Summary = z
   .object({
     is_eligible: z.boolean(),
     status_color: StatusColor,
+    coverage: Coverage,
     headline_text: z.string(),
     medicare_status_text: z.string(),
     clinical_decision_support: z.array(z.string()),

@@ -3,7 +3,7 @@ import type { RelatedDeclaration } from '../domain/declaration';
 import type { LgaRef } from '../domain/lga';
 import type { PostcodeArea } from '../domain/postcode-area';
 import type { CheckData, DisasterView } from '../api/check';
-import { coveredLgas } from './lga-coverage';
+import { coverageOf, coveredLgas } from './lga-coverage';
 import { declarationColor, isActive, sortDisasters, summaryColor } from './status';
 import {
   LGA_UNKNOWN_NAME,
@@ -85,6 +85,7 @@ export function evaluateEligibility(input: EvaluateInput): CheckData {
     summary: {
       is_eligible: isEligible,
       status_color: color,
+      coverage: coverageOf(isEligible, lgas.length, covered.length),
       headline_text: headlineText(ctx),
       medicare_status_text: medicareStatusText(ctx),
       clinical_decision_support: clinicalDecisionSupport(ctx),

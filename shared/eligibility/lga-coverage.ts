@@ -1,4 +1,5 @@
 import type { LgaRef } from '../domain/lga';
+import type { Coverage } from '../api/check';
 
 /**
  * Codes are the reliable key; a name is the fallback because some sources give an LGA without its ABS code.
@@ -19,4 +20,35 @@ export function coveredLgas<T extends LgaRef>(
 ): T[] {
   const active = declarations.filter((d) => d.is_active);
   return lgas.filter((lga) => active.some((d) => d.lgas.some((c) => sameLga(c, lga))));
+}
+
+/**
+ * all / some / none of the postcode's LGAs covered by an active declaration. Eligible with an uncovered LGA is `some`
+ * even when no covered LGA could be matched by name or code: only a full match earns `all`.
+ */
+export function coverageOf(isEligible: boolean, lgaCount: number, coveredCount: number): Coverage {
+  if (!isEligible || lgaCount === 0) return 'none';
+  return coveredCount >= lgaCount ? 'all' : 'some';
+}
+
+/**
+ * The coverage of an answer, from `summary.coverage` when the server sends it, otherwise worked out from the LGAs the
+ * answer names (a server that keeps to the first contract). Without `lgas` on the location or on a declaration, an
+ * eligible answer cannot be told apart from a partly covered one and is taken as `all`, as that server meant it.
+ */
+export function answerCoverage(data: {
+  summary: { is_eligible: boolean; coverage?: Coverage };
+  location: { lgas?: LgaRef[] };
+  disasters: readonly { is_active: boolean; lgas?: LgaRef[] }[];
+}): Coverage {
+  if (data.summary.coverage) return data.summary.coverage;
+  if (!data.summary.is_eligible) return 'none';
+  const lgas = data.location.lgas;
+  if (!lgas || lgas.length <= 1) return 'all';
+  const declarations: { is_active: boolean; lgas: LgaRef[] }[] = [];
+  for (const d of data.disasters) {
+    if (!d.lgas) return 'all';
+    declarations.push({ is_active: d.is_active, lgas: d.lgas });
+  }
+  return coverageOf(true, lgas.length, coveredLgas(lgas, declarations).length);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckData, CheckResponse, DataMetadata, DisasterView, Location } from '../../shared/api/check';
+import { CheckData, CheckResponse, DataMetadata, DisasterView, Location, Summary } from '../../shared/api/check';
 
 /*
  * The check answer as the extension reads it. The server's schema (shared/api/check.ts) describes what this server
@@ -8,6 +8,7 @@ import { CheckData, CheckResponse, DataMetadata, DisasterView, Location } from '
  * show what there is. A field the views need to work at all stays required.
  *
  * Added after the contract, so optional:
+ * - summary.coverage (all, some or none of the postcode's LGAs covered)
  * - location.lgas, location.lga_source (several LGAs per postcode; where the LGA comes from)
  * - disasters[].lgas (which of the postcode's LGAs a declaration covers)
  * - metadata.data_source, metadata.stale, metadata.checked_date
@@ -19,7 +20,14 @@ export type ClientLocation = z.infer<typeof ClientLocation>;
 export const ClientDisaster = DisasterView.partial({ lgas: true });
 export type ClientDisaster = z.infer<typeof ClientDisaster>;
 
-export const ClientCheckData = CheckData.extend({ location: ClientLocation, disasters: z.array(ClientDisaster) });
+export const ClientSummary = Summary.partial({ coverage: true });
+export type ClientSummary = z.infer<typeof ClientSummary>;
+
+export const ClientCheckData = CheckData.extend({
+  summary: ClientSummary,
+  location: ClientLocation,
+  disasters: z.array(ClientDisaster),
+});
 export type ClientCheckData = z.infer<typeof ClientCheckData>;
 
 export const ClientMetadata = DataMetadata.partial({ data_source: true, stale: true, checked_date: true });

@@ -258,6 +258,7 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
     const out = run(lismoreArea, [{ declaration: d, lgas: [KYOGLE] }]);
     expect(out.summary.is_eligible).toBe(true);
     expect(out.summary.status_color).toBe('green');
+    expect(out.summary.coverage).toBe('some');
     const h = out.summary.headline_text;
     expect(h).toMatch(/^Eligible only if the patient lives in Kyogle LGA/);
     expect(h).toContain('1 active disaster declaration');
@@ -295,6 +296,7 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
   it('declarations covering every LGA: plain eligible headline naming them, no confirm-which step', () => {
     const d = declaration('1300', 'Northern Rivers Flooding', '2025-05-01');
     const out = run(lismoreArea, [{ declaration: d, lgas: [LISMORE, KYOGLE] }]);
+    expect(out.summary.coverage).toBe('all');
     expect(out.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Lismore and Kyogle LGAs.');
     expect(out.summary.clinical_decision_support.join(' ')).not.toMatch(/Confirm which LGA/);
   });
@@ -310,6 +312,7 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
 
   it('none active: not eligible, naming every LGA', () => {
     const out = run(lismoreArea, []);
+    expect(out.summary.coverage).toBe('none');
     expect(out.summary.headline_text).toBe('Not eligible: no active disaster declaration for Lismore or Kyogle LGA.');
   });
 });
