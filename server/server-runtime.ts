@@ -6,6 +6,8 @@ import { UsageService } from './usage/usage-service';
 import { DEFAULT_LOGIN_LIMITS } from './auth/login-throttle';
 import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
+import type { DeclarationRepository } from './declarations/declaration-repository';
+import type { IngestService } from './ingest/service';
 import { CatchmentService } from './catchment/catchment-service';
 import { ConfigError, stripeSettings, type Config } from './config';
 import { openBillingService, type BillingService } from './billing/billing-service';
@@ -105,11 +107,16 @@ export async function openServer(
     team: new TeamService({ accounts: data.accounts, audit: logFailures(data.audit, logger), sessions, logger }),
     backends: storage.probes,
     background,
-    startBackgroundWork() {
-      background.start();
-      return background.ingest!;
-    },
+    startBackgroundWork: () => startBackgroundWork(background, data.declarations),
   };
+}
+
+/** Starts the background work; a check refused for want of data then tells when the schedule will next try. */
+function startBackgroundWork(background: BackgroundWork, declarations: DeclarationRepository): IngestService {
+  background.start();
+  const ingest = background.ingest!;
+  declarations.nextRefreshAttempt = () => ingest.nextAttempt();
+  return ingest;
 }
 
 /** Billing with Stripe when STRIPE_* are set, over the accounts document (AccountService's own store). */

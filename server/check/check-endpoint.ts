@@ -46,7 +46,7 @@ export function answerHandlers(
     const now = clock();
     const today = sydneyToday(now);
     if (body.date !== undefined && body.date > today) throw new AppError('invalid_date');
-    const lastUpdated = lastRefreshOrUnavailable(declarations);
+    const lastUpdated = lastRefreshOrUnavailable(declarations, now);
 
     const area =
       body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);

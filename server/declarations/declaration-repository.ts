@@ -16,6 +16,12 @@ export class DeclarationRepository {
     });
   }
 
+  /**
+   * When this process's ingest schedule will next try to bring data (null: a refresh is under way), once the schedule
+   * has started and told it; undefined before that, or in a process that runs none.
+   */
+  nextRefreshAttempt: () => Date | null | undefined = () => undefined;
+
   /** Changes whenever the declarations do, so answers computed from them can be cached until then. */
   get version(): number {
     return this.revision;

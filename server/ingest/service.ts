@@ -32,6 +32,11 @@ export interface IngestService {
   runNow(trigger: 'startup' | 'schedule' | 'retry'): Promise<RefreshResult>;
   /** When the next scheduled run is due. */
   nextRun(): Date | null;
+  /**
+   * When the next run may bring data: the pending retry after a failure, otherwise the next scheduled run; null while
+   * a run is under way. What a refused check (503 data_unavailable) tells its caller to wait for, instead of a guess.
+   */
+  nextAttempt(): Date | null;
   /** Stops the schedule and cancels a running refresh (it writes nothing). */
   stop(): Promise<void>;
 }
@@ -47,6 +52,7 @@ export function startIngestService(options: IngestServiceOptions): IngestService
   const abort = new AbortController();
   let running: Promise<RefreshResult> | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+  let retryDue: Date | null = null;
   let failures = 0;
   /** Whether a refresh (by any process) has stored data since `at` (ISO time). */
   const refreshedSince = (at: string) => {
@@ -56,6 +62,7 @@ export function startIngestService(options: IngestServiceOptions): IngestService
   let stopped = false;
 
   const retryAfter = (delay: number, retry: () => void) => {
+    retryDue = new Date(Date.now() + delay);
     retryTimer = setTimeout(retry, delay);
     retryTimer.unref();
   };
@@ -80,6 +87,7 @@ export function startIngestService(options: IngestServiceOptions): IngestService
     if (running) return running;
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
+    retryDue = null;
     options.logger.info({ trigger }, 'refreshing declarations');
     running = (async () => {
       if (trigger !== 'startup') await options.beforeScheduledRun?.();
@@ -98,6 +106,7 @@ export function startIngestService(options: IngestServiceOptions): IngestService
   return {
     runNow,
     nextRun: () => cron.nextRun(),
+    nextAttempt: () => (running ? null : (retryDue ?? cron.nextRun())),
     async stop() {
       stopped = true;
       cron.stop();

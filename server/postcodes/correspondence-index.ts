@@ -65,7 +65,9 @@ export function buildCorrespondencePostcodeIndex(
       const suburbs = byLocality.suburbs;
       if (area.lgas.length === 1) return { ...area, suburbs, lgas: [{ ...area.lgas[0]!, share: 1 }] };
       const lga = narrowed.get(postcode)?.get(suburbKey(suburb));
-      return lga ? { ...area, suburbs, lgas: [{ ...lga, share: 1 }] } : { ...area, suburbs };
+      return lga
+        ? { ...area, suburbs, lgas: [{ ...lga, share: 1 }] }
+        : { ...area, suburbs, undecided_suburb: suburbs[0] ?? suburb };
     },
     size: postcodes.size,
   };

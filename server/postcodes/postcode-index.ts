@@ -102,11 +102,9 @@ export function buildPostcodeIndex(rows: readonly LocalityRow[]): PostcodeIndex 
       const known = suburbLga.get(postcode)?.get(suburbKey(suburb));
       if (known === undefined) return null;
       const lga = area.lgas.find((l) => l.lga_code === known.code);
-      return {
-        ...area,
-        suburbs: [known.name ?? titleCaseLocality(suburb)],
-        lgas: lga ? [{ ...lga, share: 1 }] : area.lgas,
-      };
+      const name = known.name ?? titleCaseLocality(suburb);
+      if (lga) return { ...area, suburbs: [name], lgas: [{ ...lga, share: 1 }] };
+      return area.lgas.length > 1 ? { ...area, suburbs: [name], undecided_suburb: name } : { ...area, suburbs: [name] };
     },
     size: areas.size,
   };

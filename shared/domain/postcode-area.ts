@@ -13,4 +13,9 @@ export interface PostcodeArea {
    * changes the advice (confirm the LGA from the address), so an area that forgot to say would not type-check.
    */
   lga_source: LgaSource;
+  /**
+   * Set by narrowing to a suburb that does not settle the LGA (the postcode data does not tell the postcode's suburbs
+   * apart): the suburb asked about. The area keeps every LGA, and the answer says why.
+   */
+  undecided_suburb?: string;
 }

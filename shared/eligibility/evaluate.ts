@@ -10,6 +10,7 @@ import {
   clinicalDecisionSupport,
   disclaimers,
   formatSuburbList,
+  notesPlace,
   headlineText,
   medicareStatusText,
   proformaText,
@@ -65,10 +66,10 @@ export function evaluateEligibility(input: EvaluateInput): CheckData {
   const isEligible = lgaKnown && active.length > 0;
   const color = isEligible ? summaryColor(disasters.map((d) => d.status_color)) : 'red';
 
-  const suburb = formatSuburbList(area.suburbs);
   const ctx: TextContext = {
     postcode: area.postcode,
-    suburb,
+    suburb: notesPlace(area.suburbs),
+    undecidedSuburb: area.undecided_suburb,
     state: area.state,
     lgas,
     lgaSource,
@@ -92,7 +93,7 @@ export function evaluateEligibility(input: EvaluateInput): CheckData {
     },
     location: {
       postcode: area.postcode,
-      suburb,
+      suburb: formatSuburbList(area.suburbs),
       state: area.state,
       lga_name: principal?.lga_name ?? LGA_UNKNOWN_NAME,
       lga_code: principal?.lga_code ?? '',

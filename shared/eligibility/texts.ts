@@ -19,8 +19,13 @@ export interface ActiveDeclarationText {
 /** Everything the wording depends on, worked out by evaluateEligibility so these functions only phrase it. */
 export interface TextContext {
   postcode: string;
-  /** Already formatted with formatSuburbList. */
+  /** The place as the notes name it: the suburb asked about, the postcode's suburbs, or "several suburbs". */
   suburb: string;
+  /**
+   * The suburb asked about when it does not settle which of the postcode's LGAs the patient lives in (the postcode
+   * data does not tell its suburbs apart): the answer then stays for every LGA of the postcode, and says so.
+   */
+  undecidedSuburb?: string;
   state: StateCode;
   /** Every LGA the postcode spans, principal first; empty when the LGA could not be determined. */
   lgas: LgaRef[];
@@ -40,13 +45,13 @@ export interface TextContext {
 }
 
 export const DRFA_CAVEAT =
-  'DisasterAssist lists DRFA activations, which usually but not always follow a State or Territory natural disaster declaration.';
+  'DisasterAssist lists DRFA activations (Disaster Recovery Funding Arrangements: joint Australian and State or Territory Government disaster funding), which usually but not always follow a State or Territory natural disaster declaration.';
 
 const RELATIONSHIP_RULE =
   'established clinical relationship requirement (a face-to-face service in the last 12 months)';
 
 const EXEMPTION_RELIED_ON =
-  'Patient resides in an LGA declared a natural disaster area (MBS note AN.1.1); established clinical relationship requirement not applied.';
+  'Patient resides in a local government area declared a natural disaster area (MBS note AN.1.1); established clinical relationship requirement not applied.';
 
 export const LGA_UNKNOWN_NAME = 'Unknown';
 
@@ -66,6 +71,15 @@ export function activeCountText(count: number): string {
 
 function names(lgas: readonly LgaRef[]): string[] {
   return lgas.map((l) => l.lga_name);
+}
+
+/**
+ * "Brisbane council area (LGA)", "Lismore and Kyogle council areas (LGAs)", "Lismore or Kyogle council area (LGA)":
+ * the words a GP uses, with the acronym the official sources use beside them.
+ */
+function councilArea(lgas: readonly LgaRef[], conjunction: 'and' | 'or' = 'and'): string {
+  const plural = conjunction === 'and' && lgas.length > 1;
+  return `${joinNames(names(lgas), conjunction)} ${plural ? 'council areas (LGAs)' : 'council area (LGA)'}`;
 }
 
 function lgaKnown(ctx: TextContext): boolean {
@@ -110,7 +124,8 @@ export function displayDateOfInstant(iso: string): string {
 
 /**
  * The suburbs of a postcode, cut at a whole name with a trailing "…" so the field stays one readable line. The "…"
- * counts towards `maxChars`; the first name is always kept even if it alone is longer.
+ * counts towards `maxChars`; the first name is always kept even if it alone is longer. (location.suburb, as the
+ * contract describes it; the clinical notes say "several suburbs" instead of a cut list: notesPlace.)
  */
 export function formatSuburbList(suburbs: string[], maxChars = 80): string {
   const list = [...new Set(suburbs.map((s) => s.trim()).filter((s) => s.length > 0))];
@@ -125,38 +140,54 @@ export function formatSuburbList(suburbs: string[], maxChars = 80): string {
   return `${shown}…`;
 }
 
+/**
+ * The place as the clinical notes name it: the suburb asked about (the area then has that one), the postcode's
+ * suburbs when they fit, otherwise "several suburbs" — an alphabetical cut would name some localities and leave out
+ * the patient's (2480's list stops at "Back Creek, Bentley, …", without Lismore).
+ */
+export function notesPlace(suburbs: string[], maxChars = 80): string {
+  const list = formatSuburbList(suburbs, maxChars);
+  return list.endsWith('…') ? 'several suburbs' : list;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Summary
 
 export function headlineText(ctx: TextContext): string {
   const count = ctx.active.length;
   if (!lgaKnown(ctx)) {
-    return `Not eligible: the LGA for postcode ${ctx.postcode} could not be determined, so ${activeCountText(0)} can be matched. Confirm the patient's LGA on the council or ABS website before relying on a disaster exemption.`;
+    return `Not eligible: the council area (LGA) for postcode ${ctx.postcode} could not be determined, so ${activeCountText(0)} can be matched. Confirm the patient's council area on the council or ABS website before relying on a disaster exemption.`;
   }
   const amber = ctx.color === 'amber' ? ` ${amberSentence(count)}` : '';
   if (count === 0) {
-    return `Not eligible: ${activeCountText(0)} for ${joinNames(names(ctx.lgas), 'or')} LGA.${uncertainLgaSentence(ctx)}`;
+    return `Not eligible: ${activeCountText(0)} for ${councilArea(ctx.lgas, 'or')}.${undecidedSuburbSentence(ctx)}${uncertainLgaSentence(ctx)}`;
   }
   if (isPartial(ctx)) {
     const covered = names(ctx.covered);
     const verb = count === 1 ? 'covers' : 'cover';
     return (
-      `Eligible only if the patient lives in ${joinNames(covered, 'or')} LGA: ${activeCountText(count)} ${verb} ` +
-      `${joinNames(covered)}, not ${joinNames(names(ctx.uncovered), 'or')}.${amber} Confirm the patient's LGA.`
+      `Eligible only if the patient lives in ${councilArea(ctx.covered, 'or')}: ${activeCountText(count)} ${verb} ` +
+      `${joinNames(covered)}, not ${joinNames(names(ctx.uncovered), 'or')}.${amber}${undecidedSuburbSentence(ctx)} ` +
+      "Confirm the patient's council area from their address."
     );
   }
-  const lgaWord = ctx.lgas.length === 1 ? 'LGA' : 'LGAs';
-  return `Eligible: ${activeCountText(count)} for ${joinNames(names(ctx.lgas))} ${lgaWord}.${amber}${uncertainLgaSentence(ctx)}`;
+  return `Eligible: ${activeCountText(count)} for ${councilArea(ctx.lgas)}.${amber}${undecidedSuburbSentence(ctx)}${uncertainLgaSentence(ctx)}`;
 }
 
 /** Appended to a headline that does not already ask for the LGA to be confirmed. */
 function uncertainLgaSentence(ctx: TextContext): string {
-  return lgaFromLocalityData(ctx) ? " Confirm the patient's LGA: it comes from postcode locality data." : '';
+  return lgaFromLocalityData(ctx) ? " Confirm the patient's council area: it comes from postcode locality data." : '';
+}
+
+/** A suburb that did not narrow the answer is said, not passed over: the answer is for every LGA of the postcode. */
+function undecidedSuburbSentence(ctx: TextContext): string {
+  if (!ctx.undecidedSuburb || ctx.lgas.length < 2) return '';
+  return ` ${ctx.undecidedSuburb} could not be placed in one council area, so this answer is for all of postcode ${ctx.postcode}'s: ${joinNames(names(ctx.lgas))}.`;
 }
 
 export function medicareStatusText(ctx: TextContext): string {
   if (!lgaKnown(ctx)) {
-    return `Until the patient's LGA is confirmed, the ${RELATIONSHIP_RULE} applies unless another exemption does. ${DRFA_CAVEAT}`;
+    return `Until the patient's council area is confirmed, the ${RELATIONSHIP_RULE} applies unless another exemption does. ${DRFA_CAVEAT}`;
   }
   if (!isEligible(ctx)) {
     return `The ${RELATIONSHIP_RULE} applies unless another exemption does. ${DRFA_CAVEAT}`;
@@ -165,8 +196,8 @@ export function medicareStatusText(ctx: TextContext): string {
     ? `If the patient lives in ${joinNames(names(ctx.covered), 'or')}, they may be exempt`
     : 'The patient may be exempt';
   return (
-    `${who} from the established clinical relationship requirement for GP telehealth (MBS note AN.1.1: patient in an ` +
-    `LGA declared a natural disaster by a State or Territory government). ${DRFA_CAVEAT}`
+    `${who} from the established clinical relationship requirement for GP telehealth (MBS note AN.1.1: patient living ` +
+    `in a local government area declared a natural disaster by a State or Territory government). ${DRFA_CAVEAT}`
   );
 }
 
@@ -191,27 +222,34 @@ function capitalise(text: string): string {
 }
 
 function localityDataStep(postcode: string): string {
-  return `The LGA for postcode ${postcode} comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's LGA from their residential address on the council or ABS website.`;
+  return `The council area (LGA) for postcode ${postcode} comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's council area from their residential address on the council or ABS website.`;
+}
+
+function undecidedSuburbStep(ctx: TextContext): string {
+  return `${ctx.undecidedSuburb} is not tied to one council area in the postcode data: confirm the patient's council area from their street address (${joinNames(names(ctx.lgas), 'or')}).`;
 }
 
 /** Ordered steps, most decisive first, each one an instruction. */
 export function clinicalDecisionSupport(ctx: TextContext): string[] {
   const steps = decisionSteps(ctx);
   // First: every later step names an LGA that may not be the patient's.
-  return lgaFromLocalityData(ctx) ? [localityDataStep(ctx.postcode), ...steps] : steps;
+  if (lgaFromLocalityData(ctx)) return [localityDataStep(ctx.postcode), ...steps];
+  // A partly covered answer's first step already asks which council area; otherwise the suburb's doubt comes first.
+  if (ctx.undecidedSuburb && ctx.lgas.length > 1 && !isPartial(ctx)) return [undecidedSuburbStep(ctx), ...steps];
+  return steps;
 }
 
 function decisionSteps(ctx: TextContext): string[] {
   if (!lgaKnown(ctx)) {
     return [
-      `Confirm the patient's LGA from their residential address on the council or ABS website before relying on a disaster exemption: the LGA for postcode ${ctx.postcode} could not be determined.`,
-      `Until the LGA is confirmed, ${CHECK_OTHER_EXEMPTION}`,
+      `Confirm the patient's council area (LGA) from their residential address on the council or ABS website before relying on a disaster exemption: the council area for postcode ${ctx.postcode} could not be determined.`,
+      `Until the council area is confirmed, ${CHECK_OTHER_EXEMPTION}`,
     ];
   }
-  const lgaList = joinNames(names(ctx.lgas), 'or');
+  const lgaList = councilArea(ctx.lgas, 'or');
   if (!isEligible(ctx)) {
     return [
-      `Confirm the patient's residential address is in ${lgaList} LGA; a different address may change the result.`,
+      `Confirm the patient's residential address is in ${lgaList}; a different address may change the result.`,
       capitalise(CHECK_OTHER_EXEMPTION),
     ];
   }
@@ -220,13 +258,13 @@ function decisionSteps(ctx: TextContext): string[] {
     const covered = names(ctx.covered);
     const uncovered = names(ctx.uncovered);
     return [
-      `Confirm which LGA the patient lives in from their residential address: ${joinNames(covered)} ${isAre(covered)} covered by an active declaration; ${joinNames(uncovered)} ${isAre(uncovered)} not.`,
+      `Confirm which council area (LGA) the patient lives in from their residential address: ${joinNames(covered)} ${isAre(covered)} covered by an active declaration; ${joinNames(uncovered)} ${isAre(uncovered)} not.`,
       `If the patient lives in ${joinNames(uncovered, 'or')}, the disaster exemption does not apply: ${CHECK_OTHER_EXEMPTION}`,
       ...amber,
       `If the patient lives in ${joinNames(covered, 'or')}, ${RECORD_STEP}`,
     ];
   }
-  return [`Confirm the patient's residential address is in ${lgaList} LGA.`, ...amber, capitalise(RECORD_STEP)];
+  return [`Confirm the patient's residential address is in ${lgaList}.`, ...amber, capitalise(RECORD_STEP)];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -243,15 +281,15 @@ function declarationLine(decl: ActiveDeclarationText, multiLga: boolean): string
   const until = decl.end_date ? ` to ${toDisplayDate(decl.end_date)}` : '';
   // With several LGAs the note must show which one each declaration covers, or the record proves nothing.
   const covers = multiLga && decl.lgas.length > 0 ? `; covers ${joinNames(names(decl.lgas))}` : '';
-  return `- ${decl.title} (AGRN ${decl.agrn}), declared from ${toDisplayDate(decl.start_date)}${until}${covers}`;
+  return `- ${decl.title} (disaster reference AGRN ${decl.agrn}), declared from ${toDisplayDate(decl.start_date)}${until}${covers}`;
 }
 
 function exemptionLine(ctx: TextContext): string {
   if (!lgaKnown(ctx)) {
-    return "Exemption relied upon: None. The patient's LGA could not be determined; the disaster exemption (MBS note AN.1.1) is not available until it is confirmed.";
+    return "Exemption relied upon: None. The patient's council area could not be determined; the disaster exemption (MBS note AN.1.1) is not available until it is confirmed.";
   }
   if (!isEligible(ctx)) {
-    return "Exemption relied upon: None. No active disaster declaration covers the patient's LGA on the date checked; the disaster exemption (MBS note AN.1.1) is not available.";
+    return "Exemption relied upon: None. No active disaster declaration covers the patient's council area on the date checked; the disaster exemption (MBS note AN.1.1) is not available.";
   }
   return `Exemption relied upon: ${EXEMPTION_RELIED_ON}`;
 }
@@ -268,7 +306,7 @@ export function proformaText(ctx: TextContext): string {
   ];
   // The clinician has to fill this in whenever the postcode alone does not settle the LGA.
   if (!lgaKnown(ctx) || isPartial(ctx) || lgaFromLocalityData(ctx)) {
-    lines.push("Patient's LGA (confirmed from residential address): ");
+    lines.push("Patient's council area (LGA), confirmed from residential address: ");
   }
   if (ctx.active.length === 0) {
     lines.push('Active disaster declarations: none');

@@ -294,6 +294,7 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
         // As the DRFA CSV codes it: the LGA 2023 edition's Armidale (10180), which 2018 calls Armidale Regional (10130).
         active('1301', [{ name: 'Armidale', code: '10180' }]),
         active('1302', [{ name: 'City of Sydney', code: '17200' }]),
+        active('1303', [{ name: 'Brisbane', code: '31000' }]),
       ],
     });
     apiKey = (await seedAccount(server.runtime)).apiKey!;
@@ -317,7 +318,9 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
       lga_source: 'abs_correspondence',
     });
     expect(data.location.suburb).toContain('Kensington');
-    expect(data.summary.headline_text).toBe('Not eligible: no active disaster declaration for Randwick LGA.');
+    expect(data.summary.headline_text).toBe(
+      'Not eligible: no active disaster declaration for Randwick council area (LGA).',
+    );
   });
 
   it('relates the DRFA’s Armidale (10180) to 2350, answered as Armidale Regional (10130), by name', async () => {
@@ -331,7 +334,7 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
     ]);
     expect(data.summary.is_eligible).toBe(true);
     expect(data.summary.headline_text).toMatch(
-      /^Eligible only if the patient lives in Armidale Regional LGA: 1 active disaster declaration covers Armidale Regional, not Uralla\./,
+      /^Eligible only if the patient lives in Armidale Regional council area \(LGA\): 1 active disaster declaration covers Armidale Regional, not Uralla\./,
     );
   });
 
@@ -344,18 +347,58 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
     });
     expect(data.summary.is_eligible).toBe(true);
     expect(data.summary.headline_text).toBe(
-      "Eligible: 1 active disaster declaration for Sydney LGA. Confirm the patient's LGA: it comes from postcode locality data.",
+      "Eligible: 1 active disaster declaration for Sydney council area (LGA). Confirm the patient's council area: it comes from postcode locality data.",
     );
     expect(data.summary.clinical_decision_support[0]).toBe(
-      "The LGA for postcode 2001 comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's LGA from their residential address on the council or ABS website.",
+      "The council area (LGA) for postcode 2001 comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's council area from their residential address on the council or ABS website.",
     );
-    expect(data.clinical_documentation.proforma_text).toContain("Patient's LGA (confirmed from residential address): ");
+    expect(data.clinical_documentation.proforma_text).toContain(
+      "Patient's council area (LGA), confirmed from residential address: ",
+    );
+  });
+
+  it('a partly covered postcode is coverage "some", never plain eligible: 4055 (Moreton Bay 52 % not covered) and 4306 (principal Ipswich not covered)', async () => {
+    const moretonBay = await check({ postcode: '4055' });
+    expect(moretonBay.summary).toMatchObject({ is_eligible: true, coverage: 'some' });
+    expect(moretonBay.summary.headline_text).toMatch(
+      /^Eligible only if the patient lives in Brisbane council area \(LGA\): 1 active disaster declaration covers Brisbane, not Moreton Bay\./,
+    );
+    const ipswich = await check({ postcode: '4306' });
+    expect(ipswich.location.lga_name).toBe('Ipswich');
+    expect(ipswich.summary).toMatchObject({ is_eligible: true, coverage: 'some' });
+    expect(ipswich.summary.headline_text).toContain('not Ipswich');
+    expect((await check({ postcode: '4000' })).summary.coverage).toBe('all');
+    expect((await check({ postcode: '2033' })).summary.coverage).toBe('none');
+  });
+
+  it('a suburb that cannot decide the council area says so (4055 Ferny Grove, 2480 Lismore), and the notes name it', async () => {
+    const ferny = await check({ postcode: '4055', suburb: 'Ferny Grove' });
+    expect(ferny.location.suburb).toBe('Ferny Grove');
+    expect(ferny.location.lgas.map((l) => l.lga_name)).toEqual(['Moreton Bay', 'Brisbane']);
+    expect(ferny.summary.coverage).toBe('some');
+    expect(ferny.summary.headline_text).toContain('Ferny Grove could not be placed in one council area');
+    expect(ferny.clinical_documentation.proforma_text).toContain('Patient postcode: 4055 (Ferny Grove, QLD)');
+
+    const lismore = await check({ postcode: '2480', suburb: 'Lismore' });
+    expect(lismore.summary.coverage).toBe('none');
+    expect(lismore.summary.headline_text).toContain('Lismore could not be placed in one council area');
+    expect(lismore.summary.clinical_decision_support[0]).toMatch(/^Lismore is not tied to one council area/);
+    expect(lismore.clinical_documentation.proforma_text).toContain('Patient postcode: 2480 (Lismore, NSW)');
+  });
+
+  it('the notes say "several suburbs" instead of an alphabetical cut that leaves out the patient\'s (2480 without Lismore)', async () => {
+    const data = await check({ postcode: '2480' });
+    expect(data.location.suburb.endsWith('…')).toBe(true);
+    expect(data.location.suburb).not.toContain('Lismore');
+    expect(data.clinical_documentation.proforma_text).toContain('Patient postcode: 2480 (several suburbs, NSW)');
   });
 
   it('documents lga_source in the OpenAPI document generated from the schema', async () => {
     const doc = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
     const location = doc.components.schemas.Location;
     expect(location.required).toContain('lga_source');
+    expect(doc.components.schemas.Summary.properties.coverage.$ref).toBe('#/components/schemas/Coverage');
+    expect(doc.components.schemas.Coverage.enum).toEqual(['all', 'some', 'none']);
     expect(location.properties.lga_source.enum).toEqual(['abs_correspondence', 'postcode_locality_data', null]);
     expect(location.properties.lga_source.description).toMatch(
       /postcode_locality_data: the postcode is not in that correspondence/,

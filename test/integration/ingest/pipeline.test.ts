@@ -112,7 +112,7 @@ describe('from `npm run ingest` to the check endpoint', () => {
     });
     expect(res.body.data.summary.is_eligible).toBe(true);
     expect(res.body.data.summary.headline_text).toMatch(
-      /^Eligible only if the patient lives in Brisbane LGA: 1 active disaster declaration covers Brisbane, not Moreton Bay\./,
+      /^Eligible only if the patient lives in Brisbane council area \(LGA\): 1 active disaster declaration covers Brisbane, not Moreton Bay\./,
     );
     expect(res.body.data.disasters).toEqual([
       expect.objectContaining({
@@ -136,12 +136,14 @@ describe('from `npm run ingest` to the check endpoint', () => {
   it('narrows by suburb to one LGA', async () => {
     const ferny = await check({ postcode: '4055', suburb: 'Ferny Grove' });
     expect(ferny.body.data.location.lgas).toEqual([{ lga_name: 'Brisbane', lga_code: '31000' }]);
-    expect(ferny.body.data.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Brisbane LGA.');
+    expect(ferny.body.data.summary.headline_text).toBe(
+      'Eligible: 1 active disaster declaration for Brisbane council area (LGA).',
+    );
     const bunya = await check({ postcode: '4055', suburb: 'Bunya' });
     expect(bunya.body.data.summary).toMatchObject({
       is_eligible: false,
       status_color: 'red',
-      headline_text: 'Not eligible: no active disaster declaration for Moreton Bay LGA.',
+      headline_text: 'Not eligible: no active disaster declaration for Moreton Bay council area (LGA).',
     });
   });
 
@@ -152,7 +154,7 @@ describe('from `npm run ingest` to the check endpoint', () => {
       { lga_name: 'Byron', lga_code: '11350' },
     ]);
     expect(res.body.data.summary.headline_text).toBe(
-      'Eligible: 1 active disaster declaration for Lismore and Byron LGAs.',
+      'Eligible: 1 active disaster declaration for Lismore and Byron council areas (LGAs).',
     );
     expect(res.body.data.disasters[0].lgas.map((l: { lga_code: string }) => l.lga_code)).toEqual(['14850', '11350']);
   });

@@ -96,12 +96,14 @@ describe('evaluateEligibility — single LGA', () => {
     expect(text).toMatch(/may be exempt from the established clinical relationship requirement/);
     expect(text).toContain('MBS note AN.1.1');
     expect(text).toMatch(/State or Territory government/);
-    expect(text).toMatch(/DRFA activations, which usually but not always follow/);
+    expect(text).toMatch(
+      /DRFA activations \(Disaster Recovery Funding Arrangements: .*\), which usually but not always follow/,
+    );
   });
 
   it('decision support for eligible: confirm the address first, record the exemption last', () => {
     const steps = run(brisbaneArea, [inBrisbane(recent)]).summary.clinical_decision_support;
-    expect(steps[0]).toMatch(/^Confirm the patient's residential address is in Brisbane LGA/);
+    expect(steps[0]).toMatch(/^Confirm the patient's residential address is in Brisbane council area \(LGA\)/);
     expect(steps.at(-1)).toMatch(
       /^Record in the notes that the disaster exemption .* was relied on and the clinical reason/,
     );
@@ -210,9 +212,11 @@ describe('evaluateEligibility — proforma', () => {
   });
 
   it('lists each active declaration with title, AGRN and dates', () => {
-    expect(lines).toContain('- Queensland Severe Storms and Flooding, May 2025 (AGRN 1200), declared from 01/05/2025');
     expect(lines).toContain(
-      '- Queensland Monsoon Trough, January 2025 (AGRN 1210), declared from 10/01/2025 to 31/12/2025',
+      '- Queensland Severe Storms and Flooding, May 2025 (disaster reference AGRN 1200), declared from 01/05/2025',
+    );
+    expect(lines).toContain(
+      '- Queensland Monsoon Trough, January 2025 (disaster reference AGRN 1210), declared from 10/01/2025 to 31/12/2025',
     );
   });
 
@@ -225,7 +229,7 @@ describe('evaluateEligibility — proforma', () => {
 
   it('states the exemption relied on and leaves the clinical reason to fill', () => {
     expect(text).toContain(
-      'Patient resides in an LGA declared a natural disaster area (MBS note AN.1.1); established clinical relationship requirement not applied.',
+      'Patient resides in a local government area declared a natural disaster area (MBS note AN.1.1); established clinical relationship requirement not applied.',
     );
     expect(lines.some((l) => l.trimEnd() === 'Clinical reason for telehealth:')).toBe(true);
   });
@@ -236,9 +240,9 @@ describe('evaluateEligibility — proforma', () => {
 
   it('when not eligible, says the exemption is not available and lists no declaration', () => {
     const red = run(brisbaneArea, [inBrisbane(ended)]).clinical_documentation.proforma_text;
-    expect(red).not.toContain('Patient resides in an LGA declared');
+    expect(red).not.toContain('Patient resides in a local government area declared');
     expect(red).toMatch(
-      /No active disaster declaration covers the patient's LGA.*exemption \(MBS note AN\.1\.1\) is not available/,
+      /No active disaster declaration covers the patient's council area.*exemption \(MBS note AN\.1\.1\) is not available/,
     );
     expect(red).not.toContain('AGRN');
     expect(red).toContain('Clinical reason for telehealth:');
@@ -260,16 +264,16 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
     expect(out.summary.status_color).toBe('green');
     expect(out.summary.coverage).toBe('some');
     const h = out.summary.headline_text;
-    expect(h).toMatch(/^Eligible only if the patient lives in Kyogle LGA/);
+    expect(h).toMatch(/^Eligible only if the patient lives in Kyogle council area \(LGA\)/);
     expect(h).toContain('1 active disaster declaration');
     expect(h).toContain('not Lismore');
-    expect(h).toContain("Confirm the patient's LGA");
+    expect(h).toContain("Confirm the patient's council area");
   });
 
   it('decision support tells the clinician to confirm the LGA, naming covered and not covered', () => {
     const d = declaration('1300', 'Northern Rivers Flooding', '2025-05-01');
     const steps = run(lismoreArea, [{ declaration: d, lgas: [KYOGLE] }]).summary.clinical_decision_support;
-    expect(steps[0]).toMatch(/^Confirm which LGA the patient lives in/);
+    expect(steps[0]).toMatch(/^Confirm which council area \(LGA\) the patient lives in/);
     expect(steps[0]).toContain('Kyogle is covered by an active declaration');
     expect(steps[0]).toContain('Lismore is not');
     expect(steps.join(' ')).toMatch(/If the patient lives in Lismore, the disaster exemption does not apply/);
@@ -289,23 +293,27 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
     const d = declaration('1300', 'Northern Rivers Flooding', '2025-05-01');
     const text = run(lismoreArea, [{ declaration: d, lgas: [KYOGLE] }]).clinical_documentation.proforma_text;
     expect(text).toContain('Local Government Area: Lismore (14850), Kyogle (14550)');
-    expect(text).toContain('- Northern Rivers Flooding (AGRN 1300), declared from 01/05/2025; covers Kyogle');
-    expect(text).toMatch(/Patient's LGA \(confirmed/);
+    expect(text).toContain(
+      '- Northern Rivers Flooding (disaster reference AGRN 1300), declared from 01/05/2025; covers Kyogle',
+    );
+    expect(text).toMatch(/Patient's council area \(LGA\), confirmed/);
   });
 
   it('declarations covering every LGA: plain eligible headline naming them, no confirm-which step', () => {
     const d = declaration('1300', 'Northern Rivers Flooding', '2025-05-01');
     const out = run(lismoreArea, [{ declaration: d, lgas: [LISMORE, KYOGLE] }]);
     expect(out.summary.coverage).toBe('all');
-    expect(out.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Lismore and Kyogle LGAs.');
-    expect(out.summary.clinical_decision_support.join(' ')).not.toMatch(/Confirm which LGA/);
+    expect(out.summary.headline_text).toBe(
+      'Eligible: 1 active disaster declaration for Lismore and Kyogle council areas (LGAs).',
+    );
+    expect(out.summary.clinical_decision_support.join(' ')).not.toMatch(/Confirm which council area/);
   });
 
   it('partial coverage with only old declarations is amber and still partial', () => {
     const d = declaration('1100', 'Old but open', '2022-02-22');
     const out = run(lismoreArea, [{ declaration: d, lgas: [LISMORE] }]);
     expect(out.summary.status_color).toBe('amber');
-    expect(out.summary.headline_text).toMatch(/^Eligible only if the patient lives in Lismore LGA/);
+    expect(out.summary.headline_text).toMatch(/^Eligible only if the patient lives in Lismore council area \(LGA\)/);
     expect(out.summary.headline_text).toContain('not Kyogle');
     expect(out.summary.headline_text).toContain('2 or more years ago');
   });
@@ -313,14 +321,16 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
   it('none active: not eligible, naming every LGA', () => {
     const out = run(lismoreArea, []);
     expect(out.summary.coverage).toBe('none');
-    expect(out.summary.headline_text).toBe('Not eligible: no active disaster declaration for Lismore or Kyogle LGA.');
+    expect(out.summary.headline_text).toBe(
+      'Not eligible: no active disaster declaration for Lismore or Kyogle council area (LGA).',
+    );
   });
 });
 
 describe('evaluateEligibility — LGA from postcode locality data (not in the ABS correspondence)', () => {
   const localityArea: PostcodeArea = { ...brisbaneArea, postcode: '4001', lga_source: 'postcode_locality_data' };
   const LOCALITY_STEP =
-    "The LGA for postcode 4001 comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's LGA from their residential address on the council or ABS website.";
+    "The council area (LGA) for postcode 4001 comes from postcode locality data, not the ABS population-weighted correspondence: confirm the patient's council area from their residential address on the council or ABS website.";
 
   it('says so in location', () => {
     expect(run(localityArea, []).location.lga_source).toBe('postcode_locality_data');
@@ -330,7 +340,7 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
     const out = run(localityArea, [inBrisbane(recent)]);
     expect(out.summary.is_eligible).toBe(true);
     expect(out.summary.headline_text).toBe(
-      "Eligible: 1 active disaster declaration for Brisbane LGA. Confirm the patient's LGA: it comes from postcode locality data.",
+      "Eligible: 1 active disaster declaration for Brisbane council area (LGA). Confirm the patient's council area: it comes from postcode locality data.",
     );
     const steps = out.summary.clinical_decision_support;
     expect(steps[0]).toBe(LOCALITY_STEP);
@@ -344,7 +354,7 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
   it('not eligible: the same first step and headline sentence', () => {
     const out = run(localityArea, [inBrisbane(ended)]);
     expect(out.summary.headline_text).toBe(
-      "Not eligible: no active disaster declaration for Brisbane LGA. Confirm the patient's LGA: it comes from postcode locality data.",
+      "Not eligible: no active disaster declaration for Brisbane council area (LGA). Confirm the patient's council area: it comes from postcode locality data.",
     );
     expect(out.summary.clinical_decision_support[0]).toBe(LOCALITY_STEP);
   });
@@ -352,7 +362,7 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
   it('partly covered: the headline asks for the LGA once, the steps start with why', () => {
     const area: PostcodeArea = { ...lismoreArea, postcode: '4001', lga_source: 'postcode_locality_data' };
     const out = run(area, [{ declaration: recent, lgas: [KYOGLE] }]);
-    expect(out.summary.headline_text.match(/Confirm the patient's LGA/g)).toHaveLength(1);
+    expect(out.summary.headline_text.match(/Confirm the patient's council area/g)).toHaveLength(1);
     expect(out.summary.clinical_decision_support[0]).toBe(LOCALITY_STEP);
   });
 
@@ -361,14 +371,16 @@ describe('evaluateEligibility — LGA from postcode locality data (not in the AB
     expect(lines).toContain(
       'Local Government Area: Brisbane (31000) (from postcode locality data, not the ABS correspondence)',
     );
-    expect(lines).toContain("Patient's LGA (confirmed from residential address): ");
+    expect(lines).toContain("Patient's council area (LGA), confirmed from residential address: ");
   });
 
   it('an ABS-weighted single LGA gets none of it', () => {
     const out = run(brisbaneArea, [inBrisbane(recent)]);
-    expect(out.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Brisbane LGA.');
+    expect(out.summary.headline_text).toBe('Eligible: 1 active disaster declaration for Brisbane council area (LGA).');
     expect(out.summary.clinical_decision_support.join(' ')).not.toContain('locality data');
-    expect(out.clinical_documentation.proforma_text).not.toMatch(/locality data|Patient's LGA \(confirmed/);
+    expect(out.clinical_documentation.proforma_text).not.toMatch(
+      /locality data|Patient's council area \(LGA\), confirmed/,
+    );
   });
 });
 
@@ -398,12 +410,14 @@ describe('evaluateEligibility — unknown LGA', () => {
   it('headline says the LGA could not be determined and must be confirmed on the council or ABS site', () => {
     expect(out.summary.headline_text).toMatch(/^Not eligible\b/);
     expect(out.summary.headline_text).toContain('could not be determined');
-    expect(out.summary.headline_text).toMatch(/Confirm the patient's LGA on the council or ABS website before relying/);
+    expect(out.summary.headline_text).toMatch(
+      /Confirm the patient's council area on the council or ABS website before relying/,
+    );
   });
 
   it('decision support starts with confirming the LGA on the council or ABS site', () => {
     expect(out.summary.clinical_decision_support[0]).toMatch(
-      /^Confirm the patient's LGA .*council or ABS website before relying on a disaster exemption/,
+      /^Confirm the patient's council area \(LGA\) .*council or ABS website before relying on a disaster exemption/,
     );
   });
 
@@ -411,7 +425,7 @@ describe('evaluateEligibility — unknown LGA', () => {
     const text = out.clinical_documentation.proforma_text;
     expect(text).toContain('Local Government Area: Unknown');
     expect(text).toContain('Patient postcode: 0872 (Ghan, Kulgera, NT)');
-    expect(text).not.toContain('Patient resides in an LGA declared');
+    expect(text).not.toContain('Patient resides in a local government area declared');
   });
 
   it('is never eligible even if a declaration is passed in', () => {
@@ -422,7 +436,7 @@ describe('evaluateEligibility — unknown LGA', () => {
 });
 
 describe('evaluateEligibility — output shape', () => {
-  it('cuts a long suburb list in location and proforma alike', () => {
+  it('cuts a long suburb list in location; the proforma says "several suburbs" rather than a cut that may miss the patient\'s', () => {
     const many: PostcodeArea = {
       ...brisbaneArea,
       suburbs: Array.from({ length: 20 }, (_, i) => `Suburb ${String.fromCharCode(65 + i)} Heights`),
@@ -430,7 +444,35 @@ describe('evaluateEligibility — output shape', () => {
     const out = run(many, []);
     expect(out.location.suburb.endsWith('…')).toBe(true);
     expect(out.location.suburb.length).toBeLessThanOrEqual(80);
-    expect(out.clinical_documentation.proforma_text).toContain(`Patient postcode: 4000 (${out.location.suburb}, QLD)`);
+    expect(out.clinical_documentation.proforma_text).toContain('Patient postcode: 4000 (several suburbs, QLD)');
+  });
+
+  it('a suburb that does not settle the LGA is said in the headline and the steps, not passed over', () => {
+    const ferny: PostcodeArea = {
+      postcode: '4055',
+      suburbs: ['Ferny Grove'],
+      state: 'QLD',
+      lgas: [
+        { lga_name: 'Moreton Bay', lga_code: '35010', share: 0.52 },
+        { ...BRISBANE, share: 0.48 },
+      ],
+      lga_source: 'abs_correspondence',
+      undecided_suburb: 'Ferny Grove',
+    };
+    const partly = run(ferny, [inBrisbane(recent)]);
+    expect(partly.summary.coverage).toBe('some');
+    expect(partly.summary.headline_text).toContain(
+      "Ferny Grove could not be placed in one council area, so this answer is for all of postcode 4055's: Moreton Bay and Brisbane.",
+    );
+    expect(partly.clinical_documentation.proforma_text).toContain('Patient postcode: 4055 (Ferny Grove, QLD)');
+    const none = run(ferny, []);
+    expect(none.summary.headline_text).toContain('Ferny Grove could not be placed in one council area');
+    expect(none.summary.clinical_decision_support[0]).toBe(
+      "Ferny Grove is not tied to one council area in the postcode data: confirm the patient's council area from their street address (Moreton Bay or Brisbane).",
+    );
+    // A suburb that did settle it (narrowed to one LGA) says nothing of the kind.
+    const settled = run({ ...ferny, lgas: [{ ...BRISBANE, share: 1 }], undecided_suburb: undefined }, []);
+    expect(settled.summary.headline_text).not.toContain('could not be placed');
   });
 
   it('always carries the disclaimers', () => {

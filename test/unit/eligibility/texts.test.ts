@@ -93,7 +93,7 @@ describe('disclaimers', () => {
 
   it('carry the DRFA-activation caveat', () => {
     expect(all).toMatch(
-      /DRFA activations, which usually but not always follow a State or Territory natural disaster declaration/,
+      /DRFA activations \(Disaster Recovery Funding Arrangements: .*\), which usually but not always follow a State or Territory natural disaster declaration/,
     );
   });
 

@@ -123,6 +123,9 @@ describe('postcode index from an ABS correspondence', () => {
     const area = idx.narrow('4055', 'Ferny Grove')!;
     expect(area.suburbs).toEqual(['Ferny Grove']);
     expect(area.lgas.map((l) => l.lga_code)).toEqual(['35010', '31000']);
+    // ...and says the suburb did not settle it, so the answer can say so instead of answering silently for all.
+    expect(area.undecided_suburb).toBe('Ferny Grove');
+    expect(index2018.narrow('4055', 'Ferny Grove')!.undecided_suburb).toBeUndefined();
   });
 
   it('says where each answer’s LGAs come from, narrowed to a suburb or not', () => {
