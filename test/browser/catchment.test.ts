@@ -12,8 +12,9 @@ import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 
 /**
  * The options page's Catchment section, signed in with the cookie session, against the real server and its fixture
- * data (test/fixtures/declarations.ts, localities.ts): 4000 Brisbane eligible, 2480 Lismore not eligible, 4055
- * Moreton Bay and Brisbane eligible; and 2000 Sydney eligible only by a declaration that began 3 years ago (amber).
+ * data (test/fixtures/declarations.ts, localities.ts) without Moreton Bay's declaration: 4000 Brisbane eligible, 2480
+ * Lismore not eligible, 4055 partly covered (Brisbane is, Moreton Bay is not); and 2000 Sydney eligible only by a
+ * declaration that began 3 years ago (amber).
  */
 
 let server: TestServer;
@@ -35,7 +36,8 @@ beforeAll(async () => {
     lgas: [{ name: 'Sydney', code: '17200' }],
     sources: ['fixture'],
   };
-  harness = await openExtensionHarness({ server: { declarations: [...fixtureDeclarations(today), longRunning] } });
+  const fixture = fixtureDeclarations(today).filter((d) => d.agrn !== '1001');
+  harness = await openExtensionHarness({ server: { declarations: [...fixture, longRunning] } });
   ({ server, ext, page: options } = harness);
   account = harness.account!;
 });
@@ -95,7 +97,7 @@ describe('options page: the catchment', () => {
     expect(await table().count()).toBe(0);
   });
 
-  it('saves the fixed list and shows each postcode in colour and words, with its LGA and active AGRNs', async () => {
+  it('shows each postcode in words and colour, a partly covered one as its own state, with council areas and AGRNs', async () => {
     await section().getByLabel('Postcodes').fill('4055\n4000\n2480\n4000\n2000');
     expect(await section().getByTestId('catchment-count').textContent()).toBe(
       '4 postcodes ready to save (repeats counted once).',
@@ -108,16 +110,21 @@ describe('options page: the catchment', () => {
       ['2000', 'Eligible (long-running)', 'Sydney', '1500'],
       ['2480', 'Not eligible', 'Lismore', '—'],
       ['4000', 'Eligible', 'Brisbane', '1195'],
-      ['4055', 'Eligible', 'Moreton Bay, Brisbane', '1001, 1195'],
+      [
+        '4055',
+        'Partly covered — check council area: Brisbane covered, Moreton Bay not',
+        'Moreton Bay, Brisbane',
+        '1195',
+      ],
     ]);
     expect(await table().getByRole('columnheader').allTextContents()).toEqual([
       'Postcode',
       'Status',
-      'LGA',
-      'Active AGRNs',
+      'Council area (LGA)',
+      'Active disaster reference (AGRN)',
     ]);
     expect(await section().getByTestId('catchment-summary').textContent()).toBe(
-      '4 postcodes: 2 eligible, 1 eligible (long-running), 1 not eligible, 0 unknown.',
+      '4 postcodes: 1 eligible, 1 partly covered, 1 eligible (long-running), 1 not eligible, 0 unknown.',
     );
     const row = (postcode: string) =>
       table()
@@ -126,6 +133,13 @@ describe('options page: the catchment', () => {
     expect(await swatchColour(row('4000'))).toBe('rgb(30, 123, 52)');
     expect(await swatchColour(row('2000'))).toBe('rgb(199, 119, 0)');
     expect(await swatchColour(row('2480'))).toBe('rgb(180, 35, 24)');
+    // Never the green of a plain yes: a half-filled mark.
+    expect(await swatchColour(row('4055'))).not.toBe('rgb(30, 123, 52)');
+    expect(
+      await row('4055')
+        .locator('.swatch')
+        .evaluate((el) => getComputedStyle(el).backgroundImage),
+    ).toMatch(/^linear-gradient/);
 
     if (process.env.DTE_WRITE_SCREENSHOT === '1') {
       // The README's picture of the section (npm run screenshot:extension).
@@ -146,6 +160,13 @@ describe('options page: the catchment', () => {
       '2480,red,false',
       '4000,green,true',
       '4055,green,true',
+    ]);
+    // The coverage columns: a partly covered postcode is told apart from its green colour.
+    expect(lines.slice(1).map((l) => l.split(',').slice(-2).join(','))).toEqual([
+      'all,Sydney (17200)',
+      'none,',
+      'all,Brisbane (31000)',
+      'some,Brisbane (31000)',
     ]);
     await expect.poll(() => section().getByRole('status').textContent()).toMatch(/^Downloaded catchment-/);
   });

@@ -27,7 +27,7 @@ export function SavedCatchment({ catchment, loading }: { catchment: CatchmentAns
       {saved && saved.postcodes.length > 0 && catchment && (
         <>
           <p id="catchment-summary" data-testid="catchment-summary">
-            {summaryWords(saved.summary)}.
+            {summaryWords(saved.postcodes)}.
           </p>
           <p className="hint">
             {saved.updated_at ? `Saved ${displayInstant(saved.updated_at)}. ` : ''}
