@@ -78,29 +78,37 @@ describe('options page: the catchment', () => {
     expect(await section().getByRole('button', { name: 'Download CSV' }).isDisabled()).toBe(true);
   });
 
-  it('says which pasted entries are not postcodes before sending, and lists the ones the server refused', async () => {
+  it('reads a pasted list under a heading line by every separator, says what it read, and leaves out what it must only when asked', async () => {
     const postcodes = section().getByLabel('Postcodes');
-    const save = section().getByRole('button', { name: 'Save catchment' });
+    await postcodes.fill('Postcode\n4055, 4000; 2480\n2000 9998\n4000\n40OO');
+    await expect
+      .poll(() => section().getByTestId('catchment-count').textContent())
+      .toBe('Read 7 entries: 5 postcodes, 1 not a postcode (40OO), 1 repeat (4000, each saved once).');
+    expect(await section().getByTestId('catchment-source').textContent()).toBe(
+      'The first line, “Postcode”, was read as a heading.',
+    );
+    expect(await section().getByTestId('catchment-invalid').getByRole('listitem').allTextContents()).toEqual(['40OO']);
 
-    await postcodes.fill('4000\n2480, 4055; 40OO');
-    await expect.poll(() => section().getByTestId('catchment-invalid').textContent()).toContain('40OO');
-    expect(await section().getByTestId('catchment-count').textContent()).toBe('3 postcodes ready to save.');
-    expect(await save.isDisabled()).toBe(true);
-    expect(await postcodes.getAttribute('aria-invalid')).toBe('true');
-
-    // Well formed, but no such postcode: only the server knows.
-    await postcodes.fill('4000\n2480, 4055; 2999');
-    await expect.poll(() => section().getByTestId('catchment-invalid').count()).toBe(0);
-    await save.click();
-    await expect.poll(() => section().getByRole('alert').textContent()).toContain('The server refused 1 postcode');
-    expect(await section().getByTestId('catchment-refused').getByRole('listitem').allTextContents()).toEqual(['2999']);
+    // 9998 has the form of a postcode: only the server knows there is no such postcode, and it refuses the whole list.
+    await section().getByRole('button', { name: 'Save catchment' }).click();
+    await expect
+      .poll(() => section().getByRole('alert').textContent())
+      .toBe('Nothing was saved: 9998 is not a known postcode. Remove it, or save the others without.');
+    expect(await section().getByTestId('catchment-refused').getByRole('listitem').allTextContents()).toEqual(['9998']);
     expect(await table().count()).toBe(0);
+
+    await section().getByRole('button', { name: 'Save the other 4 postcodes without it' }).click();
+    await expect
+      .poll(() => section().getByRole('status').textContent())
+      .toBe('Saved 4 postcodes. Left out 40OO: not a postcode. Left out 9998: not a known postcode.');
+    expect(await postcodes.inputValue()).toBe('4055\n4000\n2480\n2000');
+    expect((await tableRows()).map((r) => r[0])).toEqual(['2000', '2480', '4000', '4055']);
   });
 
   it('shows each postcode in words and colour, a partly covered one as its own state, with council areas and AGRNs', async () => {
     await section().getByLabel('Postcodes').fill('4055\n4000\n2480\n4000\n2000');
     expect(await section().getByTestId('catchment-count').textContent()).toBe(
-      '4 postcodes ready to save (repeats counted once).',
+      'Read 5 entries: 4 postcodes, 1 repeat (4000, each saved once).',
     );
     await section().getByRole('button', { name: 'Save catchment' }).click();
     await expect.poll(() => section().getByRole('status').textContent()).toBe('Saved 4 postcodes.');
@@ -171,18 +179,30 @@ describe('options page: the catchment', () => {
     await expect.poll(() => section().getByRole('status').textContent()).toMatch(/^Downloaded catchment-/);
   });
 
-  it('reads a chosen CSV file’s postcode column into the list, and the saved list survives a reload', async () => {
-    await section()
-      .getByLabel('Or choose a CSV or text file')
-      .setInputFiles({
-        name: 'patients.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(
-          'Suburb,State,Postcode\r\n"Brisbane City, CBD",QLD,4000\r\nDarwin,NT,800\r\nLismore,NSW,"2480"\r\n',
-        ),
-      });
+  it('reads a chosen file by the same rules, a CSV by its postcode column, and the saved list survives a reload', async () => {
+    const file = section().getByLabel('Or choose a CSV or text file');
+    await file.setInputFiles({
+      name: 'list.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Postcodes\r\n4000, 0800; 2480\r\n'),
+    });
     await expect.poll(() => section().getByLabel('Postcodes').inputValue()).toBe('4000\n0800\n2480');
-    expect(await section().getByText('Read 3 entries from patients.csv.').count()).toBe(1);
+    expect(
+      await section()
+        .getByText('Read 3 entries from list.txt (the first line, “Postcodes”, read as a heading).')
+        .count(),
+    ).toBe(1);
+
+    await section().getByLabel('Postcodes').fill('');
+    await file.setInputFiles({
+      name: 'patients.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'Suburb,State,Postcode\r\n"Brisbane City, CBD",QLD,4000\r\nDarwin,NT,800\r\nLismore,NSW,"2480"\r\n',
+      ),
+    });
+    await expect.poll(() => section().getByLabel('Postcodes').inputValue()).toBe('4000\n0800\n2480');
+    expect(await section().getByText('Read 3 entries from patients.csv (its “Postcode” column).').count()).toBe(1);
     await section().getByRole('button', { name: 'Save catchment' }).click();
     await expect.poll(() => section().getByRole('status').textContent()).toBe('Saved 3 postcodes.');
     expect((await tableRows()).map((r) => r[0])).toEqual(['0800', '2480', '4000']);
