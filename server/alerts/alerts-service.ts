@@ -1,7 +1,8 @@
 import type { Alert } from '../../shared/api/alerts';
+import { coveredLgaNames, type CatchmentPostcode } from '../../shared/api/catchment';
 import { sydneyToday } from '../../shared/domain/dates';
 import { AlertEvents, type AlertBatch, type AlertsListener, type WantedSubscriptions } from '../catchment/alert-events';
-import type { CatchmentRepository } from '../catchment/catchment-repository';
+import type { CatchmentRepository, EvaluatedPostcode } from '../catchment/catchment-repository';
 import { postcodeStatus, type StatusSources } from '../catchment/postcode-status';
 import type { Logger } from '../logger';
 
@@ -20,6 +21,16 @@ export interface AlertsServiceDeps {
   logger: Pick<Logger, 'error' | 'info'>;
   /** Tells of every change of the declarations (the declaration store): each may be a refresh to process. */
   refreshes?: { onChange(listener: () => void): () => void };
+}
+
+/** A catchment row as the alerts of its changes see it. */
+function evaluated(row: CatchmentPostcode): EvaluatedPostcode {
+  return {
+    state: { is_eligible: row.is_eligible, active_agrns: row.active_agrns },
+    lgaName: row.lga_name,
+    coverage: row.coverage,
+    ...coveredLgaNames(row),
+  };
 }
 
 /**
@@ -113,10 +124,7 @@ export class AlertsService {
       refresh,
       now,
       announce: round.announce,
-      evaluate: (postcode) => {
-        const row = postcodeStatus(sources, postcode, day);
-        return { state: { is_eligible: row.is_eligible, active_agrns: row.active_agrns }, lgaName: row.lga_name };
-      },
+      evaluate: (postcode) => evaluated(postcodeStatus(sources, postcode, day)),
       titleOf: (agrn) => sources.titleOf(agrn),
     });
     if (recorded > 0) this.deps.logger.info({ alerts: recorded, subscriptions, refresh }, 'catchment alerts recorded');

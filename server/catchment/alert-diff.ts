@@ -1,5 +1,7 @@
 import type { AlertKind } from '../../shared/api/alerts';
+import type { Coverage } from '../../shared/api/check';
 import { compareAgrn } from '../../shared/eligibility/status';
+import { joinNames } from '../../shared/eligibility/texts';
 import type { PostcodeState } from './catchment-records';
 
 /** One change of a postcode between two processed refreshes: what an alert says, before its texts. */
@@ -51,24 +53,69 @@ export function sameState(a: PostcodeState, b: PostcodeState): boolean {
   return a.active_agrns.every((agrn, i) => agrn === b.active_agrns[i]);
 }
 
-/** The sentence for the front desk. */
-export function alertText(kind: AlertKind, postcode: string, lgaName: string, agrn: string, title: string): string {
-  const place = lgaName ? `Postcode ${postcode} (${lgaName})` : `Postcode ${postcode}`;
-  const declaration = title ? `AGRN ${agrn}, ${title}` : `AGRN ${agrn}`;
+/** The postcode an alert is about, as the data judges it after the change. */
+export interface AlertPlace {
+  postcode: string;
+  /** The principal LGA ("" when unknown). */
+  lgaName: string;
+  coverage: Coverage;
+  /** The names of the postcode's LGAs an active declaration covers, and of those none covers. */
+  covered: readonly string[];
+  uncovered: readonly string[];
+}
+
+/** What the exemption is from (MBS note AN.1.1): a rule about who may be seen by telehealth, not about billing. */
+const FACE_TO_FACE = '(a face-to-face service in the last 12 months)';
+const RULE = `the established clinical relationship rule ${FACE_TO_FACE}`;
+
+const isAre = (list: readonly string[]) => (list.length === 1 ? 'is' : 'are');
+
+/** Which council areas a partly covered postcode's declarations cover, and that the patient's decides. */
+function partlyCovered({ covered, uncovered }: AlertPlace): string {
+  const which =
+    covered.length > 0 && uncovered.length > 0
+      ? `${joinNames(covered)} ${isAre(covered)} covered, ${joinNames(uncovered)} ${isAre(uncovered)} not`
+      : 'not all of them are covered';
+  return (
+    `Check the patient's council area (LGA): ${which}. GP telehealth is exempt from ${RULE} only for patients ` +
+    'living in a covered council area.'
+  );
+}
+
+/**
+ * The sentences for the front desk: the postcode (with its council area when the declarations cover all of it or
+ * none), what changed, and what it means for telehealth; a partly covered postcode says which council areas are.
+ */
+export function alertText(kind: AlertKind, place: AlertPlace, agrn: string, title: string): string {
+  const partly = place.coverage === 'some';
+  const where =
+    place.lgaName && !partly
+      ? `Postcode ${place.postcode}, in the ${place.lgaName} council area (LGA),`
+      : `Postcode ${place.postcode}`;
+  const declaration = `${title ? `${title}, ` : ''}disaster reference (AGRN) ${agrn}`;
   switch (kind) {
     case 'newly_eligible':
-      return (
-        `${place} is now covered by a disaster declaration (${declaration}): telehealth with new patients from ` +
-        'there may be bulk-billed under the disaster exemption.'
-      );
+      return partly
+        ? `${where} is now partly covered by a disaster declaration: ${declaration}. ${partlyCovered(place)}`
+        : `${where} is now covered by a disaster declaration: ${declaration}. GP telehealth for patients living ` +
+            `there is exempt from ${RULE}.`;
     case 'no_longer_eligible':
       return (
-        `${place} is no longer covered by an active disaster declaration (${declaration} has ended): telehealth ` +
-        'with new patients from there no longer qualifies for the disaster exemption.'
+        `${where} is no longer covered by an active disaster declaration: ${declaration}, has ended. GP telehealth ` +
+        `for patients living there again needs an established clinical relationship ${FACE_TO_FACE}, unless ` +
+        'another exemption applies.'
       );
     case 'declaration_added':
-      return `${place} is now also covered by another disaster declaration (${declaration}); it remains eligible for the disaster exemption.`;
+      return partly
+        ? `${where} is now also covered by another disaster declaration: ${declaration}. It is still only partly ` +
+            `covered. ${partlyCovered(place)}`
+        : `${where} is now also covered by another disaster declaration: ${declaration}. The exemption from ` +
+            `${RULE} still applies.`;
     case 'declaration_ended':
-      return `${place} is no longer covered by one of its disaster declarations (${declaration} has ended), but it remains eligible through another one.`;
+      return partly
+        ? `${where} is no longer covered by one of its disaster declarations: ${declaration}, has ended. Another ` +
+            `one still covers part of it. ${partlyCovered(place)}`
+        : `${where} is no longer covered by one of its disaster declarations: ${declaration}, has ended. Another ` +
+            `one still covers it, so the exemption from ${RULE} still applies.`;
   }
 }

@@ -1,4 +1,5 @@
 import { CATCHMENT_CSV_COLUMNS, type CatchmentPostcode } from '../../shared/api/catchment';
+import type { LgaRef } from '../../shared/domain/lga';
 
 /**
  * A cell a spreadsheet would not run: text starting with =, +, -, @ (or a tab or carriage return, which some
@@ -9,6 +10,10 @@ function safeCell(value: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** LGAs as one cell: `Lismore (14850); Richmond Valley (16350)`. */
+const lgaList = (lgas: readonly LgaRef[]): string =>
+  lgas.map((l) => (l.lga_code ? `${l.lga_name} (${l.lga_code})` : l.lga_name)).join('; ');
+
 function cells(row: CatchmentPostcode): string[] {
   return [
     row.postcode,
@@ -16,8 +21,10 @@ function cells(row: CatchmentPostcode): string[] {
     String(row.is_eligible),
     row.lga_name,
     row.lga_code,
-    row.lgas.map((l) => (l.lga_code ? `${l.lga_name} (${l.lga_code})` : l.lga_name)).join('; '),
+    lgaList(row.lgas),
     row.active_agrns.join('; '),
+    row.coverage,
+    lgaList(row.covered_lgas),
   ];
 }
 

@@ -1,12 +1,18 @@
 import type { Alert } from '../../shared/api/alerts';
+import type { Coverage } from '../../shared/api/check';
 import type { AlertBatch, Wanted } from './alert-events';
 import { alertText, diffPostcodeState } from './alert-diff';
 import type { CatchmentRecord, PostcodeState } from './catchment-records';
 
-/** A catchment postcode's state at the refresh being processed, and the LGA its alerts name. */
+/** A catchment postcode's state at the refresh being processed, and what its alerts say of its council areas. */
 export interface EvaluatedPostcode {
   state: PostcodeState;
+  /** The principal LGA ("" when unknown). */
   lgaName: string;
+  coverage: Coverage;
+  /** The names of the postcode's LGAs an active declaration covers, and of those none covers. */
+  covered: string[];
+  uncovered: string[];
 }
 
 /** One refresh to process: which it is, when, and how the data judges each postcode at it. */
@@ -63,6 +69,7 @@ export function changeAlerts(
   titleOf: (agrn: string) => string,
   createdAt: string,
 ): Omit<Alert, 'id'>[] {
+  const place = { postcode, ...now };
   return diffPostcodeState(before, now.state).map(({ kind, agrn }) => {
     const title = titleOf(agrn);
     return {
@@ -72,7 +79,8 @@ export function changeAlerts(
       lga_name: now.lgaName,
       agrn,
       title,
-      text: alertText(kind, postcode, now.lgaName, agrn, title),
+      text: alertText(kind, place, agrn, title),
+      coverage: now.coverage,
     };
   });
 }

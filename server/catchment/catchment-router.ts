@@ -33,7 +33,7 @@ import type { PostcodeIndex } from '../postcodes/postcode-index';
 import { MANAGING_ROLES } from '../../shared/api/team';
 import { callerSubscription, requireRole, requireSession } from '../sessions/require-session';
 import { catchmentCsv } from './catchment-csv';
-import type { CatchmentService } from './catchment-service';
+import { EMPTY_SUMMARY, type CatchmentService } from './catchment-service';
 
 /**
  * JSON answers by the catchment view they encode: CatchmentService.view hands out the same object while its cached
@@ -132,7 +132,7 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
       const subscriptionId = subscriptionOf(res)?.id ?? null;
       const data =
         subscriptionId === null
-          ? { summary: { green: 0, amber: 0, red: 0, unknown: 0 }, postcodes: [], updated_at: null }
+          ? { summary: { ...EMPTY_SUMMARY }, postcodes: [], updated_at: null }
           : await catchments.view(subscriptionId, day);
       res.setHeader('Cache-Control', 'no-store');
       if (format === 'csv') {
@@ -162,7 +162,7 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
 }
 
 const CATCHMENT_ROWS =
-  'One row per postcode, ascending: the colour of the check (green, amber, red) or `unknown` when the current data cannot tell its LGA, eligibility, the principal LGA, all LGAs and the AGRNs of the active declarations covering it, computed from the current data.';
+  "One row per postcode, ascending: the colour of the check (green, amber, red) or `unknown` when the current data cannot tell its LGA, eligibility, the principal LGA, all LGAs, the AGRNs of the active declarations covering it, and its coverage (the check's `summary.coverage`: all, some or none of its LGAs covered, with the covered ones named; `some` is eligible only for patients living in a covered LGA), computed from the current data. The summary counts the rows by colour, and the partly covered ones (coverage `some`) again apart.";
 
 /** The catchment's operations in the OpenAPI document (issue #17). */
 export function registerCatchmentPaths(registry: ApiRegistry): void {

@@ -24,6 +24,9 @@ export interface CatchmentServiceDeps {
  * catchments of 300 postcodes, or 20 of 5,000. Bounded by count alone, 256 catchments of 5,000 could hold 600 MB.
  */
 export const CACHE_ROWS = 100_000;
+/** The counts of a catchment without postcodes. */
+export const EMPTY_SUMMARY: Readonly<CatchmentSummary> = { green: 0, amber: 0, red: 0, unknown: 0, partly_covered: 0 };
+
 /** Subscriptions whose last-read catchment is kept for answering while the database is out. */
 const CACHE_ENTRIES = 256;
 
@@ -63,10 +66,11 @@ export class CatchmentService {
     const cached = this.cache.get(subscriptionId);
     if (cached?.key === key) return cached.data;
 
-    const summary: CatchmentSummary = { green: 0, amber: 0, red: 0, unknown: 0 };
+    const summary: CatchmentSummary = { ...EMPTY_SUMMARY };
     const rows: CatchmentPostcode[] = postcodes.map((postcode) => {
       const row = postcodeStatus(sources, postcode, day);
       summary[row.status_color]++;
+      if (row.coverage === 'some') summary.partly_covered++;
       return row;
     });
     const data: CatchmentData = { summary, postcodes: rows, updated_at: record?.updated_at ?? null };

@@ -59,6 +59,8 @@ export const CATCHMENT_ALERTS = recordTable<StoredAlert>({
     { name: 'agrn', type: 'text' },
     { name: 'title', type: 'text' },
     { name: 'text', type: 'text' },
+    // Absent from the alerts a document recorded before it was added: written as null.
+    { name: 'coverage', type: 'text' },
   ],
 });
 

@@ -2,6 +2,7 @@ import type { CatchmentPostcode } from '../../shared/api/catchment';
 import type { RelatedDeclaration } from '../../shared/domain/declaration';
 import type { LgaRef } from '../../shared/domain/lga';
 import type { PostcodeArea } from '../../shared/domain/postcode-area';
+import { coverageOf, coveredLgas } from '../../shared/eligibility/lga-coverage';
 import { compareAgrn, declarationColor, isActive, summaryColor } from '../../shared/eligibility/status';
 
 export interface StatusSources {
@@ -10,10 +11,11 @@ export interface StatusSources {
 }
 
 /**
- * A catchment postcode's row on `day`: the check's summary colour and eligibility (evaluateEligibility's rules, by the
- * same functions: eligible when its LGA is known and an active declaration covers one of its LGAs; the colour of the
- * related declarations), without the texts. `unknown` when the data cannot tell the postcode's LGA (or the postcode
- * itself, once the correspondence changed): no declaration can be tied to it, so it is not eligible.
+ * A catchment postcode's row on `day`: the check's summary colour, eligibility and coverage (evaluateEligibility's
+ * rules, by the same functions: eligible when its LGA is known and an active declaration covers one of its LGAs; the
+ * colour of the related declarations; `some` when an LGA of the postcode is left uncovered), without the texts.
+ * `unknown` when the data cannot tell the postcode's LGA (or the postcode itself, once the correspondence changed): no
+ * declaration can be tied to it, so it is not eligible.
  */
 export function postcodeStatus(sources: StatusSources, postcode: string, day: string): CatchmentPostcode {
   const area = sources.postcodes.get(postcode);
@@ -27,11 +29,17 @@ export function postcodeStatus(sources: StatusSources, postcode: string, day: st
       lga_code: '',
       lgas,
       active_agrns: [],
+      coverage: 'none',
+      covered_lgas: [],
     };
   }
   const related = sources.declarations.related(area!.lgas);
-  const active = related.filter((r) => isActive(r.declaration, day)).map((r) => r.declaration.agrn);
+  const active = related.filter((r) => isActive(r.declaration, day));
   const isEligible = active.length > 0;
+  const covered = coveredLgas(
+    lgas,
+    active.map((r) => ({ is_active: true, lgas: r.lgas })),
+  );
   return {
     postcode,
     status_color: isEligible ? summaryColor(related.map((r) => declarationColor(r.declaration, day))) : 'red',
@@ -39,6 +47,8 @@ export function postcodeStatus(sources: StatusSources, postcode: string, day: st
     lga_name: lgas[0]!.lga_name,
     lga_code: lgas[0]!.lga_code,
     lgas,
-    active_agrns: [...new Set(active)].sort(compareAgrn),
+    active_agrns: [...new Set(active.map((r) => r.declaration.agrn))].sort(compareAgrn),
+    coverage: coverageOf(isEligible, lgas.length, covered.length),
+    covered_lgas: covered,
   };
 }

@@ -21,7 +21,7 @@ const PROCESSING_STATEMENT_TIMEOUT = '120s';
 /** Postcodes evaluated between two turns of the event loop. */
 const EVALUATE_BETWEEN_YIELDS = 200;
 
-const ALERT_COLUMNS = 'id::text AS id, created_at, kind, postcode, lga_name, agrn, title, text';
+const ALERT_COLUMNS = 'id::text AS id, created_at, kind, postcode, lga_name, agrn, title, text, coverage';
 
 /** The distinct postcodes held by any catchment, by a loose index scan (one probe per postcode, not per entry). */
 const HELD_POSTCODES_SQL = `
@@ -41,21 +41,26 @@ const HELD_POSTCODES_SQL = `
 const RECORD_ALERTS_SQL = `
   WITH changes AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS c(postcode text, ord integer, created_at timestamptz, kind text, lga_name text, agrn text, title text, text text)
+      AS c(postcode text, ord integer, created_at timestamptz, kind text, lga_name text, agrn text, title text, text text,
+           coverage text)
   ), cleared AS (
     UPDATE catchment_entries SET pending = false WHERE pending RETURNING 1
   ), recorded AS (
-    INSERT INTO catchment_alerts (id, subscription_id, created_at, kind, postcode, lga_name, agrn, title, text)
+    INSERT INTO catchment_alerts (id, subscription_id, created_at, kind, postcode, lga_name, agrn, title, text, coverage)
     SELECT $2::bigint - 1 + row_number() OVER (ORDER BY e.subscription_id, e.postcode, c.ord),
-           e.subscription_id, c.created_at, c.kind, c.postcode, c.lga_name, c.agrn, c.title, c.text
+           e.subscription_id, c.created_at, c.kind, c.postcode, c.lga_name, c.agrn, c.title, c.text, c.coverage
     FROM catchment_entries e JOIN changes c ON c.postcode = e.postcode
     WHERE NOT e.pending
     RETURNING subscription_id
   )
   SELECT count(*)::int AS recorded, count(DISTINCT subscription_id)::int AS subscriptions FROM recorded`;
 
-interface AlertRow extends Alert {
-  subscription_id: string;
+/** An alert as its row is read: `coverage` is null on the alerts recorded before the column was added. */
+type AlertRow = Omit<Alert, 'coverage'> & { coverage: Alert['coverage'] | null };
+
+/** The API's alert of a row: without `coverage` where the row has none. */
+function alertOf({ coverage, ...alert }: AlertRow): Alert {
+  return coverage === null ? alert : { ...alert, coverage };
 }
 
 /**
@@ -107,11 +112,11 @@ export class PostgresCatchments implements CatchmentRepository {
   }
 
   async alerts(subscriptionId: string, since?: string): Promise<Alert[]> {
-    const { rows } = await this.query<Alert>(
+    const { rows } = await this.query<AlertRow>(
       `SELECT ${ALERT_COLUMNS} FROM catchment_alerts WHERE subscription_id = $1 AND id > $2::bigint ORDER BY id`,
       [subscriptionId, since ?? '0'],
     );
-    return rows;
+    return rows.map(alertOf);
   }
 
   async processedRefresh(): Promise<string | null> {
@@ -205,7 +210,7 @@ const NOTHING: ProcessedRefresh = { batches: [], recorded: 0, subscriptions: 0 }
  */
 async function announced(client: pg.PoolClient, first: string, next: bigint, wanted: Wanted): Promise<AlertBatch[]> {
   if (wanted !== 'all' && wanted.size === 0) return [];
-  const { rows } = await client.query<AlertRow>(
+  const { rows } = await client.query<AlertRow & { subscription_id: string }>(
     `SELECT subscription_id, ${ALERT_COLUMNS} FROM catchment_alerts
      WHERE id >= $1::bigint AND id < $2::bigint AND ($3::text[] IS NULL OR subscription_id = ANY ($3::text[]))
      ORDER BY id`,
@@ -221,12 +226,12 @@ async function pruneAlerts(client: pg.PoolClient, now: Date): Promise<void> {
 }
 
 /** The recorded rows (ordered by id) as one batch per subscription, in the order of their first alert. */
-function batchesOf(rows: readonly AlertRow[]): AlertBatch[] {
+function batchesOf(rows: readonly (AlertRow & { subscription_id: string })[]): AlertBatch[] {
   const bySubscription = new Map<string, Alert[]>();
   for (const { subscription_id, ...alert } of rows) {
     let list = bySubscription.get(subscription_id);
     if (!list) bySubscription.set(subscription_id, (list = []));
-    list.push(alert);
+    list.push(alertOf(alert));
   }
   return [...bySubscription].map(([subscription_id, alerts]) => ({ subscription_id, alerts }));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Postcode } from './check';
+import { Coverage, Postcode } from './check';
 import { IsoTimestamp } from './keys';
 
 export const AlertKind = z
@@ -24,9 +24,16 @@ export const Alert = z
     lga_name: z.string(),
     agrn: z.string(),
     title: z.string().meta({ description: "The declaration's title" }),
-    text: z.string().meta({ description: 'One plain sentence for the front desk' }),
+    text: z.string().meta({ description: 'Plain sentences for the front desk, read as they are' }),
+    coverage: Coverage.optional(),
   })
-  .meta({ id: 'Alert' });
+  .meta({
+    id: 'Alert',
+    description:
+      "One change of a catchment postcode after a refresh. `coverage`: all, some or none of the postcode's LGAs " +
+      'covered by an active declaration after the change; `some` is eligible only for the patients living in a ' +
+      'covered LGA, which the text names. Absent on alerts recorded before it was added.',
+  });
 export type Alert = z.infer<typeof Alert>;
 
 export const AlertsQuery = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LgaRef } from '../domain/lga';
-import { DataMetadata, Postcode } from './check';
+import { Coverage, DataMetadata, Postcode } from './check';
 import { IsoTimestamp } from './keys';
 
 /** The most postcodes one subscription's catchment may hold. */
@@ -45,9 +45,27 @@ export const CatchmentPostcode = z
     lga_code: z.string(),
     lgas: z.array(LgaRef),
     active_agrns: z.array(z.string()).meta({ description: 'AGRNs of the active declarations covering the postcode' }),
+    // `some` is eligible only for the patients living in one of `covered_lgas`: not a plain yes.
+    coverage: Coverage,
+    covered_lgas: z.array(LgaRef).meta({
+      description: 'The LGAs of `lgas` an active declaration covers, in the order of `lgas` (empty when none is)',
+    }),
   })
   .meta({ id: 'CatchmentPostcode' });
 export type CatchmentPostcode = z.infer<typeof CatchmentPostcode>;
+
+/**
+ * The names of a row's LGAs an active declaration covers, and of those none covers (each name once, in the order of
+ * `lgas`): what an alert and the table say of a partly covered postcode.
+ */
+export function coveredLgaNames(row: { lgas: readonly LgaRef[]; covered_lgas?: readonly LgaRef[] }): {
+  covered: string[];
+  uncovered: string[];
+} {
+  const covered = new Set((row.covered_lgas ?? []).map((l) => l.lga_name));
+  const names = [...new Set(row.lgas.map((l) => l.lga_name))];
+  return { covered: names.filter((n) => covered.has(n)), uncovered: names.filter((n) => !covered.has(n)) };
+}
 
 export const CatchmentSummary = z
   .object({
@@ -55,8 +73,11 @@ export const CatchmentSummary = z
     amber: z.number().int().nonnegative(),
     red: z.number().int().nonnegative(),
     unknown: z.number().int().nonnegative(),
+    partly_covered: z.number().int().nonnegative().meta({
+      description: 'Postcodes with coverage `some` (each is also counted in its colour, as green or amber)',
+    }),
   })
-  .meta({ id: 'CatchmentSummary' });
+  .meta({ id: 'CatchmentSummary', description: 'Postcodes by status_color, and the partly covered ones' });
 export type CatchmentSummary = z.infer<typeof CatchmentSummary>;
 
 export const CatchmentData = z
@@ -73,7 +94,27 @@ export const CatchmentResponse = z
   .meta({ id: 'CatchmentResponse' });
 export type CatchmentResponse = z.infer<typeof CatchmentResponse>;
 
-/** The CSV download's columns, in order (one row per postcode; lgas and active_agrns joined with "; "). */
+/*
+ * The catchment answer as the extension and the console read it: an extension may talk to a server released before
+ * some fields were added, so those are optional here and the views work without them (coverage then falls back to
+ * what that server meant by eligible). Added after the contract: postcodes[].coverage, postcodes[].covered_lgas,
+ * summary.partly_covered.
+ */
+export const ClientCatchmentPostcode = CatchmentPostcode.partial({ coverage: true, covered_lgas: true });
+export type ClientCatchmentPostcode = z.infer<typeof ClientCatchmentPostcode>;
+
+export const ClientCatchmentData = CatchmentData.extend({
+  summary: CatchmentSummary.partial({ partly_covered: true }),
+  postcodes: z.array(ClientCatchmentPostcode),
+});
+export type ClientCatchmentData = z.infer<typeof ClientCatchmentData>;
+
+export const ClientCatchmentResponse = CatchmentResponse.extend({ data: ClientCatchmentData });
+
+/**
+ * The CSV download's columns, in order (one row per postcode; lgas, active_agrns and covered_lgas joined with "; ").
+ * Columns added after the first ones go at the end, so a spreadsheet reading them by position keeps working.
+ */
 export const CATCHMENT_CSV_COLUMNS = [
   'postcode',
   'status_color',
@@ -82,4 +123,6 @@ export const CATCHMENT_CSV_COLUMNS = [
   'lga_code',
   'lgas',
   'active_agrns',
+  'coverage',
+  'covered_lgas',
 ] as const;

@@ -166,6 +166,11 @@ describe('background: alerts for the catchment', () => {
     const list = popup.getByRole('region', { name: 'Recent alerts' }).getByRole('listitem');
     await expect.poll(() => list.count()).toBe(1);
     expect(await list.first().textContent()).toContain(recorded!.text);
+    // Words a front desk reads: what the exemption is from, the reference named, no promise about billing.
+    expect(await list.first().textContent()).toMatch(
+      /disaster reference \(AGRN\) 2001\..*exempt from the established clinical relationship rule/,
+    );
+    expect(await list.first().textContent()).not.toContain('bulk-billed');
     await expect.poll(badgeText).toBe('');
     expect((await storedAlerts()).unread).toBe(0);
     await popup.close();

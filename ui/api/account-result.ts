@@ -1,4 +1,4 @@
-import type { CatchmentData } from '../../shared/api/catchment';
+import type { ClientCatchmentData } from '../../shared/api/catchment';
 import type { DataMetadata } from '../../shared/api/check';
 
 /** An answer from the account endpoints (sign-in, keys, catchment, alerts, webhook), its failure already in words. */
@@ -11,6 +11,6 @@ export type AccountFailure = Extract<AccountResult<unknown>, { ok: false }>;
 
 /** The clinic's catchment as the server computed it from the current data, and how fresh that data is. */
 export interface CatchmentAnswer {
-  data: CatchmentData;
+  data: ClientCatchmentData;
   metadata: DataMetadata;
 }

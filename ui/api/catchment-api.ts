@@ -1,11 +1,11 @@
-import { CatchmentResponse } from '../../shared/api/catchment';
+import { ClientCatchmentResponse } from '../../shared/api/catchment';
 import { sessionCall } from './account-api';
 import type { Fetch } from './server-request';
 import type { CatchmentAnswer } from './account-result';
 
-/** The whole CatchmentResponse (its metadata says how fresh the data is), not just its `data`. */
+/** The whole catchment answer (its metadata says how fresh the data is), not just its `data`. */
 function catchmentAnswer(body: unknown): CatchmentAnswer | null {
-  const parsed = CatchmentResponse.safeParse(body);
+  const parsed = ClientCatchmentResponse.safeParse(body);
   return parsed.success ? { data: parsed.data.data, metadata: parsed.data.metadata } : null;
 }
 

@@ -1,6 +1,6 @@
 import { MAX_CATCHMENT_POSTCODES } from '../../shared/api/catchment';
+import { readWords, sourceWords } from './list-words';
 import type { PostcodeList } from './postcode-list';
-import { plural } from '../common/plural';
 
 export interface CatchmentFormProps {
   /** The list as typed, and as parsed. */
@@ -21,17 +21,26 @@ export interface CatchmentFormProps {
   onDownload(): void;
 }
 
-/** What Save would send: the count, and why it cannot be sent yet. Announced as the list changes. */
+/**
+ * What Save would send, every entry read accounted for (postcodes, entries that are not postcodes, repeats), and why
+ * it cannot be sent yet. Announced as the list changes.
+ */
 function CatchmentPreview({ list }: { list: PostcodeList }) {
+  const source = sourceWords(list);
   return (
     <div id="catchment-preview" aria-live="polite">
-      <p data-testid="catchment-count">
-        {plural(list.postcodes.length, 'postcode')} ready to save
-        {list.entries.length > list.postcodes.length + list.invalid.length ? ' (repeats counted once)' : ''}.
-      </p>
+      <p data-testid="catchment-count">{readWords(list)}</p>
+      {source && (
+        <p className="hint" data-testid="catchment-source">
+          {source}
+        </p>
+      )}
       {list.invalid.length > 0 && (
         <div className="refused" data-testid="catchment-invalid">
-          <p>Not postcodes (4 digits, 0200–0299 or 0800–9999): fix or remove them before saving.</p>
+          <p>
+            {list.postcodes.length > 0 ? 'Left out when you save' : 'Nothing to save'} — not postcodes (4 digits,
+            0200–0299 or 0800–9999):
+          </p>
           <ul>
             {list.invalid.map((entry) => (
               <li key={entry}>{entry}</li>
@@ -71,10 +80,14 @@ function FileField({ note, onFile }: { note: string; onFile: CatchmentFormProps[
   );
 }
 
-/** The catchment's postcodes, pasted or read from a CSV or text file, checked here before Save sends them. */
+/**
+ * The catchment's postcodes, pasted or read from a CSV or text file, read and counted here before Save sends them:
+ * entries that are not postcodes are named and left out.
+ */
 export function CatchmentForm(props: CatchmentFormProps) {
   const { text, list, busy, loading, canDownload } = props;
-  const blocked = list.invalid.length > 0 || list.tooMany;
+  // A list of nothing but entries that are not postcodes would clear the catchment: that is never what it meant.
+  const blocked = list.tooMany || (list.postcodes.length === 0 && list.entries.length > 0);
   return (
     <form
       onSubmit={(event) => {
@@ -95,7 +108,8 @@ export function CatchmentForm(props: CatchmentFormProps) {
           onChange={(e) => props.onEdit(e.target.value)}
         />
         <p id="catchment-format" className="hint">
-          One per line, or separated by commas, semicolons or spaces. A CSV with a column named “postcode” works too.
+          One per line, or separated by commas, semicolons, tabs or spaces. A CSV with a column named “postcode” works
+          too.
         </p>
       </div>
       <FileField note={props.fileNote} onFile={props.onFile} />

@@ -4,9 +4,10 @@ import { RefusedPostcodes, SavedCatchment } from './SavedCatchment';
 import { useCatchment } from './useCatchment';
 
 /**
- * The signed-in clinic's catchment: its postcodes pasted or read from a CSV or text file, checked here before they
- * are sent, saved (replacing the list), shown as a table with each postcode's colour, LGA and active AGRNs, and
- * downloaded as CSV. Everything the server says is rendered as text. The page around it gives the heading.
+ * The signed-in clinic's catchment: its postcodes pasted or read from a CSV or text file, read and counted here before
+ * they are sent, saved (replacing the list; postcodes the server does not know are left out only when asked), shown
+ * as a table with each postcode's status (a partly covered one as its own), council areas and active disaster
+ * references, and downloaded as CSV. Everything the server says is rendered as text. The page around it gives the heading.
  */
 export function CatchmentManager({ readOnly = false }: { readOnly?: boolean }) {
   const catchment = useCatchment();
@@ -44,7 +45,12 @@ export function CatchmentManager({ readOnly = false }: { readOnly?: boolean }) {
         onDownload={() => void catchment.download()}
       />
       <NoticeLine notice={catchment.notice} />
-      <RefusedPostcodes refused={catchment.refused} />
+      <RefusedPostcodes
+        refused={catchment.refused}
+        kept={catchment.keptWithoutRefused}
+        busy={catchment.busy}
+        onSaveWithout={() => void catchment.saveWithoutRefused()}
+      />
       <SavedCatchment catchment={catchment.catchment} loading={catchment.loading} />
     </>
   );

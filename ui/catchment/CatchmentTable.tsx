@@ -1,8 +1,12 @@
-import type { CatchmentData } from '../../shared/api/catchment';
-import { COLOR_WORDS, lgaWords, sortedRows } from './catchment-view';
+import type { ClientCatchmentData } from '../../shared/api/catchment';
+import { lgaWords, rowState, sortedRows, statusWords } from './catchment-view';
+import './catchment.css';
 
-/** The catchment's postcodes: each one's colour in words (the swatch only repeats it), LGA and active AGRNs. */
-export function CatchmentTable({ catchment }: { catchment: CatchmentData }) {
+/**
+ * The catchment's postcodes: each one's status in words (the swatch only repeats it; a partly covered postcode says
+ * which council areas are covered), its council areas and the disaster references of the declarations active now.
+ */
+export function CatchmentTable({ catchment }: { catchment: ClientCatchmentData }) {
   const rows = sortedRows(catchment.postcodes);
   return (
     <div className="table-scroll">
@@ -12,22 +16,25 @@ export function CatchmentTable({ catchment }: { catchment: CatchmentData }) {
           <tr>
             <th scope="col">Postcode</th>
             <th scope="col">Status</th>
-            <th scope="col">LGA</th>
-            <th scope="col">Active AGRNs</th>
+            <th scope="col">Council area (LGA)</th>
+            <th scope="col">Active disaster reference (AGRN)</th>
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={row.postcode} data-color={row.status_color}>
-              <th scope="row">{row.postcode}</th>
-              <td>
-                <span className={`swatch swatch-${row.status_color}`} aria-hidden="true" />
-                {COLOR_WORDS[row.status_color]}
-              </td>
-              <td>{lgaWords(row)}</td>
-              <td>{row.active_agrns.length > 0 ? row.active_agrns.join(', ') : '—'}</td>
-            </tr>
-          ))}
+          {rows.map((row) => {
+            const state = rowState(row);
+            return (
+              <tr key={row.postcode} data-color={row.status_color} data-state={state}>
+                <th scope="row">{row.postcode}</th>
+                <td>
+                  <span className={`swatch swatch-${state}`} aria-hidden="true" />
+                  {statusWords(row)}
+                </td>
+                <td>{lgaWords(row)}</td>
+                <td>{row.active_agrns.length > 0 ? row.active_agrns.join(', ') : '—'}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

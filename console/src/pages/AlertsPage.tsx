@@ -1,20 +1,14 @@
-import type { Alert, AlertKind } from '../../../shared/api/alerts';
+import type { Alert } from '../../../shared/api/alerts';
 import { ALERT_RETENTION_DAYS } from '../../../shared/api/alerts';
+import { alertHeadWords } from '../../../ui/catchment/alert-words';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { useLoad, useConsoleApi } from '../use-load';
 
-const KIND_WORDS: Record<AlertKind, string> = {
-  newly_eligible: 'Now eligible',
-  no_longer_eligible: 'No longer eligible',
-  declaration_added: 'Declaration added',
-  declaration_ended: 'Declaration ended',
-};
-
 function AlertItem({ alert }: { alert: Alert }) {
   return (
-    <li className="alert-item">
+    <li className="alert-item" data-coverage={alert.coverage}>
       <p className="alert-head">
-        <strong>{KIND_WORDS[alert.kind]}</strong> · Postcode {alert.postcode} ·{' '}
+        <strong>{alertHeadWords(alert)}</strong> · Postcode {alert.postcode} ·{' '}
         <time dateTime={alert.created_at}>{displayInstant(alert.created_at)}</time>
       </p>
       <p className="alert-text">{alert.text}</p>

@@ -7,7 +7,8 @@ export function CatchmentSection({ readOnly }: { readOnly: boolean }) {
       <h2 id="catchment-heading">Catchment</h2>
       <p className="hint">
         The postcodes your patients live in. The table shows which are covered by a disaster declaration now, and the
-        extension tells you when that changes.
+        extension tells you when that changes. A postcode can span several council areas (LGAs): when a declaration
+        covers only some of them, the table names them, and the patient&apos;s address decides.
       </p>
       <CatchmentManager readOnly={readOnly} />
     </section>

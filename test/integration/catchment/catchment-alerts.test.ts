@@ -98,7 +98,7 @@ describe('a catchment and its alerts', () => {
     expect(res.status).toBe(200);
     const body = CatchmentResponse.parse(await res.json());
     expect(body.data.postcodes.map((p) => p.postcode)).toEqual(['2000', '2480', '4000', '4007']);
-    expect(body.data.summary).toEqual({ green: 1, amber: 0, red: 2, unknown: 1 });
+    expect(body.data.summary).toEqual({ green: 1, amber: 0, red: 2, unknown: 1, partly_covered: 0 });
     expect(body.data.postcodes.find((p) => p.postcode === '4000')).toEqual({
       postcode: '4000',
       status_color: 'green',
@@ -107,6 +107,8 @@ describe('a catchment and its alerts', () => {
       lga_code: '31000',
       lgas: [{ lga_name: 'Brisbane', lga_code: '31000' }],
       active_agrns: ['1195'],
+      coverage: 'all',
+      covered_lgas: [{ lga_name: 'Brisbane', lga_code: '31000' }],
     });
     expect(body.data.postcodes.find((p) => p.postcode === '4007')).toMatchObject({
       status_color: 'unknown',
@@ -140,10 +142,11 @@ describe('a catchment and its alerts', () => {
       ['2480', 'declaration_added', '2002'],
     ]);
     const lismore = list[1]!;
-    expect(lismore).toMatchObject({ lga_name: 'Lismore', title: 'NSW Floods (synthetic)' });
+    expect(lismore).toMatchObject({ lga_name: 'Lismore', title: 'NSW Floods (synthetic)', coverage: 'all' });
     expect(lismore.text).toBe(
-      'Postcode 2480 (Lismore) is now covered by a disaster declaration (AGRN 2001, NSW Floods (synthetic)): ' +
-        'telehealth with new patients from there may be bulk-billed under the disaster exemption.',
+      'Postcode 2480, in the Lismore council area (LGA), is now covered by a disaster declaration: NSW Floods ' +
+        '(synthetic), disaster reference (AGRN) 2001. GP telehealth for patients living there is exempt from the ' +
+        'established clinical relationship rule (a face-to-face service in the last 12 months).',
     );
     expect(Number(list[1]!.id)).toBeGreaterThan(Number(list[0]!.id));
     // Announced once, after the commit, per subscription.
@@ -238,6 +241,30 @@ describe('a catchment and its alerts', () => {
     expect((await json(byKey)).error.code).toBe('unauthenticated');
   });
 
+  it('a change that leaves a postcode only partly covered: its row, summary and alert say so', async () => {
+    const before = await alerts();
+    expect((await put({ postcodes: ['0800', '2480', '4055'] })).status).toBe(200);
+    const current = server.runtime.declarations.store.current.declarations;
+    await refreshWith(current); // 4055's baseline: Moreton Bay (1001) and Brisbane (1195) both covered
+    // Moreton Bay's declaration leaves the data; Brisbane's stays.
+    await refreshWith(current.filter((d) => d.agrn !== '1001'));
+    const fresh = (await alerts()).slice(before.length);
+    expect(fresh.map((a) => [a.postcode, a.kind, a.agrn, a.coverage])).toEqual([
+      ['4055', 'declaration_ended', '1001', 'some'],
+    ]);
+    expect(fresh[0]!.text).toContain(
+      "Check the patient's council area (LGA): Brisbane is covered, Moreton Bay is not.",
+    );
+    const view = CatchmentResponse.parse(await json(await client.get('/api/v1/catchment')));
+    expect(view.data.summary).toEqual({ green: 3, amber: 0, red: 0, unknown: 0, partly_covered: 1 });
+    expect(view.data.postcodes.find((p) => p.postcode === '4055')).toMatchObject({
+      is_eligible: true,
+      coverage: 'some',
+      covered_lgas: [{ lga_name: 'Brisbane', lga_code: '31000' }],
+    });
+    expect((await put({ postcodes: ['0800', '2480'] })).status).toBe(200);
+  });
+
   it('refuses without a session (401) and from another origin (403)', async () => {
     for (const path of ['/api/v1/catchment', '/api/v1/alerts']) {
       const res = await fetch(`${server.url}${path}`);
@@ -288,9 +315,11 @@ describe('a catchment and its alerts', () => {
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe(CATCHMENT_CSV_COLUMNS.join(','));
     expect(lines).toHaveLength(5);
-    expect(lines[1]).toBe('2480,green,true,Lismore,14850,Lismore (14850),2003');
-    expect(lines[3]).toMatch(/^4007,unknown,false,,,,$/);
-    expect(lines[4]).toMatch(/^4055,\w+,true,Moreton Bay,35010,Moreton Bay \(35010\); Brisbane \(31000\),/);
+    expect(lines[1]).toBe('2480,green,true,Lismore,14850,Lismore (14850),2003,all,Lismore (14850)');
+    expect(lines[3]).toMatch(/^4007,unknown,false,,,,,none,$/);
+    expect(lines[4]).toBe(
+      '4055,green,true,Moreton Bay,35010,Moreton Bay (35010); Brisbane (31000),1195,some,Brisbane (31000)',
+    );
     expect((await client.get('/api/v1/catchment?format=xml')).status).toBe(400);
   });
 
@@ -481,7 +510,7 @@ describe('the catchment answer, encoded once per view', () => {
       expect(await (await client.get('/api/v1/catchment')).text()).toBe(firstText);
       const fresh = CatchmentResponse.parse(JSON.parse(firstText));
       expect(fresh.metadata.stale).toBe(false);
-      expect(fresh.data.summary).toEqual({ green: 1, amber: 0, red: 1, unknown: 0 });
+      expect(fresh.data.summary).toEqual({ green: 1, amber: 0, red: 1, unknown: 0, partly_covered: 0 });
 
       // 49 hours without a refresh: the same rows, now flagged stale and dated today.
       time.advance(49 * 3600_000);
@@ -498,7 +527,7 @@ describe('the catchment answer, encoded once per view', () => {
       await server.runtime.alerts.settled();
       const after = CatchmentResponse.parse(await json(await client.get('/api/v1/catchment')));
       expect(after.metadata.stale).toBe(false);
-      expect(after.data.summary).toEqual({ green: 0, amber: 0, red: 2, unknown: 0 });
+      expect(after.data.summary).toEqual({ green: 0, amber: 0, red: 2, unknown: 0, partly_covered: 0 });
     } finally {
       await server.close();
     }

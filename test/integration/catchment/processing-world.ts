@@ -8,8 +8,12 @@ export const COVERED = '2026-11-21T00:00:00.000Z';
 /** How the data judges `postcode` at `refresh`: the same rule in the test and its worker. */
 export function evaluateAt(refresh: string, postcode: string): EvaluatedPostcode {
   const covered = refresh >= COVERED && postcode < '2600';
+  const lgaName = `LGA ${postcode.slice(0, 2)}`;
   return {
     state: { is_eligible: covered, active_agrns: covered ? ['1001'] : [] },
-    lgaName: `LGA ${postcode.slice(0, 2)}`,
+    lgaName,
+    coverage: covered ? 'all' : 'none',
+    covered: covered ? [lgaName] : [],
+    uncovered: covered ? [] : [lgaName],
   };
 }

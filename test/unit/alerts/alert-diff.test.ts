@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertText, diffPostcodeState, sameState } from '../../../server/catchment/alert-diff';
+import { alertText, diffPostcodeState, sameState, type AlertPlace } from '../../../server/catchment/alert-diff';
 
 const off = { is_eligible: false, active_agrns: [] };
 const on = (...agrns: string[]) => ({ is_eligible: true, active_agrns: agrns });
@@ -39,15 +39,54 @@ describe('diffPostcodeState', () => {
 });
 
 describe('alertText', () => {
-  it('is one plain sentence naming the place and the declaration', () => {
-    expect(alertText('newly_eligible', '2480', 'Lismore', '1234', 'NSW Floods')).toBe(
-      'Postcode 2480 (Lismore) is now covered by a disaster declaration (AGRN 1234, NSW Floods): telehealth with new ' +
-        'patients from there may be bulk-billed under the disaster exemption.',
+  const lismore: AlertPlace = {
+    postcode: '2480',
+    lgaName: 'Lismore',
+    coverage: 'all',
+    covered: ['Lismore'],
+    uncovered: [],
+  };
+  const moretonBay: AlertPlace = {
+    postcode: '4055',
+    lgaName: 'Moreton Bay',
+    coverage: 'some',
+    covered: ['Brisbane'],
+    uncovered: ['Moreton Bay'],
+  };
+
+  it('names the place and the declaration in words, and says what the exemption is from (not billing)', () => {
+    expect(alertText('newly_eligible', lismore, '1234', 'NSW Floods')).toBe(
+      'Postcode 2480, in the Lismore council area (LGA), is now covered by a disaster declaration: NSW Floods, ' +
+        'disaster reference (AGRN) 1234. GP telehealth for patients living there is exempt from the established ' +
+        'clinical relationship rule (a face-to-face service in the last 12 months).',
     );
-    for (const kind of ['no_longer_eligible', 'declaration_added', 'declaration_ended'] as const) {
-      const text = alertText(kind, '2480', '', '1234', '');
-      expect(text).toMatch(/^Postcode 2480 .*AGRN 1234.*\.$/);
-      expect(text).not.toContain('\n');
+    for (const kind of ['newly_eligible', 'no_longer_eligible', 'declaration_added', 'declaration_ended'] as const) {
+      for (const place of [lismore, { ...lismore, lgaName: '' }, moretonBay]) {
+        const text = alertText(kind, place, '1234', '');
+        expect(text).toMatch(/^Postcode (2480|4055)\b.*disaster reference \(AGRN\) 1234\b.*\.$/);
+        expect(text).toContain('established clinical relationship');
+        expect(text).not.toMatch(/bulk|\bLGA\b(?! ?\))|(?<!\()AGRN/);
+        expect(text).not.toContain('\n');
+      }
     }
+  });
+
+  it('says when the change leaves the postcode only partly covered, and which council areas are', () => {
+    expect(alertText('newly_eligible', moretonBay, '1195', 'Cyclone')).toBe(
+      'Postcode 4055 is now partly covered by a disaster declaration: Cyclone, disaster reference (AGRN) 1195. ' +
+        "Check the patient's council area (LGA): Brisbane is covered, Moreton Bay is not. GP telehealth is exempt " +
+        'from the established clinical relationship rule (a face-to-face service in the last 12 months) only for ' +
+        'patients living in a covered council area.',
+    );
+    for (const kind of ['declaration_added', 'declaration_ended'] as const) {
+      expect(alertText(kind, moretonBay, '1195', 'Cyclone')).toContain(
+        "Check the patient's council area (LGA): Brisbane is covered, Moreton Bay is not.",
+      );
+      expect(alertText(kind, lismore, '1195', 'Cyclone')).not.toContain('partly');
+    }
+    const two = { ...moretonBay, covered: ['Brisbane', 'Logan'], uncovered: ['Moreton Bay'] };
+    expect(alertText('declaration_ended', two, '1', '')).toContain(
+      'Brisbane and Logan are covered, Moreton Bay is not',
+    );
   });
 });

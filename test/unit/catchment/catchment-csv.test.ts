@@ -15,11 +15,13 @@ describe('catchmentCsv', () => {
           { lga_name: '@C', lga_code: '' },
         ],
         active_agrns: ['1', '2'],
+        coverage: 'some',
+        covered_lgas: [{ lga_name: '@C', lga_code: '' }],
       },
     ]);
     const [header, row] = csv.split('\r\n');
-    expect(header).toBe('postcode,status_color,is_eligible,lga_name,lga_code,lgas,active_agrns');
-    expect(row).toBe(`2480,green,true,"'=HYPERLINK(""x"")",'-1,"A, ""B"" (1); @C",1; 2`);
+    expect(header).toBe('postcode,status_color,is_eligible,lga_name,lga_code,lgas,active_agrns,coverage,covered_lgas');
+    expect(row).toBe(`2480,green,true,"'=HYPERLINK(""x"")",'-1,"A, ""B"" (1); @C",1; 2,some,'@C`);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 });

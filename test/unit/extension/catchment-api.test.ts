@@ -8,6 +8,7 @@ const SERVER = 'https://eligibility.example.test';
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+/** As a server released before coverage answers (no coverage, covered_lgas or partly_covered): still a catchment. */
 const CATCHMENT = {
   success: true,
   data: {

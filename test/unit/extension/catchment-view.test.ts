@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { CatchmentPostcode } from '../../../shared/api/catchment';
-import { COLOR_WORDS, csvFileName, lgaWords, sortedRows, summaryWords } from '../../../ui/catchment/catchment-view';
+import { alertHeadWords } from '../../../ui/catchment/alert-words';
+import type { ClientCatchmentPostcode } from '../../../shared/api/catchment';
+import {
+  COLOR_WORDS,
+  csvFileName,
+  lgaWords,
+  rowState,
+  sortedRows,
+  statusWords,
+  summaryWords,
+} from '../../../ui/catchment/catchment-view';
 
-const row = (postcode: string, extra: Partial<CatchmentPostcode> = {}): CatchmentPostcode => ({
+const row = (postcode: string, extra: Partial<ClientCatchmentPostcode> = {}): ClientCatchmentPostcode => ({
   postcode,
   status_color: 'red',
   is_eligible: false,
@@ -10,7 +19,24 @@ const row = (postcode: string, extra: Partial<CatchmentPostcode> = {}): Catchmen
   lga_code: '',
   lgas: [],
   active_agrns: [],
+  coverage: 'none',
+  covered_lgas: [],
   ...extra,
+});
+
+const MORETON_BAY = { lga_name: 'Moreton Bay', lga_code: '35010' };
+const BRISBANE = { lga_name: 'Brisbane', lga_code: '31000' };
+
+/** 4055 as the catchment answers it when a declaration covers Brisbane and none Moreton Bay. */
+const partly = row('4055', {
+  status_color: 'green',
+  is_eligible: true,
+  lga_name: 'Moreton Bay',
+  lga_code: '35010',
+  lgas: [MORETON_BAY, BRISBANE],
+  active_agrns: ['1195'],
+  coverage: 'some',
+  covered_lgas: [BRISBANE],
 });
 
 describe('catchment table words', () => {
@@ -21,6 +47,23 @@ describe('catchment table words', () => {
       red: 'Not eligible',
       unknown: 'Unknown',
     });
+  });
+
+  it('shows a partly covered postcode as its own state, naming the council areas covered and not, never "Eligible"', () => {
+    expect(rowState(partly)).toBe('partial');
+    expect(statusWords(partly)).toBe('Partly covered — check council area: Brisbane covered, Moreton Bay not');
+    const amber = { ...partly, status_color: 'amber' as const };
+    expect(rowState(amber)).toBe('partial');
+    expect(statusWords(amber)).not.toMatch(/^Eligible/);
+    const all = row('4000', { status_color: 'green', is_eligible: true, coverage: 'all', lgas: [BRISBANE] });
+    expect(rowState(all)).toBe('green');
+    expect(statusWords(all)).toBe('Eligible');
+  });
+
+  it('reads a server that does not send coverage as it meant eligible', () => {
+    const { coverage: _c, covered_lgas: _l, ...old } = row('4000', { status_color: 'green', is_eligible: true });
+    expect(rowState(old)).toBe('green');
+    expect(rowState({ ...old, status_color: 'red', is_eligible: false })).toBe('red');
   });
 
   it('names every LGA once, the principal first; a dash when none is known', () => {
@@ -46,14 +89,29 @@ describe('catchment table words', () => {
     ]);
   });
 
-  it('sums up the counts', () => {
-    expect(summaryWords({ green: 1, amber: 1, red: 1, unknown: 0 })).toBe(
-      '3 postcodes: 1 eligible, 1 eligible (long-running), 1 not eligible, 0 unknown',
+  it('sums up the counts, a partly covered postcode apart from the eligible ones', () => {
+    const green = row('4000', { status_color: 'green', is_eligible: true, coverage: 'all' });
+    const amber = row('2000', { status_color: 'amber', is_eligible: true, coverage: 'all' });
+    expect(summaryWords([green, amber, row('2480'), partly])).toBe(
+      '4 postcodes: 1 eligible, 1 partly covered, 1 eligible (long-running), 1 not eligible, 0 unknown',
     );
-    expect(summaryWords({ green: 1, amber: 0, red: 0, unknown: 0 })).toMatch(/^1 postcode:/);
+    expect(summaryWords([green])).toMatch(/^1 postcode:/);
   });
 
   it('names the download by the local date', () => {
     expect(csvFileName(new Date(2026, 0, 5, 9))).toBe('catchment-2026-01-05.csv');
+  });
+});
+
+describe('alert headlines', () => {
+  it('say when a change leaves a postcode only partly covered', () => {
+    expect(alertHeadWords({ kind: 'newly_eligible', coverage: 'all' })).toBe('Now eligible');
+    expect(alertHeadWords({ kind: 'newly_eligible' })).toBe('Now eligible');
+    expect(alertHeadWords({ kind: 'newly_eligible', coverage: 'some' })).toBe(
+      'Now partly covered: check the council area',
+    );
+    expect(alertHeadWords({ kind: 'declaration_ended', coverage: 'some' })).toBe(
+      'Declaration ended: partly covered, check the council area',
+    );
   });
 });

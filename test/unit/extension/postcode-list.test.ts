@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CATCHMENT_POSTCODES } from '../../../shared/api/catchment';
+import { namedEntries, readWords, sourceWords } from '../../../ui/catchment/list-words';
 import { parsePostcodeList, splitCsvLine } from '../../../ui/catchment/postcode-list';
 
 describe('parsePostcodeList: what a practice pastes or exports', () => {
@@ -20,15 +21,31 @@ describe('parsePostcodeList: what a practice pastes or exports', () => {
     ]);
   });
 
-  it('counts repeats once but keeps them among the entries', () => {
-    const list = parsePostcodeList('4000\n4000\n2480');
-    expect(list.postcodes).toEqual(['4000', '2480']);
-    expect(list.entries).toHaveLength(3);
+  it('counts repeats once, keeps them among the entries and names them', () => {
+    const list = parsePostcodeList('4000\n4000\n2480\n4055 4055 4055 2480');
+    expect(list.postcodes).toEqual(['4000', '2480', '4055']);
+    expect(list.entries).toHaveLength(7);
+    expect(list.repeated).toEqual(['4000', '4055', '2480']);
   });
 
-  it('skips a header row without digits', () => {
-    expect(parsePostcodeList('Postcodes\n4000\n2480').postcodes).toEqual(['4000', '2480']);
-    expect(parsePostcodeList('Our patients\n4000').invalid).toEqual([]);
+  it('reads a first line naming postcodes as a heading, and says so; other words are entries', () => {
+    const list = parsePostcodeList('Postcodes\n4000\n2480');
+    expect(list).toMatchObject({ postcodes: ['4000', '2480'], heading: 'Postcodes', column: null });
+    expect(parsePostcodeList('Our postcodes:\n4000').heading).toBe('Our postcodes:');
+    // Not a heading: words that are not postcodes are named, never skipped unseen.
+    expect(parsePostcodeList('Our patients\n4000')).toMatchObject({ heading: null, invalid: ['Our', 'patients'] });
+  });
+
+  it('reads every separator under a one-cell heading ("Postcode"), not only its first comma as a one-column CSV', () => {
+    const list = parsePostcodeList('Postcode\n2000, 4000; 4055\n4312 3875\t0800');
+    expect(list.postcodes).toEqual(['2000', '4000', '4055', '4312', '3875', '0800']);
+    expect(list).toMatchObject({ invalid: [], heading: 'Postcode', column: null });
+  });
+
+  it('reads every separator inside a CSV column cell too', () => {
+    const list = parsePostcodeList('Suburb,Postcode\nSomewhere,"4312 3875"\nElsewhere,2000;4000');
+    expect(list.postcodes).toEqual(['4312', '3875', '2000', '4000']);
+    expect(list.column).toBe('Postcode');
   });
 
   it('ignores quotes', () => {
@@ -70,7 +87,37 @@ describe('parsePostcodeList: what a practice pastes or exports', () => {
   });
 
   it('an empty text is an empty list', () => {
-    expect(parsePostcodeList('  \n ')).toEqual({ entries: [], postcodes: [], invalid: [], tooMany: false });
+    expect(parsePostcodeList('  \n ')).toEqual({
+      entries: [],
+      postcodes: [],
+      invalid: [],
+      repeated: [],
+      heading: null,
+      column: null,
+      tooMany: false,
+    });
+  });
+});
+
+describe('what the form says it read, before anything is sent', () => {
+  it('accounts for every entry: postcodes, entries that are not postcodes (named) and repeats (named)', () => {
+    // The list that once showed "4 postcodes ready" for 9 entries.
+    const list = parsePostcodeList('Postcode\n2000, 4000; 4055\n4312 3875\nabc\n4000\n2480 12345');
+    expect(readWords(list)).toBe(
+      'Read 9 entries: 6 postcodes, 2 not postcodes (abc and 12345), 1 repeat (4000, each saved once).',
+    );
+    expect(sourceWords(list)).toBe('The first line, “Postcode”, was read as a heading.');
+    expect(readWords(parsePostcodeList('4000'))).toBe('Read 1 entry: 1 postcode.');
+    expect(readWords(parsePostcodeList('x'))).toBe('Read 1 entry: 0 postcodes, 1 not a postcode (x).');
+    expect(sourceWords(parsePostcodeList('4000, 2480'))).toBeNull();
+    expect(sourceWords(parsePostcodeList('Suburb;Post Code\nA;4000'))).toBe(
+      'Read from the “Post Code” column; the other columns are not saved.',
+    );
+  });
+
+  it('names a few entries in the sentence and counts the rest', () => {
+    expect(namedEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toBe('a, b, c, d, e and 2 more');
+    expect(namedEntries(['a', 'b'])).toBe('a and b');
   });
 });
 
