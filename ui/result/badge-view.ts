@@ -79,7 +79,7 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   },
   data_unavailable: {
     label: 'Data not available yet',
-    // The wait the server asked for is added when the answer says it (dataUnavailableDetail).
+    // badgeView adds the wait the server asked for, when the answer says it; no wait is made up.
     detail: 'The server has not finished loading disaster data yet.',
   },
   postcode_not_found: {
