@@ -3,11 +3,11 @@ import { ErrorEnvelope } from '../../shared/api/envelope';
 import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
 import { ClientCheckResponse } from '../../ui/result/check-answer';
 import type { CheckSuccess } from '../../ui/result/outcome';
-import { retryAfterSeconds } from '../../ui/result/retry-after';
+import { statedRetrySeconds } from '../../ui/result/retry-after';
 
 /**
  * A check by hand that gave no answer: the API's error code (or `unreachable`, `unexpected_response`), with what the
- * page needs to word it: the request, and for 429 and 503 how many seconds to wait.
+ * page needs to word it: the request, and for 429 and 503 how many seconds to wait when the server said.
  */
 export interface ByHandFailure {
   ok: false;
@@ -59,7 +59,9 @@ export async function checkByHand(
       ? failure('unreachable', 'The server could not be reached.', response.status)
       : failure('server_error', `The server answered HTTP ${response.status}.`, response.status);
   if (response.status === 429 || response.status === 503) {
-    refused.retryAfter = retryAfterSeconds(response.headers, now());
+    // Only a wait the server stated: the page says no time rather than one it made up.
+    const wait = statedRetrySeconds(response.headers, now());
+    if (wait !== undefined) refused.retryAfter = wait;
   }
   return refused;
 }

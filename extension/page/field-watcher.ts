@@ -9,6 +9,11 @@ export interface FieldWatcherHooks {
    * Called once per change, after typing pauses.
    */
   onPostcode(field: HTMLInputElement, postcode: string | null): void;
+  /**
+   * Typing made the field hold another 4-digit postcode than the one last reported, which `onPostcode` reports once
+   * typing pauses: until then, what was shown for the old one is not the field's answer.
+   */
+  onPending?(field: HTMLInputElement, postcode: string): void;
   /** A field left the document (removed, or its form re-rendered). */
   onFieldGone(field: HTMLInputElement): void;
   /** Something was removed from the page: the caller may check that its own UI is still attached. */
@@ -48,6 +53,8 @@ const SHADOW_SEARCH_WAIT_MS = 500;
 export class FieldWatcher {
   readonly fields = new Set<HTMLInputElement>();
   private readonly lastValue = new WeakMap<HTMLInputElement, string | null>();
+  /** Fields whose new value went to `onPending`: their next value is reported even if it is the old one again. */
+  private readonly announced = new WeakSet<HTMLInputElement>();
   private readonly timers = new Map<HTMLInputElement, ReturnType<typeof setTimeout>>();
   /** Child lists of the document and of the shadow roots found since start. */
   private readonly observer: ShadowFollowingObserver;
@@ -192,7 +199,8 @@ export class FieldWatcher {
   /** Reads a field now and reports its value if it changed. */
   evaluate(field: HTMLInputElement): void {
     const postcode = completePostcode(field.value ?? '');
-    if (this.lastValue.has(field) && this.lastValue.get(field) === postcode) return;
+    const announced = this.announced.delete(field);
+    if (!announced && this.lastValue.has(field) && this.lastValue.get(field) === postcode) return;
     this.lastValue.set(field, postcode);
     this.hooks.onPostcode(field, postcode);
   }
@@ -230,10 +238,18 @@ export class FieldWatcher {
     const field = eventField(event);
     if (!field || !this.fields.has(field)) return;
     this.cancelDebounce(field);
-    // Clearing the field removes the badge at once; a value waits until typing pauses.
-    if (!field.value) {
+    // A field that no longer holds a postcode (cleared, or a digit taken away) loses its badge at once; another
+    // postcode shows as pending at once, and is checked once typing pauses. Either way no answer stays beside a
+    // value it is not for.
+    const postcode = completePostcode(field.value ?? '');
+    if (postcode === null) {
       this.evaluate(field);
       return;
+    }
+    const last = this.lastValue.get(field);
+    if (last && last !== postcode) {
+      this.announced.add(field);
+      this.hooks.onPending?.(field, postcode);
     }
     this.timers.set(
       field,

@@ -21,7 +21,7 @@ function boxAt(x: number, y: number, size: Size): Box {
 }
 
 /**
- * The badge's forms, widest first: the full words; the dot and one word; the mark alone (the tone's symbol ✓ ✕ ! in
+ * The badge's forms, widest first: the full words; the dot and one word; the mark alone (the tone's symbol ✓ ◐ ✕ ! in
  * its colour, for a dense grid's narrow field). Each keeps the full words as its accessible name and title.
  */
 export type Mode = 'full' | 'compact' | 'mark';

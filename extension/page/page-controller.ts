@@ -65,6 +65,7 @@ export class PageController {
       doc,
       {
         onPostcode: (field, postcode) => (postcode ? this.show(field, postcode) : this.remove(field)),
+        onPending: (field, postcode) => this.pending(field, postcode),
         onFieldGone: (field) => this.remove(field),
       },
       { debounceMs: deps.debounceMs, ownTag: OVERLAY_HOST_TAG },
@@ -145,6 +146,20 @@ export class PageController {
         current.badge.show(outcome);
       }
     });
+  }
+
+  /**
+   * A field whose badge showed the answer for another postcode now holds `postcode`, to be checked once typing
+   * pauses: the badge (and its panel, if open) says it is checking, and an answer still on its way for the old
+   * postcode is dropped. A field without a badge gets one when its postcode is checked.
+   */
+  private pending(anchor: Anchor, postcode: string): void {
+    const slot = this.slots.get(anchor);
+    if (!slot) return;
+    slot.seq++;
+    slot.postcode = postcode;
+    slot.last = undefined;
+    slot.badge.show({ pending: postcode });
   }
 
   private remove(anchor: Anchor): void {

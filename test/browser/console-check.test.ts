@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../../server/team/team-service';
+import { sydneyToday } from '../../shared/domain/dates';
+import { fixtureDeclarations } from '../fixtures/declarations';
 import { checkPostcode, seedAccount, type SeededAccount } from '../helpers/test-server';
 import {
   focused,
@@ -27,7 +29,9 @@ const PASSWORD = 'a long enough passphrase';
 const MEMBER = `gp-${process.pid}@check.example`;
 
 beforeAll(async () => {
-  h = await openConsoleHarness();
+  // Without the Moreton Bay flood, 4055 is as a clinic met it: Brisbane covered, Moreton Bay not (partly covered).
+  const declarations = fixtureDeclarations(sydneyToday(new Date())).filter((d) => d.agrn !== '1001');
+  h = await openConsoleHarness({ server: { declarations } });
   // An organisation with a key (to ask the API the same question) and a GP who is a member of it.
   clinic = await seedAccount(h.server.runtime);
   const organisationId = h.server.runtime.accounts.membershipOf(clinic.accountId)!.organisation_id;
@@ -104,7 +108,10 @@ describe('Check a postcode, as a member', () => {
     ]);
     expect(await texts(page, '.dte-declaration-title')).toEqual(data.disasters.map((d: { title: string }) => d.title));
     expect(await main(page).locator('.dte-proforma').textContent()).toBe(data.clinical_documentation.proforma_text);
-    expect(await texts(page, '.dte-disclaimers li')).toEqual(data.disclaimers);
+    // Each caveat once: a disclaimer the Medicare text already says (the DRFA one) is not said again.
+    const said = (await main(page).locator('.dte-result').textContent()) ?? '';
+    for (const disclaimer of data.disclaimers) expect(said.split(disclaimer)).toHaveLength(2);
+    expect(await main(page).textContent()).not.toMatch(/rate limit/i);
     // Styled as in the extension: the result's stylesheet got past the CSP (it refuses a <style> element).
     expect(
       await main(page)
@@ -146,6 +153,58 @@ describe('Check a postcode, as a member', () => {
       .toBe('Enter a 4-digit postcode, for example 2480.');
     expect(await main(page).getByLabel('Postcode', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await focused(page)).toMatchObject({ tag: 'input', name: 'Postcode' });
+  });
+
+  it('an answer never stands beside another postcode: editing or a refused check takes it away', async () => {
+    const result = main(page).locator('.dte-result');
+    const refused = main(page).getByTestId('check-refused');
+    const postcode = main(page).getByLabel('Postcode', { exact: true });
+    await check(page, '2480');
+    await expect.poll(() => result.count()).toBe(1);
+    // Typing another postcode: gone at once, before Check; then the form refuses it and shows no answer either.
+    await postcode.fill('abcd');
+    await expect.poll(() => result.count()).toBe(0);
+    await postcode.press('Enter');
+    await expect.poll(() => main(page).getByRole('alert').count()).toBe(1);
+    expect(await result.count()).toBe(0);
+    // Checked again, then the suburb changed: the answer was for the postcode without it.
+    await check(page, '2480');
+    await expect.poll(() => result.count()).toBe(1);
+    await main(page).getByLabel('Suburb (optional)').fill('Lismore');
+    await expect.poll(() => result.count()).toBe(0);
+    // A refusal is an answer too: it goes with an edit, and a refused check leaves no earlier answer behind.
+    await check(page, '0100');
+    await expect.poll(() => refused.count()).toBe(1);
+    await postcode.fill('010');
+    await expect.poll(() => refused.count()).toBe(0);
+    await check(page, '2480');
+    await expect.poll(() => result.count()).toBe(1);
+    await check(page, '0999');
+    await expect.poll(() => refused.locator('h2').textContent()).toBe('Postcode not found');
+    expect(await result.count()).toBe(0);
+  });
+
+  it('4055, partly covered: its own words, glyph and colour, never a green tick; DRFA explained by keyboard', async () => {
+    await check(page, '4055');
+    const data = await apiAnswer({ postcode: '4055' });
+    expect(data.summary).toMatchObject({ is_eligible: true, coverage: 'some' });
+    const status = main(page).locator('.dte-status');
+    await expect.poll(() => status.textContent()).toBe('◐ Check council area · Brisbane covered, Moreton Bay not');
+    expect(await main(page).locator('.dte-coverage').textContent()).toBe(
+      "Check the patient's council area: Brisbane is covered, Moreton Bay is not.",
+    );
+    expect(await main(page).locator('.dte-result').textContent()).not.toContain('✓');
+    const colours = await status.evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
+    // Not the green of an eligible answer (#e3f4e6 on #145224).
+    expect(colours).toEqual(['rgb(239, 233, 251)', 'rgb(74, 42, 153)']);
+    expect(await texts(page, '.dte-location dt')).toEqual(['Postcode', 'Suburbs', 'Council areas (LGAs)']);
+
+    const drfa = main(page).locator('details.dte-drfa');
+    await drfa.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => drfa.getAttribute('open')).toBe('');
+    expect(await drfa.textContent()).toContain('Disaster Recovery Funding Arrangements');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('narrows a postcode to a suburb when asked, as the API does', async () => {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { buildPostcodeIndex, type LocalityRow } from '../../server/postcodes/postcode-index';
 import { CheckResponse } from '../../shared/api/check';
 import { sydneyToday } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { fixtureDeclarations } from '../fixtures/declarations';
+import { LOCALITY_ROWS } from '../fixtures/localities';
 import {
   checkPostcode,
   seedAccount,
@@ -16,6 +18,7 @@ import {
   badgeAfter,
   openPanel,
   typePostcode,
+  OVERLAY_TAG,
   type ExtensionBrowser,
   type StaticServer,
 } from './helpers/browser';
@@ -38,6 +41,20 @@ function markupDeclaration(today: string): Declaration {
   };
 }
 
+/** 4306 as a clinic met it: mostly Ipswich (not covered by any declaration), partly Brisbane (covered). */
+const PARTLY_COVERED: LocalityRow[] = [
+  ['CHUWAR', 'Ipswich', '33960'],
+  ['MOUNT CROSBY', 'Ipswich', '33960'],
+  ['KARANA DOWNS', 'Brisbane', '31000'],
+].map(([locality, lgaregion, lgacode]) => ({
+  postcode: '4306',
+  locality: locality!,
+  state: 'QLD',
+  type: 'Delivery Area',
+  lgaregion: lgaregion!,
+  lgacode: lgacode!,
+}));
+
 let server: TestServer;
 let account: SeededAccount;
 let pages: StaticServer;
@@ -50,7 +67,10 @@ beforeAll(async () => {
   const today = sydneyToday(new Date());
   // Not connected: the first tests set the extension up as a person does.
   harness = await openExtensionHarness({
-    server: { declarations: [...fixtureDeclarations(today), markupDeclaration(today)] },
+    server: {
+      declarations: [...fixtureDeclarations(today), markupDeclaration(today)],
+      postcodes: buildPostcodeIndex([...LOCALITY_ROWS, ...PARTLY_COVERED]),
+    },
     connect: false,
   });
   ({ server, pages, ext, page } = harness);
@@ -134,7 +154,12 @@ describe('badges on the sample practice software', () => {
     expect(await badge.getAttribute('data-tone')).toBe('green');
     expect(await badgeFor('2480')).toContain('Not eligible · Lismore');
     expect(await badge.getAttribute('data-tone')).toBe('red');
-    expect(await badgeFor('4055')).toContain('Eligible · Moreton Bay + 1 more LGA');
+    expect(await badgeFor('4055')).toContain('Eligible · Moreton Bay + 1 more council area');
+    // Partly covered: no tick, not green, its own words.
+    const partly = await badgeFor('4306');
+    expect(partly).toBe('◐Check council area · Brisbane covered, Ipswich not');
+    expect(await badge.getAttribute('data-tone')).toBe('partial');
+    expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(239, 233, 251)');
     expect(await badgeFor('9999')).toContain('Postcode not found');
     // Clearing the field removes the badge.
     await page.locator('#postcode').fill('');
@@ -159,11 +184,13 @@ describe('badges on the sample practice software', () => {
     expect(await panel.locator('h2').textContent()).toBe(expected.summary.headline_text);
     expect(await panel.locator('.dte-steps li').allTextContents()).toEqual(expected.summary.clinical_decision_support);
     const declaration = panel.locator('.dte-declaration').first();
-    expect(await declaration.textContent()).toContain('AGRN 1195');
+    expect(await declaration.textContent()).toContain('Disaster reference (AGRN) 1195');
     expect(await declaration.textContent()).toContain('Tropical Cyclone Test (synthetic)');
     expect(await declaration.textContent()).toContain(`from ${expected.disasters[0]!.display_date}, no end date`);
     expect(await declaration.locator('a').getAttribute('href')).toBe(expected.disasters[0]!.url);
-    expect(await panel.locator('.dte-disclaimers li').allTextContents()).toEqual(expected.disclaimers);
+    // Each caveat once: a disclaimer the Medicare text already says (the DRFA one) is not said again.
+    const said = (await panel.textContent()) ?? '';
+    for (const disclaimer of expected.disclaimers) expect(said.split(disclaimer)).toHaveLength(2);
     expect(await panel.locator('.dte-proforma').textContent()).toBe(expected.clinical_documentation.proforma_text);
 
     await panel.getByRole('button', { name: 'Copy proforma' }).click();
@@ -185,6 +212,39 @@ describe('badges on the sample practice software', () => {
     await page.keyboard.press('Tab');
     expect(await badgeFocused()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('referral');
+  });
+
+  it('a badge and its open panel never show the answer for the value the field had before', async () => {
+    await openPractice();
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    await badgeAfter(page, '#postcode').click();
+    await expect.poll(() => openPanel(page).isVisible()).toBe(true);
+    // What the badge and the panel say as each edit lands: a listener on the field runs after the extension's (at
+    // the document, capturing), in the same event, so nothing can change in between.
+    await page.evaluate((tag) => {
+      const field = document.getElementById('postcode') as HTMLInputElement;
+      const seen: { value: string; badge: string | null; panel: string | null }[] = [];
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      field.addEventListener('input', () => {
+        const root = document.querySelector(tag)?.shadowRoot;
+        seen.push({
+          value: field.value,
+          badge: root?.querySelector('button.dte-badge[data-field-id="postcode"]')?.textContent ?? null,
+          panel: root?.querySelector('[role=dialog]:not([hidden])')?.textContent ?? null,
+        });
+      });
+    }, OVERLAY_TAG);
+    const seen = () => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen);
+    // Another postcode pasted over it: checking at once, then its answer.
+    await page.locator('#postcode').fill('2480');
+    expect(await seen()).toEqual([
+      { value: '2480', badge: '…Checking 2480…', panel: expect.not.stringMatching(/Brisbane/) },
+    ]);
+    await expect.poll(() => badgeAfter(page, '#postcode').textContent()).toContain('Not eligible · Lismore');
+    // A digit taken away: no postcode, so no badge and no panel, at once.
+    await page.locator('#postcode').press('Backspace');
+    expect((await seen())[1]).toEqual({ value: '248', badge: null, panel: null });
+    await expect.poll(() => allBadges(page).count()).toBe(0);
   });
 
   it('server text is shown as text: a declaration title with markup creates no element and runs nothing', async () => {
@@ -292,6 +352,29 @@ describe('popup', () => {
       /^Eligible: 1 active disaster declaration for Brisbane LGA/,
     );
     expect(await popup.getByRole('button', { name: 'Copy proforma' }).count()).toBe(1);
+    await popup.close();
+  });
+
+  it('an answer goes as soon as the postcode changes or is refused; a partly covered one is not a tick', async () => {
+    const popup = await ext.context.newPage();
+    await popup.goto(ext.url('popup.html'));
+    const result = popup.locator('.dte-result');
+    await popup.getByLabel('Postcode').fill('4000');
+    await popup.getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => popup.locator('.dte-status').textContent()).toContain('Eligible · Brisbane');
+    await popup.getByLabel('Postcode').fill('400');
+    await expect.poll(() => result.count()).toBe(0);
+    await popup.getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => popup.getByRole('alert').textContent()).toBe('Enter a 4-digit postcode.');
+    expect(await result.count()).toBe(0);
+
+    await popup.getByLabel('Postcode').fill('4306');
+    await popup.getByRole('button', { name: 'Check' }).click();
+    await expect
+      .poll(() => popup.locator('.dte-status').textContent())
+      .toBe('◐ Check council area · Brisbane covered, Ipswich not');
+    expect(await result.textContent()).not.toContain('✓');
+    expect(await result.getAttribute('class')).toBe('dte-result dte-tone-partial');
     await popup.close();
   });
 

@@ -64,8 +64,8 @@ describe('a server that sends only the first contract’s fields', () => {
     const panel = openPanel(page);
     await expect.poll(() => panel.isVisible()).toBe(true);
     expect(await panel.locator('h2').textContent()).toBe('Eligible: 1 active disaster declaration for Brisbane LGA.');
-    expect(await panel.locator('.dte-location').textContent()).toContain('LGABrisbane');
-    expect(await panel.locator('.dte-declaration').textContent()).toContain('AGRN 1195');
+    expect(await panel.locator('.dte-location').textContent()).toContain('Council area (LGA)Brisbane');
+    expect(await panel.locator('.dte-declaration').textContent()).toContain('Disaster reference (AGRN) 1195');
     const meta = (await panel.locator('.dte-meta').textContent()) ?? '';
     expect(meta).toMatch(/^Data last updated .+\.$/);
     expect(meta).not.toMatch(/ from |48 hours/);

@@ -1,10 +1,15 @@
-import type { LgaRef } from '../../shared/domain/lga';
-import { coveredLgas } from '../../shared/eligibility/lga-coverage';
+import { answerCoverage } from '../../shared/eligibility/lga-coverage';
 import type { ClientCheckData } from './check-answer';
 import type { CheckOutcome, Problem } from './outcome';
+import { partialWords } from './partial-cover';
+import { waitWords } from './wait-words';
 
-/** `neutral` is any answer that is not an eligibility result (an error or a setup step); `pending` is a check under way. */
-export type Tone = 'green' | 'amber' | 'red' | 'neutral' | 'pending';
+/**
+ * `partial`: eligible only if the patient lives in one of the covered council areas of a postcode that spans several
+ * (coverage `some`), never green. `neutral` is any answer that is not an eligibility result (an error or a setup
+ * step); `pending` is a check under way.
+ */
+export type Tone = 'green' | 'amber' | 'partial' | 'red' | 'neutral' | 'pending';
 
 export interface BadgeView {
   tone: Tone;
@@ -34,7 +39,7 @@ function lgaWords(data: ClientCheckData): string {
   // Without `lgas` (a server that does not send it) only the principal LGA is known.
   const lgas = data.location.lgas ?? [];
   if (lgas.length <= 1) return data.location.lga_name;
-  return `${data.location.lga_name} + ${lgas.length - 1} more LGA${lgas.length === 2 ? '' : 's'}`;
+  return `${data.location.lga_name} + ${lgas.length - 1} more council area${lgas.length === 2 ? '' : 's'}`;
 }
 
 export function secondsUntil(retryAt: number | undefined, now: number): number {
@@ -59,7 +64,9 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   invalid_key: {
     label: 'Key invalid',
     detail:
-      'The server did not accept the saved API key: it is unknown or has been revoked. Generate a new key in the options.',
+      // Not "generate a new key": whoever reads the badge may have no account, and a new key stops every other
+      // workstation that holds the current one.
+      "The server did not accept this browser's API key: it is unknown or has been revoked. Ask your practice manager or IT provider for the clinic's current key.",
   },
   subscription_inactive: {
     label: 'Subscription inactive',
@@ -72,7 +79,8 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
   },
   data_unavailable: {
     label: 'Data not available yet',
-    detail: 'The server has not finished loading disaster data yet. Try again in a minute.',
+    // badgeView adds the wait the server asked for, when the answer says it; no wait is made up.
+    detail: 'The server has not finished loading disaster data yet.',
   },
   postcode_not_found: {
     label: 'Postcode not found',
@@ -87,22 +95,6 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
     detail: 'The server answered with an error. Try again; if it keeps happening, tell the clinic IT contact.',
   },
 };
-
-/**
- * The LGAs an active declaration covers, when they are only some of the postcode's; null when all are, or when the
- * answer does not say which LGAs the postcode and its declarations have (then the headline speaks for it).
- */
-function partlyCovered(data: ClientCheckData): LgaRef[] | null {
-  const lgas = data.location.lgas;
-  if (!lgas || lgas.length <= 1) return null;
-  const declarations: { is_active: boolean; lgas: LgaRef[] }[] = [];
-  for (const d of data.disasters) {
-    if (!d.lgas) return null;
-    declarations.push({ is_active: d.is_active, lgas: d.lgas });
-  }
-  const covered = coveredLgas(lgas, declarations);
-  return covered.length < lgas.length ? covered : null;
-}
 
 /** The badge for a check outcome (or a check under way), in words. */
 export function badgeView(outcome: CheckOutcome | { pending: string }, now: number = Date.now()): BadgeView {
@@ -127,12 +119,16 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
       };
     }
     const words = PROBLEM_WORDS[outcome.problem];
+    const detail =
+      outcome.problem === 'data_unavailable' && outcome.retryAt !== undefined
+        ? `${words.detail} Try again in ${waitWords(secondsUntil(outcome.retryAt, now))}.`
+        : words.detail;
     const short = SETUP_PROBLEMS.has(outcome.problem)
       ? 'Set up'
       : outcome.problem === 'postcode_not_found' || outcome.problem === 'invalid_postcode'
         ? 'Check'
         : 'Error';
-    return { tone: 'neutral', label: words.label, detail: words.detail, icon: '!', short };
+    return { tone: 'neutral', label: words.label, detail, icon: '!', short };
   }
   const { summary } = outcome.data;
   if (!summary.is_eligible) {
@@ -144,9 +140,12 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
       short: 'Not eligible',
     };
   }
+  if (answerCoverage(outcome.data) === 'some') {
+    // Eligible only if the patient lives in a covered council area: not a tick, whatever the colour of the answer.
+    return { tone: 'partial', ...partialWords(outcome.data), icon: '◐', short: 'Check area' };
+  }
   const tone: Tone = summary.status_color === 'amber' ? 'amber' : 'green';
   const eligible = tone === 'amber' ? 'Eligible (long-running)' : 'Eligible';
-  const covered = partlyCovered(outcome.data);
-  const where = covered ? `${covered.map((l) => l.lga_name).join(', ')} only — confirm LGA` : lgaWords(outcome.data);
-  return { tone, label: `${eligible} · ${where}`, detail: summary.headline_text, icon: '✓', short: 'Eligible' };
+  const label = `${eligible} · ${lgaWords(outcome.data)}`;
+  return { tone, label, detail: summary.headline_text, icon: '✓', short: 'Eligible' };
 }

@@ -1,4 +1,4 @@
-import type { ClientCheckData, ClientDisaster, ClientMetadata } from './check-answer';
+import type { ClientCheckData, ClientDisaster, ClientLocation, ClientMetadata } from './check-answer';
 import { displayDate, displayInstant } from '../common/display-dates';
 import { h } from '../common/dom';
 import type { CheckOutcome, Problem } from './outcome';
@@ -84,28 +84,15 @@ function renderSuccess(
   const { summary, location } = data;
   const section = h(doc, 'section', { class: `dte-result dte-tone-${badge.tone}`, 'data-color': summary.status_color });
 
+  section.append(statusLine(doc, badge));
+  // A partly covered answer says which council areas are covered before anything else: that is the whole answer.
+  if (badge.tone === 'partial') section.append(h(doc, 'p', { class: 'dte-coverage' }, badge.detail));
   section.append(
-    statusLine(doc, badge),
     h(doc, 'h2', { class: 'dte-headline' }, summary.headline_text),
     h(doc, 'p', { class: 'dte-medicare' }, summary.medicare_status_text),
   );
 
-  // A server without `lgas` names the principal LGA only.
-  const lgas = location.lgas ?? [];
-  const lgaNames = lgas.length > 0 ? lgas.map((l) => l.lga_name).join(', ') : location.lga_name;
-  section.append(
-    h(
-      doc,
-      'dl',
-      { class: 'dte-location' },
-      h(doc, 'dt', {}, 'Postcode'),
-      h(doc, 'dd', {}, location.postcode),
-      h(doc, 'dt', {}, 'Suburbs'),
-      h(doc, 'dd', {}, `${location.suburb}, ${location.state}`),
-      h(doc, 'dt', {}, lgas.length > 1 ? 'LGAs' : 'LGA'),
-      h(doc, 'dd', {}, lgaNames),
-    ),
-  );
+  section.append(renderLocation(doc, location));
 
   if (summary.clinical_decision_support.length > 0) {
     section.append(
@@ -114,9 +101,9 @@ function renderSuccess(
     );
   }
 
-  section.append(h(doc, 'h3', {}, `Declarations (${data.disasters.length})`));
+  section.append(h(doc, 'h3', {}, `Declarations (${data.disasters.length})`), drfaExplained(doc));
   if (data.disasters.length === 0) {
-    section.append(h(doc, 'p', {}, "No disaster declaration names this postcode's LGA."));
+    section.append(h(doc, 'p', {}, "No disaster declaration names this postcode's council area."));
   } else {
     section.append(
       h(doc, 'ul', { class: 'dte-declarations' }, ...data.disasters.map((d) => renderDeclaration(doc, d))),
@@ -142,7 +129,7 @@ function renderSuccess(
   const source = metadata.data_source ? ` from ${metadata.data_source}` : '';
   section.append(
     h(doc, 'h3', {}, 'Disclaimers'),
-    h(doc, 'ul', { class: 'dte-disclaimers' }, ...data.disclaimers.map((text) => h(doc, 'li', {}, text))),
+    h(doc, 'ul', { class: 'dte-disclaimers' }, ...disclaimersToShow(data).map((text) => h(doc, 'li', {}, text))),
     h(
       doc,
       'p',
@@ -152,6 +139,23 @@ function renderSuccess(
     ),
   );
   return section;
+}
+
+function renderLocation(doc: Document, location: ClientLocation): HTMLElement {
+  // A server without `lgas` names the principal LGA only.
+  const lgas = location.lgas ?? [];
+  const lgaNames = lgas.length > 0 ? lgas.map((l) => l.lga_name).join(', ') : location.lga_name;
+  return h(
+    doc,
+    'dl',
+    { class: 'dte-location' },
+    h(doc, 'dt', {}, 'Postcode'),
+    h(doc, 'dd', {}, location.postcode),
+    h(doc, 'dt', {}, 'Suburbs'),
+    h(doc, 'dd', {}, suburbWords(location.suburb, location.state)),
+    h(doc, 'dt', {}, lgas.length > 1 ? 'Council areas (LGAs)' : 'Council area (LGA)'),
+    h(doc, 'dd', {}, lgaNames),
+  );
 }
 
 function renderDeclaration(doc: Document, d: ClientDisaster): HTMLElement {
@@ -167,14 +171,51 @@ function renderDeclaration(doc: Document, d: ClientDisaster): HTMLElement {
       doc,
       'span',
       { class: 'dte-declaration-meta' },
-      `AGRN ${d.agrn} · ${d.hazard_type ?? 'Hazard not stated'} · ${dates} · ${COLOUR_WORDS[d.status_color]}`,
+      `Disaster reference (AGRN) ${d.agrn} · ${d.hazard_type ?? 'Hazard not stated'} · ${dates} · ${COLOUR_WORDS[d.status_color]}`,
     ),
     url &&
       h(
         doc,
         'a',
         { class: 'dte-link', href: url, target: '_blank', rel: 'noopener noreferrer' },
-        `Details of AGRN ${d.agrn} (opens in a new tab)`,
+        `Details of disaster ${d.agrn} on DisasterAssist (opens in a new tab)`,
       ),
+  );
+}
+
+/**
+ * The location's suburbs. The server cuts a long list alphabetically (a trailing "…"), which may leave out the
+ * patient's own locality: then the line says so instead of showing a list that looks whole.
+ */
+function suburbWords(suburb: string, state: string): string {
+  if (suburb.endsWith('…')) return `Several suburbs, ${state} — confirm the patient's suburb`;
+  return `${suburb}, ${state}`;
+}
+
+/**
+ * The disclaimers, less any the Medicare text above already says word for word (the server puts the DRFA caveat in
+ * both): a caveat read twice is a caveat skimmed.
+ */
+function disclaimersToShow(data: ClientCheckData): string[] {
+  const said = data.summary.medicare_status_text;
+  return data.disclaimers.filter((text) => !said.includes(text.trim()));
+}
+
+/** What DRFA is, once per answer, behind a disclosure (a native <details>: opened by keyboard as by pointer). */
+function drfaExplained(doc: Document): HTMLElement {
+  return h(
+    doc,
+    'details',
+    { class: 'dte-drfa' },
+    h(doc, 'summary', {}, 'What is DRFA?'),
+    h(
+      doc,
+      'p',
+      {},
+      'DRFA is the Disaster Recovery Funding Arrangements: Commonwealth–State disaster funding. DisasterAssist ' +
+        'lists its activations, and these declarations are those activations. An activation usually, but not ' +
+        'always, follows a State or Territory natural disaster declaration; the telehealth exemption needs that ' +
+        "State or Territory declaration for the patient's council area.",
+    ),
   );
 }

@@ -1,8 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { completePostcode } from '../../common/postcode';
 
+interface PostcodeFormProps {
+  busy: boolean;
+  onCheck(postcode: string): void;
+  /** The field changed, or the form refused what it holds: an answer shown is no longer for it. */
+  onEdit(): void;
+}
+
 /** The popup's postcode field: a postcode it can complete to 4 digits goes to `onCheck`, anything else is said. */
-export function PostcodeForm({ busy, onCheck }: { busy: boolean; onCheck(postcode: string): void }) {
+export function PostcodeForm({ busy, onCheck, onEdit }: PostcodeFormProps) {
   const [postcode, setPostcode] = useState('');
   const [error, setError] = useState('');
 
@@ -10,6 +17,7 @@ export function PostcodeForm({ busy, onCheck }: { busy: boolean; onCheck(postcod
     event.preventDefault();
     const value = completePostcode(postcode);
     if (!value) {
+      onEdit();
       setError('Enter a 4-digit postcode.');
       return;
     }
@@ -30,7 +38,10 @@ export function PostcodeForm({ busy, onCheck }: { busy: boolean; onCheck(postcod
           value={postcode}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'postcode-error' : undefined}
-          onChange={(e) => setPostcode(e.target.value)}
+          onChange={(e) => {
+            setPostcode(e.target.value);
+            onEdit();
+          }}
         />
         <button type="submit" disabled={busy}>
           Check

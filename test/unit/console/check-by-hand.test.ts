@@ -47,6 +47,13 @@ describe('checkByHand', () => {
     expect((await checkByHand(notFound.fetchFn, { postcode: '0999' })).ok).toBe(false);
   });
 
+  it('a 503 without Retry-After has no wait: the page says no time rather than one it made up', async () => {
+    const unavailable = answering(503, refusal('data_unavailable', 'Disaster data is not available yet'));
+    const answer = await checkByHand(unavailable.fetchFn, { postcode: '2480' }, () => NOW);
+    expect(answer).toMatchObject({ code: 'data_unavailable', status: 503 });
+    expect(answer).not.toHaveProperty('retryAfter');
+  });
+
   it('a proxy’s page without the envelope is an unreachable server; a network failure too', async () => {
     const proxy = async () => new Response('<html>Bad gateway</html>', { status: 502 });
     expect(await checkByHand(proxy, { postcode: '2480' })).toMatchObject({ code: 'unreachable', status: 502 });
@@ -84,6 +91,13 @@ describe('checkFailureWords', () => {
     expect(checkFailureWords(failure('data_unavailable', { retryAfter: 30 }), otherwise).text).toContain(
       'Try again in 30 seconds.',
     );
+    expect(checkFailureWords(failure('data_unavailable', { retryAfter: 300 }), otherwise).text).toBe(
+      'The server has not finished loading the disaster data. Try again in 5 minutes.',
+    );
+    expect(checkFailureWords(failure('data_unavailable'), otherwise).text).toBe(
+      'The server has not finished loading the disaster data. Try again later.',
+    );
+    expect(checkFailureWords(failure('rate_limited'), otherwise).text).toContain('Wait 60 seconds,');
     expect(checkFailureWords(failure('server_busy', { status: 503 }), otherwise)).toEqual({
       title: 'Server unavailable',
       text: 'message of server_busy.',

@@ -7,12 +7,14 @@ type Report = [string, string | null];
 function setup(body: string, options: { debounceMs?: number; pollMs?: number } = {}) {
   const { document, window } = dom(body);
   const reports: Report[] = [];
+  const pending: Report[] = [];
   const gone: string[] = [];
   const name = (field: HTMLInputElement) => field.getAttribute('name') ?? field.getAttribute('id') ?? '?';
   const watcher = new FieldWatcher(
     document,
     {
       onPostcode: (field, postcode) => reports.push([name(field), postcode]),
+      onPending: (field, postcode) => pending.push([name(field), postcode]),
       onFieldGone: (field) => gone.push(name(field)),
     },
     { debounceMs: options.debounceMs ?? 300, pollMs: options.pollMs ?? 0, ownTag: 'dte-eligibility-badge' },
@@ -22,7 +24,7 @@ function setup(body: string, options: { debounceMs?: number; pollMs?: number } =
     input.value = value;
     input.dispatchEvent(new window.Event('input', { bubbles: true }));
   };
-  return { document, window, watcher, reports, gone, type };
+  return { document, window, watcher, reports, pending, gone, type };
 }
 
 /** Lets linkedom deliver MutationObserver records (it queues them as microtasks). */
@@ -87,6 +89,34 @@ describe('FieldWatcher', () => {
       ['postcode', '4000'],
       ['postcode', null],
     ]);
+  });
+
+  it('a reported postcode typed over is pending at once, and a value that is no postcode is reported at once', () => {
+    const { watcher, reports, pending, type } = setup('<input name="postcode">');
+    watcher.start();
+    reports.length = 0;
+    type('[name=postcode]', '4000');
+    vi.advanceTimersByTime(300);
+    expect(reports).toEqual([['postcode', '4000']]);
+    // Another postcode: said at once, before typing pauses, so the old answer is not left beside it.
+    type('[name=postcode]', '2480');
+    expect(pending).toEqual([['postcode', '2480']]);
+    expect(reports).toEqual([['postcode', '4000']]);
+    // Back to the postcode it had before typing paused: reported again (the badge said "Checking 2480…").
+    type('[name=postcode]', '4000');
+    vi.advanceTimersByTime(300);
+    expect(reports).toEqual([
+      ['postcode', '4000'],
+      ['postcode', '4000'],
+    ]);
+    // A digit taken away: no postcode, reported without waiting.
+    type('[name=postcode]', '400');
+    expect(reports.at(-1)).toEqual(['postcode', null]);
+    // From no postcode (no badge to mark as pending), a postcode is reported once typing pauses, as ever.
+    type('[name=postcode]', '4001');
+    vi.advanceTimersByTime(300);
+    expect(pending).toEqual([['postcode', '2480']]);
+    expect(reports.at(-1)).toEqual(['postcode', '4001']);
   });
 
   it('ignores typing in other inputs', () => {

@@ -69,51 +69,36 @@ export function brisbaneResult(
   );
 }
 
+/** 4055: two LGAs, Moreton Bay the principal one. */
+const AREA_4055: Omit<PostcodeArea, 'lga_source'> = {
+  postcode: '4055',
+  suburbs: ['Bunya', 'Ferny Grove'],
+  state: 'QLD',
+  lgas: [
+    { ...MORETON, share: 0.6 },
+    { ...BRISBANE, share: 0.4 },
+  ],
+};
+
+const LONG_RUNNING_FLOOD = { agrn: '1001', title: 'Long-running Flood (synthetic)', start_date: '2023-02-10' };
+
 /** 4055: Moreton Bay covered by a 3-year-old declaration (amber), Brisbane not covered → partial. */
 export function partialAmberResult(): CheckSuccess {
-  return success(
-    {
-      postcode: '4055',
-      suburbs: ['Bunya', 'Ferny Grove'],
-      state: 'QLD',
-      lgas: [
-        { ...MORETON, share: 0.6 },
-        { ...BRISBANE, share: 0.4 },
-      ],
-    },
-    [
-      {
-        declaration: declaration({
-          agrn: '1001',
-          title: 'Long-running Flood (synthetic)',
-          start_date: '2023-02-10',
-          url: null,
-        }),
-        lgas: [MORETON],
-      },
-    ],
-  );
+  return success(AREA_4055, [{ declaration: declaration({ ...LONG_RUNNING_FLOOD, url: null }), lgas: [MORETON] }]);
+}
+
+/**
+ * 4055 as a clinic met it: Brisbane covered by a recent declaration (green), Moreton Bay, the principal LGA, not
+ * covered → eligible only in Brisbane (coverage `some`).
+ */
+export function partialGreenResult(): CheckSuccess {
+  const cyclone = declaration({ agrn: '1195', title: 'Tropical Cyclone Test (synthetic)', start_date: '2026-01-01' });
+  return success(AREA_4055, [{ declaration: cyclone, lgas: [BRISBANE] }]);
 }
 
 /** 4055 with both LGAs covered by old declarations → amber, fully eligible. */
 export function amberResult(): CheckSuccess {
-  return success(
-    {
-      postcode: '4055',
-      suburbs: ['Bunya', 'Ferny Grove'],
-      state: 'QLD',
-      lgas: [
-        { ...MORETON, share: 0.6 },
-        { ...BRISBANE, share: 0.4 },
-      ],
-    },
-    [
-      {
-        declaration: declaration({ agrn: '1001', title: 'Long-running Flood (synthetic)', start_date: '2023-02-10' }),
-        lgas: [MORETON, BRISBANE],
-      },
-    ],
-  );
+  return success(AREA_4055, [{ declaration: declaration(LONG_RUNNING_FLOOD), lgas: [MORETON, BRISBANE] }]);
 }
 
 /** 2480: only an ended declaration → red, not eligible. */

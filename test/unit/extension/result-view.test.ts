@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InlineBadge } from '../../../extension/page/inline-badge';
 import { renderResultView } from '../../../ui/result/result-view';
-import { brisbaneResult, dom, lismoreResult } from './fixtures';
+import { brisbaneResult, dom, lismoreResult, partialGreenResult } from './fixtures';
 
 const MARKUP_TITLE = 'Flood <img src=x onerror="alert(1)"><script>alert(2)</script> & <b>storm</b>';
 
@@ -29,7 +29,7 @@ describe('renderResultView: an eligible result', () => {
     expect(view.querySelector('h2')!.textContent).toBe(data.summary.headline_text);
     expect(texts(view, '.dte-steps li')).toEqual(data.summary.clinical_decision_support);
     const decl = view.querySelector('.dte-declaration')!;
-    expect(decl.textContent).toContain('AGRN 1195');
+    expect(decl.textContent).toContain('Disaster reference (AGRN) 1195');
     expect(decl.textContent).toContain('Tropical Cyclone Test (synthetic)');
     expect(decl.textContent).toContain('from 01/01/2026, no end date');
     expect(decl.textContent).toContain('Active (recent)');
@@ -37,8 +37,42 @@ describe('renderResultView: an eligible result', () => {
     expect(link.getAttribute('href')).toBe(data.disasters[0]!.url);
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(view.querySelector('.dte-proforma')!.textContent).toBe(data.clinical_documentation.proforma_text);
-    expect(texts(view, '.dte-disclaimers li')).toEqual(data.disclaimers);
     expect(view.textContent).toContain('Data last updated');
+  });
+
+  it('says "council area (LGA)" and "disaster reference (AGRN)", and explains DRFA once, in a disclosure', () => {
+    const { view } = render(partialGreenResult());
+    expect(texts(view, '.dte-location dt')).toEqual(['Postcode', 'Suburbs', 'Council areas (LGAs)']);
+    expect(texts(render(brisbaneResult()).view, '.dte-location dt')[2]).toBe('Council area (LGA)');
+    expect(view.querySelector('.dte-declaration-meta')!.textContent).toMatch(/^Disaster reference \(AGRN\) 1195 · /);
+    expect(view.querySelector('.dte-link')!.textContent).toBe(
+      'Details of disaster 1195 on DisasterAssist (opens in a new tab)',
+    );
+    const drfa = view.querySelectorAll('details');
+    expect(drfa).toHaveLength(1);
+    expect(drfa[0]!.querySelector('summary')!.textContent).toBe('What is DRFA?');
+    expect(drfa[0]!.textContent).toContain('Disaster Recovery Funding Arrangements');
+    expect(drfa[0]!.textContent).toContain('State or Territory');
+  });
+
+  it('says the DRFA caveat once: a disclaimer the Medicare text already says is left out', () => {
+    const outcome = brisbaneResult();
+    const { summary } = outcome.data;
+    const caveat = 'DisasterAssist lists DRFA activations, which usually follow a State declaration.';
+    summary.medicare_status_text = `The exemption applies. ${caveat}`;
+    outcome.data.disclaimers = ['Information only.', caveat, 'Declarations may change.'];
+    const { view } = render(outcome);
+    expect(texts(view, '.dte-disclaimers li')).toEqual(['Information only.', 'Declarations may change.']);
+    expect(view.querySelector('.dte-medicare')!.textContent).toBe(summary.medicare_status_text);
+  });
+
+  it('a cut list of suburbs is not shown as if whole: it asks to confirm the patient’s', () => {
+    const outcome = brisbaneResult();
+    expect(texts(render(outcome).view, '.dte-location dd')[1]).toBe('Brisbane City, Spring Hill, QLD');
+    outcome.data.location.suburb = 'Back Creek, Bentley, Blakebrook…';
+    expect(texts(render(outcome).view, '.dte-location dd')[1]).toBe(
+      "Several suburbs, QLD — confirm the patient's suburb",
+    );
   });
 
   it('shows ended declarations with both dates and "Not active"', () => {
@@ -54,6 +88,21 @@ describe('renderResultView: an eligible result', () => {
     button.dispatchEvent(new view.ownerDocument.defaultView!.Event('click'));
     await vi.waitFor(() => expect(view.querySelector('[role=status]')!.textContent).toBe('Copied to clipboard'));
     expect(copy).toHaveBeenCalledWith(outcome.data.clinical_documentation.proforma_text);
+  });
+});
+
+describe('renderResultView: a partly covered postcode', () => {
+  it('has its own tone, glyph and words, first, and no ✓', () => {
+    const { view } = render(partialGreenResult());
+    expect(view.classList.contains('dte-tone-partial')).toBe(true);
+    expect(view.classList.contains('dte-tone-green')).toBe(false);
+    const status = view.querySelector('.dte-status')!.textContent!;
+    expect(status).toBe('◐ Check council area · Brisbane covered, Moreton Bay not');
+    expect(view.textContent).not.toContain('✓');
+    expect(view.querySelector('.dte-coverage')!.textContent).toBe(
+      "Check the patient's council area: Brisbane is covered, Moreton Bay is not.",
+    );
+    expect(render(brisbaneResult()).view.querySelector('.dte-coverage')).toBeNull();
   });
 });
 

@@ -43,7 +43,7 @@ describe('an answer with only the first contract’s fields (SPEC.md Part A)', (
 
   it('the panel shows the LGA and the data date, and no word for a field that is missing', async () => {
     const view = panel(await check(seedAnswer('4000')));
-    expect(view.querySelector('.dte-location')!.textContent).toContain('LGABrisbane');
+    expect(view.querySelector('.dte-location')!.textContent).toContain('Council area (LGA)Brisbane');
     // No source named and no staleness warning: the answer says neither.
     const meta = view.querySelector('.dte-meta')!.textContent;
     expect(meta).toMatch(/^Data last updated .+\.$/);
@@ -51,16 +51,22 @@ describe('an answer with only the first contract’s fields (SPEC.md Part A)', (
     expect(view.textContent).not.toMatch(/undefined|null|NaN/);
   });
 
-  it('several LGAs without the declarations’ LGAs: no "only — confirm LGA" it cannot know', async () => {
+  it('several LGAs without the declarations’ LGAs or the coverage: no partial cover it cannot know', async () => {
     const full = partialAmberResult();
+    const { coverage, ...summary } = full.data.summary;
+    const disasters = full.data.disasters.map(({ lgas: _lgas, ...d }) => d);
     const body = {
       success: true,
-      data: { ...full.data, disasters: full.data.disasters.map(({ lgas: _lgas, ...d }) => d) },
+      data: { ...full.data, summary, disasters },
       metadata: { last_updated: full.metadata.last_updated },
     };
-    expect(badgeView(await check(body, '4055')).label).toBe('Eligible (long-running) · Moreton Bay + 1 more LGA');
-    // With them, the partial cover is said as before.
-    expect(badgeView(partialAmberResult()).label).toBe('Eligible (long-running) · Moreton Bay only — confirm LGA');
+    expect(badgeView(await check(body, '4055')).label).toBe(
+      'Eligible (long-running) · Moreton Bay + 1 more council area',
+    );
+    // With the coverage, the partial cover is said, without the names it cannot know; with them, by name.
+    const withCoverage = { ...body, data: { ...body.data, summary: { ...summary, coverage } } };
+    expect(badgeView(await check(withCoverage, '4055')).label).toBe('Check council area · only some covered');
+    expect(badgeView(partialAmberResult()).label).toBe('Check council area · Moreton Bay covered, Brisbane not');
   });
 
   it('a field that is there must still be right: only missing fields are forgiven', async () => {

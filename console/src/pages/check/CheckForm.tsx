@@ -2,11 +2,18 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { CheckRequest } from '../../../../shared/api/check';
 import { FOUR_ASCII_DIGITS } from '../../../../shared/api/postcode';
 
+interface CheckFormProps {
+  busy: boolean;
+  onCheck(request: CheckRequest): void;
+  /** Either field changed, or the form refused what they hold: an answer on screen is no longer for them. */
+  onEdit(): void;
+}
+
 /**
  * The postcode and the optional suburb, as the extension's popup asks for the postcode. Only the shape is checked
  * here (4 digits); whether it is an Australian postcode is the server's answer, worded like any other.
  */
-export function CheckForm({ busy, onCheck }: { busy: boolean; onCheck(request: CheckRequest): void }) {
+export function CheckForm({ busy, onCheck, onEdit }: CheckFormProps) {
   const [postcode, setPostcode] = useState('');
   const [suburb, setSuburb] = useState('');
   const [error, setError] = useState('');
@@ -18,6 +25,7 @@ export function CheckForm({ busy, onCheck }: { busy: boolean; onCheck(request: C
     if (busy) return;
     const value = postcode.trim();
     if (!FOUR_ASCII_DIGITS.test(value)) {
+      onEdit();
       setError('Enter a 4-digit postcode, for example 2480.');
       postcodeField.current?.focus();
       return;
@@ -42,7 +50,10 @@ export function CheckForm({ busy, onCheck }: { busy: boolean; onCheck(request: C
           value={postcode}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'check-postcode-error' : undefined}
-          onChange={(e) => setPostcode(e.target.value)}
+          onChange={(e) => {
+            setPostcode(e.target.value);
+            onEdit();
+          }}
         />
       </div>
       <div className="field">
@@ -55,10 +66,14 @@ export function CheckForm({ busy, onCheck }: { busy: boolean; onCheck(request: C
           maxLength={100}
           value={suburb}
           aria-describedby="check-suburb-hint"
-          onChange={(e) => setSuburb(e.target.value)}
+          onChange={(e) => {
+            setSuburb(e.target.value);
+            onEdit();
+          }}
         />
         <p id="check-suburb-hint" className="hint">
-          Only for a postcode that spans several LGAs: the answer is then for the LGA of this suburb.
+          Only for a postcode that spans several council areas (LGAs): the answer is then for this suburb&apos;s council
+          area.
         </p>
       </div>
       {error && (

@@ -1,4 +1,5 @@
 import type { ByHandFailure } from '../../check-api';
+import { waitWords } from '../../../../ui/result/wait-words';
 
 export interface FailureWords {
   /** The heading of the answer: what happened, in a few words. */
@@ -6,8 +7,6 @@ export interface FailureWords {
   /** What it means and what to do. */
   text: string;
 }
-
-const seconds = (n: number | undefined) => (n === undefined ? 'a minute' : n === 1 ? '1 second' : `${n} seconds`);
 
 /**
  * A refused check by hand in words a GP at the front desk can act on. `otherwise`: the console's words for the
@@ -39,12 +38,16 @@ export function checkFailureWords(failure: ByHandFailure, otherwise: (failure: B
     case 'rate_limited':
       return {
         title: 'Too many checks',
-        text: `Your organisation has used its checks for the last minute. Wait ${seconds(failure.retryAfter)}, then check again.`,
+        // The limit is per minute, so a minute is always long enough when the server did not say.
+        text: `Your organisation has used its checks for the last minute. Wait ${waitWords(failure.retryAfter ?? 60)}, then check again.`,
       };
     case 'data_unavailable':
       return {
         title: 'Data not available yet',
-        text: `The server has not finished loading the disaster data. Try again in ${seconds(failure.retryAfter)}.`,
+        text:
+          failure.retryAfter === undefined
+            ? 'The server has not finished loading the disaster data. Try again later.'
+            : `The server has not finished loading the disaster data. Try again in ${waitWords(failure.retryAfter)}.`,
       };
     case 'unreachable':
       return {
