@@ -349,7 +349,7 @@ describe('popup', () => {
     await popup.getByRole('button', { name: 'Check' }).click();
     await expect.poll(() => popup.locator('.dte-status').textContent()).toContain('Eligible · Brisbane');
     expect(await popup.locator('h2').textContent()).toMatch(
-      /^Eligible: 1 active disaster declaration for Brisbane LGA/,
+      /^Eligible: 1 active disaster declaration for Brisbane council area \(LGA\)/,
     );
     expect(await popup.getByRole('button', { name: 'Copy proforma' }).count()).toBe(1);
     await popup.close();
