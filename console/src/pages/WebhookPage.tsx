@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WebhookData, WebhookDelivery } from '../../../shared/api/webhook';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../ui/common/NoticeLine';
@@ -44,10 +44,16 @@ function CurrentWebhook({ webhook }: { webhook: WebhookData }) {
   );
 }
 
+/** The secret shown once, with focus on it: the button that asked for it was busy meanwhile, and it is what is next. */
 function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [secret]);
   return (
     <div className="new-key" role="region" aria-labelledby="secret-heading">
-      <h3 id="secret-heading">Signing secret</h3>
+      {/* A heading of the page's own outline, which has no other level between it and the page's title. */}
+      <h2 id="secret-heading" ref={heading} tabIndex={-1}>
+        Signing secret
+      </h2>
       <p>
         Shown once. Your system checks each delivery&apos;s X-Signature header with it (HMAC-SHA256 of the raw body).
       </p>
@@ -61,8 +67,47 @@ function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
   );
 }
 
-function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: boolean; onSave(url: string): void }) {
+interface ConfirmReplaceProps {
+  url: string;
+  onYes(): void;
+  onCancel(): void;
+}
+
+/** Replacing rotates the signing secret: the receiver must be given the new one, or it refuses every delivery. */
+function ConfirmReplace({ url, onYes, onCancel }: ConfirmReplaceProps) {
+  return (
+    <div
+      className="confirm"
+      role="alertdialog"
+      aria-labelledby="replace-text"
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
+      <p id="replace-text">
+        Replace the webhook? Alerts go to {url} from now on, signed with a new secret, shown once next. The current
+        secret stops working at once: your receiving system must be updated with the new secret, or it will reject every
+        delivery.
+      </p>
+      <button type="button" className="danger" autoFocus onClick={onYes}>
+        Yes, replace
+      </button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+interface WebhookFormProps {
+  hasWebhook: boolean;
+  busy: boolean;
+  onSave(url: string): void;
+  /** A replacement waiting for its confirmation: shown under the form, which gets focus back on Cancel. */
+  confirming: { url: string; onYes(): void; onCancel(): void } | null;
+}
+
+function WebhookForm({ hasWebhook, busy, onSave, confirming }: WebhookFormProps) {
   const [url, setUrl] = useState('');
+  const submit = useRef<HTMLButtonElement>(null);
   return (
     <form
       onSubmit={(event) => {
@@ -87,9 +132,19 @@ function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: 
           {hasWebhook ? 'Saving replaces the URL and the secret.' : ''}
         </p>
       </div>
-      <button type="submit" disabled={busy}>
+      <button type="submit" ref={submit} disabled={busy}>
         {hasWebhook ? 'Replace webhook' : 'Save webhook'}
       </button>
+      {confirming && (
+        <ConfirmReplace
+          url={confirming.url}
+          onYes={confirming.onYes}
+          onCancel={() => {
+            confirming.onCancel();
+            submit.current?.focus();
+          }}
+        />
+      )}
     </form>
   );
 }
@@ -136,7 +191,16 @@ export function WebhookPage({ readOnly }: { readOnly: boolean }) {
     <>
       <CurrentWebhook webhook={result.data} />
       {hook.created && <NewSecret secret={hook.created.secret} onCopy={() => void hook.copySecret()} />}
-      <WebhookForm hasWebhook={hasWebhook} busy={hook.busy} onSave={(url) => void hook.save(url)} />
+      <WebhookForm
+        hasWebhook={hasWebhook}
+        busy={hook.busy}
+        onSave={hook.save}
+        confirming={
+          hook.confirmingReplace === null
+            ? null
+            : { url: hook.confirmingReplace, onYes: hook.confirmReplace, onCancel: hook.cancelReplace }
+        }
+      />
       {hasWebhook && !hook.confirmingRemove && (
         <div className="actions">
           {/* aria-disabled, not disabled: a disabled button would lose the keyboard's focus while the test is sent. */}
