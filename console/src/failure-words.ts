@@ -28,6 +28,11 @@ const PLAIN_WORDS: Readonly<Record<string, string>> = {
   internal_error: SERVER_FAULT,
   unexpected_response:
     'The server gave an answer this page does not understand. Reload the page; if it keeps happening, tell whoever runs it.',
+  rate_limit_unavailable: 'The server is busy; try again shortly.',
+  missing_api_key: 'The API key was not accepted: an owner or admin of your team sees it on the API key page.',
+  invalid_api_key: 'The API key was not accepted: an owner or admin of your team sees it on the API key page.',
+  invalid_webhook_url:
+    'Enter a web address starting with https:// (or http://) that can be reached from the internet, not a local one.',
   data_unavailable:
     'The disaster data has not been loaded yet: the server answers checks once its first refresh is done.',
 };
