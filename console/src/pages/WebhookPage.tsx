@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { WebhookData, WebhookDelivery } from '../../../shared/api/webhook';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../ui/common/NoticeLine';
+import { Confirm } from '../Confirm';
 import { useWebhook } from './useWebhook';
 
 const DELIVERY_WORDS: Record<WebhookDelivery['status'], string> = {
@@ -67,36 +68,6 @@ function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
   );
 }
 
-interface ConfirmReplaceProps {
-  url: string;
-  onYes(): void;
-  onCancel(): void;
-}
-
-/** Replacing rotates the signing secret: the receiver must be given the new one, or it refuses every delivery. */
-function ConfirmReplace({ url, onYes, onCancel }: ConfirmReplaceProps) {
-  return (
-    <div
-      className="confirm"
-      role="alertdialog"
-      aria-labelledby="replace-text"
-      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
-    >
-      <p id="replace-text">
-        Replace the webhook? Alerts go to {url} from now on, signed with a new secret, shown once next. The current
-        secret stops working at once: your receiving system must be updated with the new secret, or it will reject every
-        delivery.
-      </p>
-      <button type="button" className="danger" autoFocus onClick={onYes}>
-        Yes, replace
-      </button>{' '}
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
-    </div>
-  );
-}
-
 interface WebhookFormProps {
   hasWebhook: boolean;
   busy: boolean;
@@ -136,14 +107,20 @@ function WebhookForm({ hasWebhook, busy, onSave, confirming }: WebhookFormProps)
         {hasWebhook ? 'Replace webhook' : 'Save webhook'}
       </button>
       {confirming && (
-        <ConfirmReplace
-          url={confirming.url}
+        // Replacing rotates the signing secret: the receiver must be given the new one, or it refuses every delivery.
+        <Confirm
+          id="replace-text"
+          yes="Yes, replace"
           onYes={confirming.onYes}
           onCancel={() => {
             confirming.onCancel();
             submit.current?.focus();
           }}
-        />
+        >
+          Replace the webhook? Alerts go to {confirming.url} from now on, signed with a new secret, shown once next. The
+          current secret stops working at once: your receiving system must be updated with the new secret, or it will
+          reject every delivery.
+        </Confirm>
       )}
     </form>
   );
@@ -219,15 +196,14 @@ export function WebhookPage({ readOnly }: { readOnly: boolean }) {
       )}
       {hasWebhook && <TestOutcome outcome={hook.testOutcome} />}
       {hook.confirmingRemove && (
-        <div className="confirm" role="alertdialog" aria-labelledby="remove-text">
-          <p id="remove-text">Remove the webhook? Alerts are no longer sent to it.</p>
-          <button type="button" className="danger" autoFocus onClick={() => void hook.remove()}>
-            Yes, remove
-          </button>{' '}
-          <button type="button" onClick={() => hook.setConfirmingRemove(false)}>
-            Cancel
-          </button>
-        </div>
+        <Confirm
+          id="remove-text"
+          yes="Yes, remove"
+          onYes={() => void hook.remove()}
+          onCancel={() => hook.setConfirmingRemove(false)}
+        >
+          Remove the webhook? Alerts are no longer sent to it.
+        </Confirm>
       )}
       <NoticeLine notice={hook.notice} />
     </>
