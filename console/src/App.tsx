@@ -1,16 +1,19 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useAccount } from '../../ui/account/useAccount';
+import { useAccount, type Account } from '../../ui/account/useAccount';
 import { ApiProvider } from '../../ui/api/api-client';
 import { consoleApi } from './console-api';
 import { Layout } from './Layout';
 import { InvitationPage } from './link-pages/InvitationPage';
 import { ResetPasswordPage } from './link-pages/ResetPasswordPage';
 import { VerifyEmailPage } from './link-pages/VerifyEmailPage';
-import { pageFor } from './pages';
+import { landingRoute, pageFor } from './pages';
 import { navigate, useRoute } from './router';
 import { useSessionWatch } from './session-watch';
 import { SignInPage } from './SignInPage';
 import { SignupPage } from './signup/SignupPage';
+
+/** The pages a link opens, shown signed in or not. */
+const LINK_ROUTES = ['invitation', 'reset-password', 'verify-email', 'signup'];
 
 /** The session of this origin: the console is served by the server it manages. */
 const SAME_ORIGIN = 'same-origin';
@@ -40,6 +43,28 @@ function useEndedUnasked(signedInAs: string | null) {
   return { ended, signingOut };
 }
 
+/**
+ * The route to show: the address's, except on arrival at the console's root (signed in, a reload, back from an
+ * invitation link), which is the person's landing page (landingRoute); the address then follows. Moving to the
+ * Overview later is the person's choice and is kept.
+ */
+function useLanding(route: string, account: Account, showsPages: boolean): string {
+  const [shown, setShown] = useState(false);
+  const [landing, setLanding] = useState<string | null>(null);
+  // Worked out while rendering, so the landing page is the first one drawn (no flash of the Overview).
+  if (shown !== showsPages) {
+    setShown(showsPages);
+    const to = landingRoute(account);
+    setLanding(showsPages && route === '' && to !== '' ? to : null);
+  }
+  // Landed: the address says where the person is, and is followed from now on.
+  if (landing !== null && route === landing) setLanding(null);
+  useEffect(() => {
+    if (landing !== null) navigate(landing, { replace: true });
+  }, [landing]);
+  return landing ?? route;
+}
+
 function Console() {
   const account = useAccount(SAME_ORIGIN);
   const route = useRoute();
@@ -55,6 +80,8 @@ function Console() {
   const { ended, signingOut } = useEndedUnasked(signedInAs);
   // Said on the sign-in page after a password reset that did not sign the person in itself.
   const [resetDone, setResetDone] = useState(false);
+  const linkPage = LINK_ROUTES.includes(route);
+  const shownRoute = useLanding(route, account, account.sessionRead && signedInAs !== null && !linkPage);
 
   // The pages a link opens work signed in or not: they sign the person in (or out of whoever was) themselves.
   const landSignedIn = async () => {
@@ -91,7 +118,7 @@ function Console() {
       <SignInPage account={account} ended={ended} passwordReset={resetDone} forgot={route === 'forgot-password'} />
     );
   }
-  const page = pageFor(route, account);
+  const page = pageFor(shownRoute, account);
   return (
     <Layout account={account} page={page} onSignOut={signingOut}>
       {page.render(account)}

@@ -16,9 +16,10 @@ import { TeamData, type Role } from '../../shared/api/team';
 import { NewWebhookData, WebhookData, WebhookTestData } from '../../shared/api/webhook';
 import { accountApi, accountCall } from '../../ui/api/account-api';
 import type { AccountResult } from '../../ui/api/account-result';
-import { failureWords, type ApiClient } from '../../ui/api/api-client';
+import type { ApiClient } from '../../ui/api/api-client';
 import { catchmentApi } from '../../ui/api/catchment-api';
 import { sendRequest, type Fetch } from '../../ui/api/server-request';
+import { consoleFailureWords } from './failure-words';
 
 /** Same origin: the paths alone, so the session cookie and the Origin rules apply as they do to any page of the site. */
 const HERE = '';
@@ -146,10 +147,10 @@ export function consoleApi(watch: SessionWatch): ConsoleApi {
     billingPortal: () => call('/billing/portal', 'POST', BillingRedirectData),
     completeCheckout: (sessionId) => call('/billing/checkout/complete', 'POST', BillingData, { session_id: sessionId }),
     describe: (failure) =>
-      failureWords(
+      consoleFailureWords(
         failure,
-        `The server refused this page's requests: its origin (${location.origin}) is not one the server is ` +
-          'configured for. Open the console at the address in PUBLIC_URL, or ask whoever runs the server to add this one.',
+        `The server does not take requests from this page's address (${location.origin}): it is not one the ` +
+          'server is configured for. Open the console at the address in PUBLIC_URL, or ask whoever runs the server to add this one.',
       ),
   };
 }

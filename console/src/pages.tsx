@@ -62,6 +62,14 @@ const NOT_FOR_ROLE: ConsolePage = {
   ),
 };
 
+/**
+ * Where a person arrives (signed in, or back from a link): owners and admins on the Overview, with what is left to
+ * set up; members, the practice's GPs and reception, on Check a postcode, the one thing they come for.
+ */
+export function landingRoute(account: Account): string {
+  return account.manages ? '' : 'check';
+}
+
 /** Whether `account` sees `page` (listed and opened). */
 export function mayOpen(page: ConsolePage, account: Account): boolean {
   return !page.managers || account.manages;

@@ -105,6 +105,8 @@ describe('with Stripe: sign-up, Checkout, the key, the Customer Portal', () => {
     apiKey = (await page.getByTestId('new-key').textContent())!;
     expect(apiKey).toMatch(/^sk_live_/);
     expect((await checkPostcode(h.server, apiKey, { postcode: '4000' })).status).toBe(200);
+    // Copied, so that leaving the page is not asked about (a new key not copied would be lost).
+    await main(page).getByRole('button', { name: 'Copy' }).click();
   });
 
   it('a payment failed (past_due): still active, and Billing says until when and what to do', async () => {

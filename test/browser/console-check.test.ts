@@ -43,7 +43,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A fresh browser signed in as `email`, on the Overview; the clipboard readable on the server's origin. */
+/**
+ * A fresh browser signed in as `email`, where they land (a member on Check a postcode, an owner on the Overview); the
+ * clipboard readable on the server's origin.
+ */
 async function signedIn(email: string, password: string): Promise<WatchedPage> {
   const w = await h.newPage();
   opened.push(w);
@@ -53,7 +56,7 @@ async function signedIn(email: string, password: string): Promise<WatchedPage> {
   await w.page.getByLabel('Password').fill(password);
   await w.page.getByRole('button', { name: 'Sign in' }).click();
   // Waited for without expect.poll, which only runs inside a test (this also signs in from beforeAll).
-  await w.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  await w.page.getByRole('heading', { level: 1, name: /^(Overview|Check a postcode)$/ }).waitFor();
   return w;
 }
 
@@ -243,7 +246,7 @@ describe('Check a postcode by keyboard alone', () => {
     const w = await signedIn(MEMBER, PASSWORD);
     const { page } = w;
     await page.reload();
-    await expect.poll(() => heading(page)).toBe('Overview');
+    await expect.poll(() => heading(page)).toBe('Check a postcode');
     await tabTo(page, 'Check a postcode');
     expect((await focused(page))?.visible).toBe(true);
     await page.keyboard.press('Enter');
@@ -279,6 +282,11 @@ describe('Usage on the Overview', () => {
     expect((await checkPostcode(h.server, clinic.apiKey, { postcode: 'abcd' })).status).toBe(400);
     w = await signedIn(MEMBER, PASSWORD);
     page = w.page;
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Overview', exact: true })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
   });
 
   it('shows the last 30 days: totals, a chart named by them, and today’s counts in the table of days', async () => {
@@ -286,7 +294,7 @@ describe('Usage on the Overview', () => {
     const { answered, refused, rate_limited } = usage.totals;
     await expect
       .poll(() => page.getByTestId('usage-totals').textContent())
-      .toBe(`Last 30 days: ${answered} answered, ${refused} refused, ${rate_limited} rate-limited.`);
+      .toBe(`Last 30 days: ${answered} answered, ${refused} not answered, ${rate_limited} over the limit.`);
     expect(
       await main(page)
         .getByRole('img', { name: /^Checks per day from/ })

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../shared/api/team';
+import { ROLE_DESCRIPTIONS } from '../../console/src/role-words';
 import { checkPostcode } from '../helpers/test-server';
 import {
   focused,
@@ -66,7 +68,10 @@ async function shownLink(page: Page): Promise<string> {
   return (await page.getByTestId('once-link').textContent())!;
 }
 
-/** Opens an invitation link in a fresh context, checks the page, sets the password: signed in on the Overview. */
+/**
+ * Opens an invitation link in a fresh context, checks the page, sets the password: signed in, on the Overview (an
+ * owner or admin) or on Check a postcode (a member).
+ */
 async function accept(link: string, email: string, role: string): Promise<WatchedPage> {
   const w = await newPage();
   const { page } = w;
@@ -75,6 +80,9 @@ async function accept(link: string, email: string, role: string): Promise<Watche
   // The token left the address bar at once.
   expect(new URL(page.url()).hash).toBe('');
   await expect.poll(() => page.getByTestId('invitation-role').textContent()).toBe(role);
+  expect(await page.getByTestId('invitation-role-words').textContent()).toContain(
+    ROLE_DESCRIPTIONS[role.toLowerCase() as Role],
+  );
   expect(await page.getByTestId('invitation-organisation').textContent()).toBe(h.account.email);
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByLabel('New password').fill(PASSWORD);
@@ -83,9 +91,10 @@ async function accept(link: string, email: string, role: string): Promise<Watche
   await expect.poll(() => main(page).getByRole('alert').textContent()).toBe('The two passwords are not the same.');
   await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and join' }).click();
-  await expect.poll(() => heading(page)).toBe('Overview');
+  const member = role === 'Member';
+  await expect.poll(() => heading(page)).toBe(member ? 'Check a postcode' : 'Overview');
   expect(await signedInAs(page)).toBe(email);
-  expect(new URL(page.url()).pathname).toBe('/console/');
+  expect(new URL(page.url()).pathname).toBe(member ? '/console/check' : '/console/');
   return w;
 }
 
@@ -109,6 +118,8 @@ describe('a team in the console', () => {
     await main(page).getByRole('button', { name: 'Generate key' }).click();
     await expect.poll(() => page.getByTestId('new-key').textContent()).toMatch(/^sk_live_/);
     ownersKey = (await page.getByTestId('new-key').textContent())!;
+    // Copied: leaving the page is not asked about.
+    await main(page).getByRole('button', { name: 'Copy' }).click();
     await openPage(page, 'Team');
     const rows = main(page).getByTestId('team-member');
     await expect.poll(() => rows.count()).toBe(1);
@@ -116,6 +127,31 @@ describe('a team in the console', () => {
     expect(await page.getByLabel('Organisation name').inputValue()).toBe(h.account.email);
     await expect.poll(() => page.getByTestId('invitations-empty').count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('says each role in a line, and a mistyped address at the field, before anything is sent', async () => {
+    const { page } = owner;
+    const roles = main(page).getByTestId('invite-roles').getByRole('listitem');
+    expect(await roles.allTextContents()).toEqual([
+      `Owner: ${ROLE_DESCRIPTIONS.owner.replace(/^E/, 'e')}`,
+      `Admin: ${ROLE_DESCRIPTIONS.admin.replace(/^L/, 'l')}`,
+      `Member: ${ROLE_DESCRIPTIONS.member.replace(/^C/, 'c')}`,
+    ]);
+    const sent: string[] = [];
+    const watch = (request: { url(): string; method(): string }) => {
+      if (request.method() === 'POST') sent.push(request.url());
+    };
+    page.on('request', watch);
+    await page.getByLabel('Email', { exact: true }).fill('gp at clinic');
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const email = page.getByLabel('Email', { exact: true });
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    expect(await main(page).getByRole('alert').textContent()).toBe('Enter an e-mail address like name@clinic.com.au.');
+    expect(await focused(page)).toMatchObject({ tag: 'input', name: 'Email' });
+    expect(await seriousViolations(page)).toEqual([]);
+    page.off('request', watch);
+    expect(sent).toEqual([]);
+    await email.fill('');
   });
 
   it('invites an admin by keyboard alone, the link shown once with Copy, focus visible', async () => {
@@ -134,6 +170,8 @@ describe('a team in the console', () => {
     expect(await focused(page)).toMatchObject({ tag: 'button', name: 'Invite', visible: true });
     await page.keyboard.press('Enter');
     const link = await shownLink(page);
+    // Focus went to the link shown, not to the page's body while Invite was busy.
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'h3', name: `Invitation for ${ADMIN}` });
     expect(link).toMatch(new RegExp(`^${h.server.url}/console/invitation#[A-Za-z0-9_-]{43}$`));
     expect(await page.getByTestId('once-link-delivery').textContent()).toMatch(/^Not e-mailed .*copy this link to/);
     await tabTo(page, 'Copy link');
@@ -157,6 +195,11 @@ describe('a team in the console', () => {
 
     const m = member.page;
     expect(await nav(m).getByRole('link').allTextContents()).not.toContain('Activity');
+    // The Overview is there to open, without a link to a page the member cannot act on nor the owners' first steps.
+    await openPage(m, 'Overview');
+    await expect.poll(() => m.getByTestId('overview-subscription').textContent()).toBe('Active');
+    expect(await main(m).getByRole('link', { name: 'manage' }).count()).toBe(0);
+    expect(await main(m).getByTestId('getting-started').count()).toBe(0);
     await openPage(m, 'API key');
     await expect.poll(() => m.getByTestId('key-status').textContent()).toMatch(/^Active: sk_live_/);
     expect(await main(m).getByRole('button').count()).toBe(0);
@@ -193,6 +236,7 @@ describe('a team in the console', () => {
     const rotated = (await a.getByTestId('new-key').textContent())!;
     expect((await checkPostcode(h.server, ownersKey, { postcode: '4000' })).status).toBe(401);
     expect((await checkPostcode(h.server, rotated, { postcode: '4000' })).status).toBe(200);
+    await main(a).getByRole('button', { name: 'Copy' }).click();
     // An admin may not make owners: the role select offers admin and member only.
     await openPage(a, 'Team');
     const select = main(a).getByLabel(`Role of ${MEMBER}`);
@@ -241,7 +285,8 @@ describe('a team in the console', () => {
     await w.page.getByLabel('New password').fill('another long passphrase');
     await w.page.getByLabel('Repeat the password').fill('another long passphrase');
     await w.page.getByRole('button', { name: 'Set new password' }).click();
-    await expect.poll(() => heading(w.page)).toBe('Overview');
+    // A member since the change above: where members land.
+    await expect.poll(() => heading(w.page)).toBe('Check a postcode');
     expect(await signedInAs(w.page)).toBe(ADMIN);
   });
 

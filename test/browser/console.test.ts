@@ -1,5 +1,7 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR } from '../../server/team/team-service';
 import { checkPostcode } from '../helpers/test-server';
 import { startReceiver } from '../helpers/webhook-receiver';
 import {
@@ -41,6 +43,25 @@ async function openPage(page: Page, title: string): Promise<void> {
   await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
 }
 
+/** axe's heading-order findings (moderate: not among the serious ones every page is checked for). */
+async function headingOrder(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withRules(['heading-order']).analyze();
+  return results.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')));
+}
+
+/** The state of each Getting started step shown on the Overview: "✓ Done:" or "To do:". */
+async function gettingStarted(page: Page): Promise<Record<string, string>> {
+  const steps = main(page).getByTestId('getting-started').getByRole('listitem');
+  const states: Record<string, string> = {};
+  for (const step of await steps.all()) {
+    const id = (await step.getAttribute('data-testid'))!.replace(/^step-/, '');
+    states[id] = (await step.getByTestId('step-state').textContent())!;
+  }
+  return states;
+}
+
+const TO_DO = { key: 'To do:', extension: 'To do:', team: 'To do:', catchment: 'To do:' };
+
 describe('a clinic in the console', () => {
   let w: WatchedPage;
   let page: Page;
@@ -73,6 +94,15 @@ describe('a clinic in the console', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('a first visit: Getting started lists the four steps, and where the extension comes from', async () => {
+    await expect.poll(() => gettingStarted(page)).toEqual(TO_DO);
+    const extension = main(page).getByTestId('step-extension');
+    expect(await extension.textContent()).toMatch(/IT provider installs it on each workstation from the browser/);
+    const packaged = extension.getByRole('link', { name: 'the packaged extension this server serves' });
+    expect(await packaged.getAttribute('href')).toBe('/console/extension');
+    expect(await main(page).getByRole('link', { name: 'manage' }).count()).toBe(1);
+  });
+
   it('generates a key, shown once with Copy; regenerates and revokes it after confirming', async () => {
     await openPage(page, 'API key');
     expect(new URL(page.url()).pathname).toBe('/console/key');
@@ -80,9 +110,16 @@ describe('a clinic in the console', () => {
     const first = (await page.getByTestId('new-key').textContent())!;
     expect(first).toMatch(/^sk_live_/);
     await expect.poll(() => page.getByTestId('key-status').textContent()).toBe(`Active: ${first.slice(0, 12)}…`);
+    expect(await headingOrder(page)).toEqual([]);
     await main(page).getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => main(page).getByRole('status').textContent()).toBe('Key copied to the clipboard.');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Used by a workstation meanwhile: the page, in front again, says when.
+    expect(await page.getByTestId('key-last-used').textContent()).toBe('—');
+    expect((await checkPostcode(h.server, first, { postcode: '4000' })).status).toBe(200);
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => page.getByTestId('key-last-used').textContent()).toMatch(/\d/);
 
     // Shown once: the page opened again has only the prefix.
     await page.reload();
@@ -103,6 +140,57 @@ describe('a clinic in the console', () => {
     await expect.poll(() => page.getByTestId('key-status').textContent()).toMatch(/^Revoked/);
   });
 
+  it('warns before leaving a new key not yet copied, in the console and when the tab is reloaded', async () => {
+    const asked: string[] = [];
+    const answer = (accept: boolean) => {
+      page.once('dialog', (dialog) => {
+        asked.push(`${dialog.type()}: ${dialog.message()}`);
+        void (accept ? dialog.accept() : dialog.dismiss());
+      });
+    };
+    await main(page).getByRole('button', { name: 'Generate key' }).click();
+    await expect.poll(() => page.getByTestId('new-key').count()).toBe(1);
+    // Staying: the page and its key are still there.
+    answer(false);
+    await nav(page).getByRole('link', { name: 'Catchment' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toMatch(/^confirm: The new API key has not been copied/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('API key');
+    expect(await page.getByTestId('new-key').count()).toBe(1);
+    // Back, then staying: the address is the key page's again.
+    answer(false);
+    await page.goBack();
+    await expect.poll(() => asked.length).toBe(2);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/console/key');
+    expect(await page.getByTestId('new-key').count()).toBe(1);
+    // Reloading: the browser asks too.
+    answer(true);
+    await page.reload();
+    await expect.poll(() => asked.length).toBe(3);
+    expect(asked[2]).toMatch(/^beforeunload/);
+
+    // Copied, nothing is asked.
+    await main(page).getByRole('button', { name: 'Regenerate key' }).click();
+    await main(page).getByRole('button', { name: 'Yes, regenerate' }).click();
+    await expect.poll(() => page.getByTestId('new-key').count()).toBe(1);
+    await main(page).getByRole('button', { name: 'Copy' }).click();
+    await openPage(page, 'Overview');
+    expect(asked).toHaveLength(3);
+    await openPage(page, 'API key');
+    await main(page).getByRole('button', { name: 'Revoke key' }).click();
+    await main(page).getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => page.getByTestId('key-status').textContent()).toMatch(/^Revoked/);
+  });
+
+  it('says what the key is for, and when to regenerate or revoke it', async () => {
+    const text = await main(page).textContent();
+    expect(text).toMatch(/extension has it in its options on each workstation/);
+    expect(text).toMatch(/practice software.s vendor/);
+    expect(await main(page).getByRole('heading', { name: 'Regenerate or revoke?' }).count()).toBe(1);
+    expect(text).toMatch(/Regenerate when the key may have leaked .* or someone who knew it has left/);
+    expect(text).toMatch(/Revoke to stop all access/);
+  });
+
   it('sets the catchment by paste and shows its table', async () => {
     await openPage(page, 'Catchment');
     await main(page).getByLabel('Postcodes').fill('4000\n2480, 4055');
@@ -119,6 +207,42 @@ describe('a clinic in the console', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('Getting started ticks off each step done, and is gone once all are', async () => {
+    await openPage(page, 'Overview');
+    await expect.poll(() => gettingStarted(page)).toEqual({ ...TO_DO, catchment: '✓ Done:' });
+    const { runtime } = h.server;
+    const { api_key } = await runtime.keys.generate(h.account.accountId);
+    // The window in front again (back from the key page, or from a workstation): the key's state is read again.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => gettingStarted(page)).toEqual({ ...TO_DO, key: '✓ Done:', catchment: '✓ Done:' });
+    expect((await checkPostcode(h.server, api_key, { postcode: '4000' })).status).toBe(200);
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect
+      .poll(() => gettingStarted(page))
+      .toEqual({ ...TO_DO, key: '✓ Done:', extension: '✓ Done:', catchment: '✓ Done:' });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const organisationId = runtime.accounts.membershipOf(h.account.accountId)!.organisation_id;
+    await runtime.invitations.invite(
+      OPERATOR,
+      organisationId,
+      `gp-${process.pid}@clinic.example`,
+      'member',
+      h.server.url,
+    );
+    await openPage(page, 'Alerts');
+    // Opened again: once what the steps are read from has answered and been drawn, the list is not there.
+    const read = ['/api/v1/team', '/api/v1/team/invitations', '/api/v1/catchment'].map((path) =>
+      page.waitForResponse((r) => new URL(r.url()).pathname === path),
+    );
+    await openPage(page, 'Overview');
+    await Promise.all(read);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await main(page).getByTestId('getting-started').count()).toBe(0);
+    // The keyboard tests below start without a key, as this clinic did.
+    await runtime.keys.revoke(h.account.accountId);
+  });
+
   it('sets a webhook, its secret shown once with Copy, and removes it', async () => {
     await openPage(page, 'Webhook');
     await expect.poll(() => page.getByTestId('webhook-none').textContent()).toBe('No webhook is set.');
@@ -128,6 +252,24 @@ describe('a clinic in the console', () => {
     await expect.poll(() => page.getByTestId('webhook-url').textContent()).toBe('http://127.0.0.1:9/hooks/dte');
     expect(await page.getByTestId('webhook-delivery').textContent()).toBe('No delivery yet.');
     expect(await seriousViolations(page)).toEqual([]);
+    expect(await headingOrder(page)).toEqual([]);
+    const firstSecret = await page.getByTestId('webhook-secret').textContent();
+
+    // Replacing asks first, saying the receiver needs the new secret; Cancel changes nothing and gives focus back.
+    await main(page).getByLabel('Webhook URL').fill('http://127.0.0.1:9/hooks/other');
+    await main(page).getByRole('button', { name: 'Replace webhook' }).click();
+    const confirm = main(page).getByRole('alertdialog');
+    expect(await confirm.textContent()).toMatch(/receiving system must be updated with the new secret/);
+    expect(await focused(page)).toMatchObject({ name: 'Yes, replace' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await focused(page)).toMatchObject({ name: 'Replace webhook' });
+    expect(await page.getByTestId('webhook-url').textContent()).toBe('http://127.0.0.1:9/hooks/dte');
+    expect(await page.getByTestId('webhook-secret').textContent()).toBe(firstSecret);
+    await main(page).getByRole('button', { name: 'Replace webhook' }).click();
+    await main(page).getByRole('button', { name: 'Yes, replace' }).click();
+    await expect.poll(() => page.getByTestId('webhook-url').textContent()).toBe('http://127.0.0.1:9/hooks/other');
+    await expect.poll(() => page.getByTestId('webhook-secret').textContent()).not.toBe(firstSecret);
 
     await main(page).getByRole('button', { name: 'Remove webhook' }).click();
     await main(page).getByRole('button', { name: 'Yes, remove' }).click();

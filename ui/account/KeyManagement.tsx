@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import type { KeyStatusData, NewKeyData } from '../../shared/api/keys';
 import { KeyStatusList } from './KeyStatusList';
+import { useLeaveWarning } from './leave-warning';
 import { NoticeLine } from '../common/NoticeLine';
 import type { Account } from './useAccount';
 import { useKeyActions, type KeyAction, type KeyConfirmation } from './useKeyActions';
@@ -64,8 +66,10 @@ function ConfirmKeyAction({ confirming, keyPrefix, onYes, onCancel }: ConfirmKey
     <div className="confirm" role="alertdialog" aria-labelledby="confirm-text">
       <p id="confirm-text">
         {confirming === 'revoke'
-          ? `Revoke the key ${keyPrefix}…? It stops working at once, everywhere it is used, and cannot be restored.`
-          : `Regenerate the key? The current key ${keyPrefix}… stops working at once, everywhere it is used.`}
+          ? `Revoke the key ${keyPrefix}…? It stops working at once, everywhere it is used, and cannot be restored: ` +
+            'nothing can check postcodes until a new key is generated.'
+          : `Regenerate the key? The current key ${keyPrefix}… stops working at once: every workstation's ` +
+            'extension and your practice software must then be given the new key.'}
       </p>
       <button type="button" className="danger" autoFocus onClick={onYes}>
         {confirming === 'revoke' ? 'Yes, revoke' : 'Yes, regenerate'}
@@ -81,6 +85,8 @@ interface NewKeyProps {
   newKey: NewKeyData;
   browser: BrowserKeyProps | undefined;
   onCopy(): void;
+  /** The key was selected and copied by hand. */
+  onCopiedByHand(): void;
   onUse(): void;
 }
 
@@ -109,16 +115,19 @@ function UseInBrowser({ managedKey, onUse }: { managedKey: boolean; onUse(): voi
 }
 
 /** The server shows a new key once and keeps only its hash: copied now, or made this browser's key. */
-function NewKey({ newKey, browser, onCopy, onUse }: NewKeyProps) {
+function NewKey({ newKey, browser, onCopy, onCopiedByHand, onUse }: NewKeyProps) {
   return (
     <div className="new-key" role="region" aria-labelledby="new-key-heading">
       <h3 id="new-key-heading">Your new key</h3>
       <p>
         Shown once: the server keeps only a hash of it.{' '}
-        {!browser || browser.managedKey ? 'Copy it now.' : 'Copy it now or use it in this browser.'}
+        {!browser || browser.managedKey ? 'Copy it now' : 'Copy it now or use it in this browser'}, then put it in the
+        extension&apos;s options on each workstation, or give it to your practice software&apos;s vendor.
       </p>
       <p>
-        <code data-testid="new-key">{newKey.api_key}</code>
+        <code data-testid="new-key" onCopy={onCopiedByHand}>
+          {newKey.api_key}
+        </code>
       </p>
       <button type="button" onClick={onCopy}>
         Copy
@@ -129,6 +138,28 @@ function NewKey({ newKey, browser, onCopy, onUse }: NewKeyProps) {
 }
 
 const CONFIRMED: Record<KeyConfirmation, KeyAction> = { regenerate: 'regenerateKey', revoke: 'revokeKey' };
+
+export const UNKEPT_KEY_WARNING =
+  'The new API key has not been copied, and it is shown only once: if you leave this page it is lost, and the key ' +
+  'would have to be regenerated. Leave anyway?';
+
+/**
+ * The status read again whenever the page is shown again (its tab or window back in front): "Last used" then says
+ * what the checks made meanwhile, from the extension or the practice software, did.
+ */
+function useStatusWhenShown(loadStatus: () => Promise<void>) {
+  useEffect(() => {
+    const reread = () => {
+      if (document.visibilityState === 'visible') void loadStatus();
+    };
+    window.addEventListener('focus', reread);
+    document.addEventListener('visibilitychange', reread);
+    return () => {
+      window.removeEventListener('focus', reread);
+      document.removeEventListener('visibilitychange', reread);
+    };
+  }, [loadStatus]);
+}
 
 /**
  * The signed-in clinic's subscription and key: generate, regenerate or revoke (both after a confirmation), and a new
@@ -141,6 +172,8 @@ export function KeyManagement({ account, browser }: KeyManagementProps) {
   );
   const { newKey, confirming, setConfirming } = keys;
   const { status, busy } = account;
+  useStatusWhenShown(account.loadStatus);
+  useLeaveWarning(keys.unkept ? UNKEPT_KEY_WARNING : null);
   if (!account.manages) {
     // Absent rather than disabled: a member has nothing to do here but read.
     return (
@@ -179,6 +212,7 @@ export function KeyManagement({ account, browser }: KeyManagementProps) {
           newKey={newKey}
           browser={browser}
           onCopy={() => void keys.copyNewKey()}
+          onCopiedByHand={keys.keptByHand}
           onUse={() => void keys.adoptNewKey()}
         />
       )}

@@ -27,7 +27,7 @@ export function KeyStatusList({ status }: { status: KeyStatusData }) {
       <dt>Created</dt>
       <dd>{when(status.key.created_at)}</dd>
       <dt>Last used</dt>
-      <dd>{when(status.key.last_used_at)}</dd>
+      <dd data-testid="key-last-used">{when(status.key.last_used_at)}</dd>
       <dt>Rate limit</dt>
       <dd>
         {status.rate_limit.limit} checks per {status.rate_limit.window_seconds} s

@@ -38,6 +38,8 @@ export type KeyConfirmation = 'regenerate' | 'revoke';
 export function useKeyActions(account: Account, browserKey?: BrowserKey) {
   const api = useApi();
   const [newKey, setNewKey] = useState<NewKeyData | null>(null);
+  /** The new key was copied or taken into this browser: leaving the page loses nothing. */
+  const [kept, setKept] = useState(false);
   const [confirming, setConfirming] = useState<KeyConfirmation | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
 
@@ -60,6 +62,7 @@ export function useKeyActions(account: Account, browserKey?: BrowserKey) {
           setNotice({ kind: 'error', text: api.describe(result) });
         } else {
           setNewKey(result.data);
+          setKept(false);
           setNotice(null);
         }
       }
@@ -69,8 +72,10 @@ export function useKeyActions(account: Account, browserKey?: BrowserKey) {
 
   const copyNewKey = async () => {
     if (!newKey) return;
+    const copied = await copyText(newKey.api_key, document.body);
+    if (copied) setKept(true);
     setNotice(
-      (await copyText(newKey.api_key, document.body))
+      copied
         ? { kind: 'ok', text: 'Key copied to the clipboard.' }
         : { kind: 'error', text: 'Could not copy: select the key and copy it by hand.' },
     );
@@ -79,8 +84,13 @@ export function useKeyActions(account: Account, browserKey?: BrowserKey) {
   const adoptNewKey = async () => {
     if (!newKey || !browserKey || browserKey.saved === null) return;
     await browserKey.use(newKey.api_key);
+    setKept(true);
     setNotice({ kind: 'ok', text: 'This browser now uses the new key.' });
   };
 
-  return { newKey, confirming, setConfirming, notice, run, copyNewKey, adoptNewKey };
+  /** Copied by hand (selected and copied): as kept as with Copy. */
+  const keptByHand = () => setKept(true);
+  const unkept = newKey !== null && !kept;
+
+  return { newKey, unkept, confirming, setConfirming, notice, run, copyNewKey, adoptNewKey, keptByHand };
 }

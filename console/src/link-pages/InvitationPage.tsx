@@ -4,7 +4,7 @@ import type { AccountResult } from '../../../ui/api/account-result';
 import { displayInstant } from '../../../ui/common/display-dates';
 import type { Notice } from '../../../ui/common/NoticeLine';
 import { PublicPage } from '../PublicPage';
-import { ROLE_WORDS } from '../role-words';
+import { ROLE_DESCRIPTIONS, ROLE_WORDS } from '../role-words';
 import { useConsoleApi } from '../use-load';
 import { useLinkToken } from './link-token';
 import { NewPasswordForm } from './NewPasswordForm';
@@ -22,7 +22,13 @@ function Preview({ preview }: { preview: InvitationPreview }) {
       <dt>Email</dt>
       <dd>{preview.email}</dd>
       <dt>Role</dt>
-      <dd data-testid="invitation-role">{ROLE_WORDS[preview.role]}</dd>
+      <dd>
+        <span data-testid="invitation-role">{ROLE_WORDS[preview.role]}</span>
+        <span className="hint" data-testid="invitation-role-words">
+          {' '}
+          — {ROLE_DESCRIPTIONS[preview.role]}
+        </span>
+      </dd>
       <dt>Valid until</dt>
       <dd>{displayInstant(preview.expires_at)}</dd>
     </dl>

@@ -1,17 +1,25 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Health } from '../../../shared/api/health';
+import type { KeyStatusData } from '../../../shared/api/keys';
 import type { Account } from '../../../ui/account/useAccount';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { Link } from '../router';
+import { GettingStarted } from './overview/GettingStarted';
 import { InactiveNotice } from './overview/InactiveNotice';
 import { UsageSection } from './overview/UsageSection';
-import { useConsoleApi } from '../use-load';
+import { useConsoleApi, useReloadOnFocus } from '../use-load';
 
 const DATA_STATUS_WORDS: Record<Health['data_status'], string> = {
   available: 'Up to date',
   stale: 'Out of date: the last successful refresh is more than 48 hours old',
-  unavailable: 'Not available yet: no refresh has succeeded, so checks answer 503',
+  unavailable: 'Not available yet: no refresh has succeeded, so postcodes cannot be checked until one does',
 };
+
+/** "60 a minute": the plan's checks per window, for the practice as a whole. */
+function checksAllowed({ limit, window_seconds }: KeyStatusData['rate_limit']): string {
+  const per = window_seconds === 60 ? 'a minute' : `every ${window_seconds} seconds`;
+  return `${limit} ${per}, for the whole practice`;
+}
 
 function Subscription({ account }: { account: Account }) {
   const status = account.status;
@@ -28,13 +36,17 @@ function Subscription({ account }: { account: Account }) {
       </dd>
       <dt>API key</dt>
       <dd>
-        {key.status === 'active' ? `Active: ${key.key_prefix ?? ''}…` : key.status === 'revoked' ? 'Revoked' : 'None'} (
-        <Link to="key">manage</Link>)
+        {key.status === 'active' ? `Active: ${key.key_prefix ?? ''}…` : key.status === 'revoked' ? 'Revoked' : 'None'}
+        {/* Members cannot change the key: no link to a page with nothing for them to do. */}
+        {account.manages && (
+          <>
+            {' '}
+            (<Link to="key">manage</Link>)
+          </>
+        )}
       </dd>
-      <dt>Rate limit</dt>
-      <dd>
-        {rate_limit.limit} checks per {rate_limit.window_seconds} s
-      </dd>
+      <dt>Checks allowed</dt>
+      <dd>{checksAllowed(rate_limit)}</dd>
     </dl>
   );
 }
@@ -63,14 +75,19 @@ function DataFreshness() {
   );
 }
 
-/** The subscription, how fresh the disaster data is, and the checks made with the keys and by hand. */
+/**
+ * The subscription, how fresh the disaster data is, and the checks made with the keys and by hand; for owners and
+ * admins first the steps left to set the practice up.
+ */
 export function OverviewPage({ account }: { account: Account }) {
   const { loadStatus } = account;
-  useEffect(() => {
-    void loadStatus();
-  }, [loadStatus]);
+  const reloadStatus = useCallback(() => void loadStatus(), [loadStatus]);
+  useEffect(reloadStatus, [reloadStatus]);
+  // Back from setting up a workstation: the key's use (the extension's step) is read again.
+  useReloadOnFocus(reloadStatus);
   return (
     <>
+      {account.manages && <GettingStarted account={account} />}
       <section aria-labelledby="subscription-heading">
         <h2 id="subscription-heading">Subscription</h2>
         <Subscription account={account} />

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WebhookData, WebhookDelivery } from '../../../shared/api/webhook';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../ui/common/NoticeLine';
+import { Confirm } from '../Confirm';
 import { useWebhook } from './useWebhook';
 
 const DELIVERY_WORDS: Record<WebhookDelivery['status'], string> = {
@@ -44,10 +45,16 @@ function CurrentWebhook({ webhook }: { webhook: WebhookData }) {
   );
 }
 
+/** The secret shown once, with focus on it: the button that asked for it was busy meanwhile, and it is what is next. */
 function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [secret]);
   return (
     <div className="new-key" role="region" aria-labelledby="secret-heading">
-      <h3 id="secret-heading">Signing secret</h3>
+      {/* A heading of the page's own outline, which has no other level between it and the page's title. */}
+      <h2 id="secret-heading" ref={heading} tabIndex={-1}>
+        Signing secret
+      </h2>
       <p>
         Shown once. Your system checks each delivery&apos;s X-Signature header with it (HMAC-SHA256 of the raw body).
       </p>
@@ -61,8 +68,17 @@ function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
   );
 }
 
-function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: boolean; onSave(url: string): void }) {
+interface WebhookFormProps {
+  hasWebhook: boolean;
+  busy: boolean;
+  onSave(url: string): void;
+  /** A replacement waiting for its confirmation: shown under the form, which gets focus back on Cancel. */
+  confirming: { url: string; onYes(): void; onCancel(): void } | null;
+}
+
+function WebhookForm({ hasWebhook, busy, onSave, confirming }: WebhookFormProps) {
   const [url, setUrl] = useState('');
+  const submit = useRef<HTMLButtonElement>(null);
   return (
     <form
       onSubmit={(event) => {
@@ -87,9 +103,25 @@ function WebhookForm({ hasWebhook, busy, onSave }: { hasWebhook: boolean; busy: 
           {hasWebhook ? 'Saving replaces the URL and the secret.' : ''}
         </p>
       </div>
-      <button type="submit" disabled={busy}>
+      <button type="submit" ref={submit} disabled={busy}>
         {hasWebhook ? 'Replace webhook' : 'Save webhook'}
       </button>
+      {confirming && (
+        // Replacing rotates the signing secret: the receiver must be given the new one, or it refuses every delivery.
+        <Confirm
+          id="replace-text"
+          yes="Yes, replace"
+          onYes={confirming.onYes}
+          onCancel={() => {
+            confirming.onCancel();
+            submit.current?.focus();
+          }}
+        >
+          Replace the webhook? Alerts go to {confirming.url} from now on, signed with a new secret, shown once next. The
+          current secret stops working at once: your receiving system must be updated with the new secret, or it will
+          reject every delivery.
+        </Confirm>
+      )}
     </form>
   );
 }
@@ -136,7 +168,16 @@ export function WebhookPage({ readOnly }: { readOnly: boolean }) {
     <>
       <CurrentWebhook webhook={result.data} />
       {hook.created && <NewSecret secret={hook.created.secret} onCopy={() => void hook.copySecret()} />}
-      <WebhookForm hasWebhook={hasWebhook} busy={hook.busy} onSave={(url) => void hook.save(url)} />
+      <WebhookForm
+        hasWebhook={hasWebhook}
+        busy={hook.busy}
+        onSave={hook.save}
+        confirming={
+          hook.confirmingReplace === null
+            ? null
+            : { url: hook.confirmingReplace, onYes: hook.confirmReplace, onCancel: hook.cancelReplace }
+        }
+      />
       {hasWebhook && !hook.confirmingRemove && (
         <div className="actions">
           {/* aria-disabled, not disabled: a disabled button would lose the keyboard's focus while the test is sent. */}
@@ -155,15 +196,14 @@ export function WebhookPage({ readOnly }: { readOnly: boolean }) {
       )}
       {hasWebhook && <TestOutcome outcome={hook.testOutcome} />}
       {hook.confirmingRemove && (
-        <div className="confirm" role="alertdialog" aria-labelledby="remove-text">
-          <p id="remove-text">Remove the webhook? Alerts are no longer sent to it.</p>
-          <button type="button" className="danger" autoFocus onClick={() => void hook.remove()}>
-            Yes, remove
-          </button>{' '}
-          <button type="button" onClick={() => hook.setConfirmingRemove(false)}>
-            Cancel
-          </button>
-        </div>
+        <Confirm
+          id="remove-text"
+          yes="Yes, remove"
+          onYes={() => void hook.remove()}
+          onCancel={() => hook.setConfirmingRemove(false)}
+        >
+          Remove the webhook? Alerts are no longer sent to it.
+        </Confirm>
       )}
       <NoticeLine notice={hook.notice} />
     </>

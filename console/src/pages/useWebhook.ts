@@ -36,9 +36,30 @@ function useTestDelivery(api: ConsoleApi, run: Run, busy: boolean, reload: () =>
 }
 
 /**
- * The subscription's webhook: the one set (read once, then after each change), setting or replacing it (the answer
- * carries its signing secret, shown once), removing it after a confirmation, sending it a test delivery. One request
- * at a time.
+ * Setting a webhook, or asking first when one is set: a new one comes with a new signing secret, and the receiver
+ * rejects every delivery until it is given that secret. `confirming`: the URL waiting for the person's yes.
+ */
+function useReplaceConfirmation(hasWebhook: boolean, save: (url: string) => Promise<void>, say: (n: Notice) => void) {
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const ask = (url: string) => {
+    say(null);
+    const trimmed = url.trim();
+    if (!trimmed) say({ kind: 'error', text: 'Enter the URL your system receives the alerts at.' });
+    else if (hasWebhook) setConfirming(trimmed);
+    else void save(trimmed);
+  };
+  const yes = () => {
+    if (confirming === null) return;
+    setConfirming(null);
+    void save(confirming);
+  };
+  return { confirming, ask, yes, cancel: () => setConfirming(null) };
+}
+
+/**
+ * The subscription's webhook: the one set (read once, then after each change), setting it or replacing it after a
+ * confirmation (the answer carries its signing secret, shown once), removing it after a confirmation, sending it a
+ * test delivery. One request at a time.
  */
 export function useWebhook() {
   const api = useConsoleApi();
@@ -61,11 +82,7 @@ export function useWebhook() {
 
   const save = (url: string) =>
     run(async () => {
-      if (!url.trim()) {
-        setNotice({ kind: 'error', text: 'Enter the URL your system receives the alerts at.' });
-        return;
-      }
-      const answer = await api.setWebhook(url.trim());
+      const answer = await api.setWebhook(url);
       if (!answer.ok) {
         setNotice({ kind: 'error', text: api.describe(answer) });
         return;
@@ -74,6 +91,8 @@ export function useWebhook() {
       test.clear();
       reload();
     });
+
+  const replace = useReplaceConfirmation(result?.ok === true && result.data.url !== null, save, setNotice);
 
   const remove = () =>
     run(async () => {
@@ -105,7 +124,10 @@ export function useWebhook() {
     created,
     confirmingRemove,
     setConfirmingRemove,
-    save,
+    confirmingReplace: replace.confirming,
+    cancelReplace: replace.cancel,
+    save: replace.ask,
+    confirmReplace: replace.yes,
     remove,
     testOutcome: test.outcome,
     sendTest: test.send,

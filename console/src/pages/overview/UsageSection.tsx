@@ -55,8 +55,9 @@ export function UsageSection() {
     <section aria-labelledby="usage-heading" data-slot="usage">
       <h2 id="usage-heading">Usage</h2>
       <p className="hint">
-        Requests made with your organisation&apos;s API keys and checks by hand in this console, per day (Sydney time):
-        answered, refused (such as a wrong postcode) and rate-limited.
+        Checks made with your practice&apos;s API key (the extension, your practice software) and by hand in this
+        console, per day (Sydney time): answered; not answered (such as a mistyped postcode, or a key that no longer
+        works); and over the limit (more checks in a minute than your plan allows).
       </p>
       <div className="actions">
         <label htmlFor="usage-days">Period</label>

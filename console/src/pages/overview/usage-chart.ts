@@ -8,19 +8,20 @@ export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 export const COUNT_KINDS = ['answered', 'refused', 'rate_limited'] as const;
 export type CountKind = (typeof COUNT_KINDS)[number];
 
+/** The counts' names in the console (the API's and the CSV's names are the integrators'). */
 export const KIND_WORDS: Record<CountKind, string> = {
   answered: 'Answered',
-  refused: 'Refused',
-  rate_limited: 'Rate-limited',
+  refused: 'Not answered',
+  rate_limited: 'Over the limit',
 };
 
 export type KeyUsage = UsageCounts & { key_prefix: string };
 
 export const totalOf = (counts: UsageCounts) => counts.answered + counts.refused + counts.rate_limited;
 
-/** "3 answered, 1 refused, 0 rate-limited". */
+/** "3 answered, 1 not answered, 0 over the limit". */
 export const countWords = (counts: UsageCounts) =>
-  `${counts.answered} answered, ${counts.refused} refused, ${counts.rate_limited} rate-limited`;
+  `${counts.answered} answered, ${counts.refused} not answered, ${counts.rate_limited} over the limit`;
 
 /** The top of the chart's scale: the first of 1, 2, 5, 10, 20, 50 … at or above the busiest day (at least 1). */
 export function scaleTop(max: number): number {

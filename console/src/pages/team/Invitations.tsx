@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { EmailAddress } from '../../../../shared/api/auth';
 import type { Invitation, InvitationsData } from '../../../../shared/api/invitations';
 import type { Role } from '../../../../shared/api/team';
 import type { AccountResult } from '../../../../ui/api/account-result';
 import type { AccountFailure } from '../../../../ui/api/account-result';
 import { displayInstant } from '../../../../ui/common/display-dates';
-import { ROLE_WORDS } from '../../role-words';
+import { ROLE_WORDS, roleLine } from '../../role-words';
 
 export interface InviteFormProps {
   /** The roles the viewer may invite with. */
@@ -14,37 +15,74 @@ export interface InviteFormProps {
   onInvite(email: string, role: Role): Promise<boolean>;
 }
 
-/** An email and a role: the server answers the invitation's link, shown once. */
+const EMAIL_PROBLEM = 'Enter an e-mail address like name@clinic.com.au.';
+
+/**
+ * An email and a role, each role said in one line: the server answers the invitation's link, shown once. The address
+ * is checked here with the contract's own rule, so a typing slip is said at the field, not as the server's refusal.
+ */
 export function InviteForm({ roles, busy, onInvite }: InviteFormProps) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
+  const [problem, setProblem] = useState<string | null>(null);
+  const emailField = useRef<HTMLInputElement>(null);
+  const submit = async () => {
+    const address = email.trim();
+    if (!EmailAddress.safeParse(address).success) {
+      setProblem(EMAIL_PROBLEM);
+      emailField.current?.focus();
+      return;
+    }
+    setProblem(null);
+    if (await onInvite(address, role)) setEmail('');
+    // Refused (an account with this address already): the notice says why, and the address is there to correct.
+    else emailField.current?.focus();
+  };
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        void onInvite(email.trim(), role).then((made) => made && setEmail(''));
+        void submit();
       }}
       noValidate
     >
       <div className="field">
         <label htmlFor="invite-email">Email</label>
         <input
+          ref={emailField}
           id="invite-email"
           type="email"
           autoComplete="off"
           value={email}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'invite-email-problem' : undefined}
           onChange={(e) => setEmail(e.target.value)}
         />
+        {problem && (
+          <p id="invite-email-problem" className="notice error" role="alert">
+            {problem}
+          </p>
+        )}
       </div>
       <div className="field">
         <label htmlFor="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <select
+          id="invite-role"
+          value={role}
+          aria-describedby="invite-role-hint"
+          onChange={(e) => setRole(e.target.value as Role)}
+        >
           {roles.map((r) => (
             <option key={r} value={r}>
               {ROLE_WORDS[r]}
             </option>
           ))}
         </select>
+        <ul id="invite-role-hint" className="hint" data-testid="invite-roles">
+          {roles.map((r) => (
+            <li key={r}>{roleLine(r)}</li>
+          ))}
+        </ul>
       </div>
       <button type="submit" disabled={busy}>
         Invite

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { mayAssign, Role as Roles, type Role, type TeamData, type TeamMember } from '../../../../shared/api/team';
 import { displayInstant } from '../../../../ui/common/display-dates';
+import { Confirm } from '../../Confirm';
 import { ROLE_WORDS } from '../../role-words';
 
 export interface MembersProps {
@@ -92,23 +93,10 @@ function ConfirmRemove({ member, onYes, onCancel }: { member: TeamMember; onYes(
   return (
     <tr>
       <td colSpan={4}>
-        <div
-          className="confirm"
-          role="alertdialog"
-          aria-labelledby="remove-member-text"
-          onKeyDown={(e) => e.key === 'Escape' && onCancel()}
-        >
-          <p id="remove-member-text">
-            Remove {member.email} from the team? Their sign-in stops working at once, on every open console and
-            extension. The API key stays the organisation&apos;s.
-          </p>
-          <button type="button" className="danger" autoFocus onClick={onYes}>
-            Yes, remove
-          </button>{' '}
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <Confirm id="remove-member-text" yes="Yes, remove" onYes={onYes} onCancel={onCancel}>
+          Remove {member.email} from the team? Their sign-in stops working at once, on every open console and extension.
+          The API key stays the organisation&apos;s.
+        </Confirm>
       </td>
     </tr>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { copyText } from '../../../../ui/common/clipboard';
 import { displayInstant } from '../../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
@@ -14,10 +14,13 @@ export interface OnceLinkProps {
 
 /**
  * A single-use link the server shows this once (it keeps only its hash): copied to the person, or already e-mailed
- * to them. The link is text, selectable as a whole.
+ * to them. The link is text, selectable as a whole. Focus moves to it when it appears: the button that asked for it
+ * was disabled meanwhile, which leaves focus nowhere, and the link is what the person came for.
  */
 export function OnceLink({ title, link, email, emailed, expiresAt }: OnceLinkProps) {
   const [notice, setNotice] = useState<Notice>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [link]);
   const copy = async () =>
     setNotice(
       (await copyText(link, document.body))
@@ -26,7 +29,9 @@ export function OnceLink({ title, link, email, emailed, expiresAt }: OnceLinkPro
     );
   return (
     <div className="new-key" role="region" aria-labelledby="once-link-heading">
-      <h3 id="once-link-heading">{title}</h3>
+      <h3 id="once-link-heading" ref={heading} tabIndex={-1}>
+        {title}
+      </h3>
       <p data-testid="once-link-delivery">
         {emailed
           ? `E-mailed to ${email}. The link is shown here once too, in case it does not arrive.`
