@@ -71,8 +71,10 @@ function jargonIn({ shown, all }: { shown: string; all: string }, itPage: boolea
     );
   }
   found.push(
-    ...offending(shown, /\bLGAs?\b/g, (before) => /council areas? \($/.test(before)),
-    ...offending(shown, /\bAGRNs?\b/g, (before) => /disaster references? \($/.test(before)),
+    // Said beside its words ("Council area (LGA)", "Disaster reference (AGRN) 1195", the notes' "disaster reference
+    // AGRN 1195"), any case.
+    ...offending(shown, /\bLGAs?\b/g, (before) => /council areas? \($/i.test(before)),
+    ...offending(shown, /\bAGRNs?\b/g, (before) => /disaster references? \(?$/i.test(before)),
     ...offending(shown, /bulk-billed/gi),
   );
   if (/\bDRFA\b/.test(shown) && !/Disaster Recovery Funding Arrangements/.test(all)) {
