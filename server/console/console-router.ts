@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { Router, type RequestHandler, type Response } from 'express';
 import type { HelmetOptions } from 'helmet';
 import { securityHeaders } from '../http/security-headers';
+import { precompressedAssets } from './precompressed';
 
 /** Where the console is served; its client-side routes are the paths under it. */
 export const CONSOLE_BASE = '/console/';
@@ -92,6 +93,12 @@ export function consoleRoutes(dir: string): Router {
     if (req.path !== '/console') return next();
     res.redirect(301, `${CONSOLE_BASE}${req.originalUrl.slice(req.path.length)}`);
   });
-  router.use(CONSOLE_BASE, securityHeaders(CONSOLE_SECURITY_HEADERS), files, spaFallback(dir));
+  router.use(
+    CONSOLE_BASE,
+    securityHeaders(CONSOLE_SECURITY_HEADERS),
+    precompressedAssets(dir, FOREVER),
+    files,
+    spaFallback(dir),
+  );
   return router;
 }
