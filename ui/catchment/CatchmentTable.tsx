@@ -1,11 +1,12 @@
 import type { CatchmentData } from '../../shared/api/catchment';
+import { TableScroll } from '../common/TableScroll';
 import { COLOR_WORDS, lgaWords, sortedRows } from './catchment-view';
 
 /** The catchment's postcodes: each one's colour in words (the swatch only repeats it), LGA and active AGRNs. */
 export function CatchmentTable({ catchment }: { catchment: CatchmentData }) {
   const rows = sortedRows(catchment.postcodes);
   return (
-    <div className="table-scroll">
+    <TableScroll label="Saved list with eligibility">
       <table className="catchment-table" aria-describedby="catchment-summary">
         <caption>Catchment postcodes</caption>
         <thead>
@@ -30,6 +31,6 @@ export function CatchmentTable({ catchment }: { catchment: CatchmentData }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
