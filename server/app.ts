@@ -8,7 +8,7 @@ import { consoleRoutes, defaultConsoleDir } from './console/console-router';
 import { answerHandlers, checkHandlers } from './check/check-endpoint';
 import { checkByHandHandlers } from './check/check-by-hand';
 import { apiDocs } from './docs/docs-router';
-import { healthRouter } from './health/health-router';
+import { healthRouter, readinessRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
 import { freshData } from './http/fresh-data';
 import { methodNotAllowed } from './http/method-not-allowed';
@@ -58,6 +58,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
+  app.use('/readyz', readinessRouter(declarations, clock));
   const docs = apiDocs();
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);

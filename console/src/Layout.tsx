@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { Account } from '../../ui/account/useAccount';
 import { NoticeLine } from '../../ui/common/NoticeLine';
 import { mayOpen, PAGES, type ConsolePage } from './pages';
@@ -68,10 +68,50 @@ function Header({ account, onSignOut }: { account: Account; onSignOut(): void })
   );
 }
 
+const NAV_LIST_ID = 'console-nav-list';
+
+/**
+ * The pages' links. On a narrow screen (console.css) they fold behind a Menu button, so a page's content starts near
+ * the top instead of under ten links: a disclosure (aria-expanded, aria-controls), closed by Escape (focus back on the
+ * button) and by following a link. On a wide screen the button is not shown and the links always are.
+ */
 function Navigation({ current, account }: { current: ConsolePage; account: Account }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // A new page (a link followed, Back, Forward) closes the menu; its heading takes focus (usePageFocus).
+  const [shownFor, setShownFor] = useState(current);
+  if (shownFor !== current) {
+    setShownFor(current);
+    setOpen(false);
+  }
+  // A link followed closes the menu too when it is the page already shown (no new page to close it); focus then goes
+  // where a new page would put it, not to the body with the hidden link.
+  const onLinkClick = (event: MouseEvent) => {
+    const link = (event.target as Element).closest('a');
+    if (!link) return;
+    setOpen(false);
+    if (link.getAttribute('aria-current') === 'page') document.getElementById('page-heading')?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    event.preventDefault();
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
-    <nav className="console-nav" aria-label="Console">
-      <ul>
+    <nav className={open ? 'console-nav open' : 'console-nav'} aria-label="Console" onKeyDown={onKeyDown}>
+      <button
+        type="button"
+        ref={button}
+        className="console-nav-toggle"
+        aria-expanded={open}
+        aria-controls={NAV_LIST_ID}
+        onClick={() => setOpen((was) => !was)}
+      >
+        <span className="console-nav-toggle-icon" aria-hidden="true" />
+        Menu
+      </button>
+      <ul id={NAV_LIST_ID} onClick={onLinkClick}>
         {PAGES.filter((page) => page.nav && mayOpen(page, account)).map((page) => (
           <li key={page.route}>
             <Link to={page.route} aria-current={page === current ? 'page' : undefined}>

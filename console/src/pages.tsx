@@ -5,6 +5,7 @@ import { AlertsPage } from './pages/AlertsPage';
 import { BillingPage } from './pages/BillingPage';
 import { CatchmentPage } from './pages/CatchmentPage';
 import { CheckPage } from './pages/CheckPage';
+import { ExtensionPage } from './pages/ExtensionPage';
 import { KeyPage } from './pages/KeyPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { TeamPage } from './pages/TeamPage';
@@ -30,6 +31,7 @@ export const PAGES: readonly ConsolePage[] = [
   { route: '', title: 'Overview', nav: true, render: (account) => <OverviewPage account={account} /> },
   { route: 'check', title: 'Check a postcode', nav: true, render: (account) => <CheckPage account={account} /> },
   { route: 'key', title: 'API key', nav: true, render: (account) => <KeyPage account={account} /> },
+  { route: 'extension', title: 'Browser extension', nav: true, managers: true, render: () => <ExtensionPage /> },
   { route: 'billing', title: 'Billing', nav: true, render: (account) => <BillingPage account={account} /> },
   { route: 'team', title: 'Team', nav: true, render: (account) => <TeamPage account={account} /> },
   {

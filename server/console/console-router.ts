@@ -3,6 +3,8 @@ import path from 'node:path';
 import express, { Router, type RequestHandler, type Response } from 'express';
 import type { HelmetOptions } from 'helmet';
 import { securityHeaders } from '../http/security-headers';
+import { defaultPoliciesDir, extensionDownloads } from './extension-downloads';
+import { precompressedAssets } from './precompressed';
 
 /** Where the console is served; its client-side routes are the paths under it. */
 export const CONSOLE_BASE = '/console/';
@@ -74,9 +76,10 @@ function spaFallback(dir: string): RequestHandler {
 
 /**
  * The console, a single-page app served from its built files at /console/ with its own security headers; `/` leads
- * to it. Works whether or not the console has been built: unbuilt, its pages say how to build it (503).
+ * to it. Works whether or not the console has been built: unbuilt, its pages say how to build it (503). Beside it,
+ * the extension's downloads: the package `npm run zip:extension` writes into the same output folder (.output/).
  */
-export function consoleRoutes(dir: string): Router {
+export function consoleRoutes(dir: string, policiesDir: string = defaultPoliciesDir()): Router {
   const router = Router();
   router.get('/', (_req, res) => res.redirect(302, CONSOLE_BASE));
   const files = express.static(dir, {
@@ -92,6 +95,13 @@ export function consoleRoutes(dir: string): Router {
     if (req.path !== '/console') return next();
     res.redirect(301, `${CONSOLE_BASE}${req.originalUrl.slice(req.path.length)}`);
   });
-  router.use(CONSOLE_BASE, securityHeaders(CONSOLE_SECURITY_HEADERS), files, spaFallback(dir));
+  router.use(
+    CONSOLE_BASE,
+    securityHeaders(CONSOLE_SECURITY_HEADERS),
+    extensionDownloads(path.dirname(dir), policiesDir),
+    precompressedAssets(dir, FOREVER),
+    files,
+    spaFallback(dir),
+  );
   return router;
 }

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { DOCUMENT_SECURITY_HEADERS, securityHeaders } from '../http/security-headers';
+import { DOCS_PAGE_CSS, DOCS_SCRIPT_FILE, NAME_UNNAMED_CONTROLS } from './docs-accessibility';
 import { buildOpenApiDocument } from './openapi';
 
 export interface ApiDocs {
@@ -19,10 +20,22 @@ export function apiDocs(): ApiDocs {
   });
   // A web page, not JSON: helmet's full set, whose CSP lets the page load its own scripts and styles. Every name in
   // the API's set is also in this one, so nothing of the API's stricter policy is left behind to block the page.
+  // Without deep links: Swagger UI puts each operation's link inside the button that opens it (a control in a
+  // control, which screen readers and keyboards cannot use apart). Without syntax colours: its themes colour some
+  // values (numbers, literals) below 4.5:1 on their dark background, in inline styles no stylesheet can outweigh.
+  const swaggerOptions = { deepLinking: false, syntaxHighlight: { activated: false } };
   const page = [
     securityHeaders(DOCUMENT_SECURITY_HEADERS),
-    ...swaggerUi.serveFiles(document),
-    swaggerUi.setup(document, { customSiteTitle: 'Disaster Telehealth Eligibility API' }),
+    Router().get(`/${DOCS_SCRIPT_FILE}`, (_req, res) => {
+      res.type('text/javascript').send(NAME_UNNAMED_CONTROLS);
+    }),
+    ...swaggerUi.serveFiles(document, { swaggerOptions }),
+    swaggerUi.setup(document, {
+      customSiteTitle: 'Disaster Telehealth Eligibility API',
+      customCss: DOCS_PAGE_CSS,
+      customJs: `./${DOCS_SCRIPT_FILE}`,
+      swaggerOptions,
+    }),
   ];
   return { openApi, page };
 }

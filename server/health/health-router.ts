@@ -1,8 +1,9 @@
 import { Router } from 'express';
-import { Health, type BackendHealth } from '../../shared/api/health';
+import { Health, Readiness, type BackendHealth, type DataStatus } from '../../shared/api/health';
+import { lastRefreshOrUnavailable } from '../check/data-metadata';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { dataAgeSeconds, isStale } from '../declarations/freshness';
-import { jsonResponse, NO_AUTH, type ApiRegistry } from '../http/openapi-registry';
+import { errorResponse, jsonResponse, NO_AUTH, type ApiRegistry } from '../http/openapi-registry';
 
 /** A shared backend's reachability check: resolves true when it answered. */
 export type BackendProbe = () => Promise<boolean>;
@@ -22,6 +23,11 @@ async function probe(check: BackendProbe): Promise<BackendHealth> {
   return { reachable, latency_ms: reachable ? Math.round(performance.now() - started) : null };
 }
 
+function dataStatus(lastUpdated: string | null, now: Date): DataStatus {
+  if (lastUpdated === null) return 'unavailable';
+  return isStale(lastUpdated, now) ? 'stale' : 'available';
+}
+
 /**
  * GET /: whether the service runs, how fresh its data is, and whether this instance reaches each shared backend.
  * No key needed; never cached. Always 200 while the process answers: every instance shares the same backends, so a
@@ -36,10 +42,11 @@ export function healthRouter(
   return Router().get('/', async (_req, res) => {
     const now = clock();
     const lastUpdated = declarations.lastUpdated;
+    const data = dataStatus(lastUpdated, now);
     const body: Health = {
-      status: 'ok',
+      status: data === 'available' ? 'ok' : data,
       last_updated: lastUpdated,
-      data_status: lastUpdated === null ? 'unavailable' : isStale(lastUpdated, now) ? 'stale' : 'available',
+      data_status: data,
       data_age_seconds: dataAgeSeconds(lastUpdated, now),
     };
     if (probes.length > 0) {
@@ -50,13 +57,48 @@ export function healthRouter(
   });
 }
 
-/** The health check's operation in the OpenAPI document. */
+/**
+ * GET /: whether this instance answers checks, for a load balancer's or Kubernetes' readiness probe: 503
+ * `data_unavailable` (the check's own answer, with Retry-After) until the first refresh has succeeded, 200 after.
+ * Stale data still answers 200: every instance shares the same data, so failing on it would take them all out of
+ * rotation while each could still answer (flagged stale). Backend outages likewise stay on /healthz.
+ */
+export function readinessRouter(declarations: DeclarationRepository, clock: () => Date): Router {
+  return Router().get('/', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const lastUpdated = lastRefreshOrUnavailable(declarations);
+    const body: Readiness = {
+      status: 'ready',
+      last_updated: lastUpdated,
+      data_status: isStale(lastUpdated, clock()) ? 'stale' : 'available',
+    };
+    res.json(body);
+  });
+}
+
+/** The liveness and readiness checks' operations in the OpenAPI document. */
 export function registerHealthPaths(registry: ApiRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/healthz',
     summary: 'Liveness and data freshness',
+    description:
+      'For a liveness probe: 200 while the process answers, whatever the data. `status` says whether checks are ' +
+      'answered (ok), not yet (unavailable) or from data older than 48 hours (stale).',
     security: NO_AUTH,
     responses: { 200: jsonResponse(Health, 'The service is up') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: whether checks are answered',
+    description:
+      'For a readiness probe: 503 until the first data refresh has succeeded, 200 after. Stale data still answers ' +
+      '200 (every instance shares it).',
+    security: NO_AUTH,
+    responses: {
+      200: jsonResponse(Readiness, 'Checks are answered'),
+      503: errorResponse('Disaster data is not available yet (data_unavailable); ask again after Retry-After seconds'),
+    },
   });
 }

@@ -1,4 +1,5 @@
 import type { ClientCatchmentData } from '../../shared/api/catchment';
+import { TableScroll } from '../common/TableScroll';
 import { lgaWords, rowState, sortedRows, statusWords } from './catchment-view';
 import './catchment.css';
 
@@ -9,7 +10,7 @@ import './catchment.css';
 export function CatchmentTable({ catchment }: { catchment: ClientCatchmentData }) {
   const rows = sortedRows(catchment.postcodes);
   return (
-    <div className="table-scroll">
+    <TableScroll label="Saved list with eligibility">
       <table className="catchment-table" aria-describedby="catchment-summary">
         <caption>Catchment postcodes</caption>
         <thead>
@@ -37,6 +38,6 @@ export function CatchmentTable({ catchment }: { catchment: ClientCatchmentData }
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -236,7 +236,12 @@ describe('before the first data refresh', () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
     const { backends, ...body } = (await res.json()) as Record<string, unknown>;
-    expect(body).toEqual({ status: 'ok', last_updated: null, data_status: 'unavailable', data_age_seconds: null });
+    expect(body).toEqual({
+      status: 'unavailable',
+      last_updated: null,
+      data_status: 'unavailable',
+      data_age_seconds: null,
+    });
     // Each shared backend configured, reachable from this instance; none on the JSON files.
     expect(backends).toEqual(
       testBackend() === 'shared'
@@ -265,7 +270,7 @@ describe('stale data', () => {
     const body = CheckResponse.parse(await (await checkPostcode(server, apiKey, { postcode: '4000' })).json());
     expect(body.metadata.stale).toBe(true);
     const health = await (await fetch(`${server.url}/healthz`)).json();
-    expect(health).toMatchObject({ status: 'ok', data_status: 'stale' });
+    expect(health).toMatchObject({ status: 'stale', data_status: 'stale' });
     expect(health.data_age_seconds).toBeGreaterThanOrEqual(49 * 3600);
   });
 });

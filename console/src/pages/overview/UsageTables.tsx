@@ -1,5 +1,6 @@
 import type { UsageData, UsageDay } from '../../../../shared/api/usage';
 import { displayDate } from '../../../../ui/common/display-dates';
+import { TableScroll } from '../../../../ui/common/TableScroll';
 import { COUNT_KINDS, countWords, keyTotals, KIND_WORDS } from './usage-chart';
 
 function CountHeadings({ first, last }: { first: string; last?: string }) {
@@ -23,7 +24,7 @@ export function KeysTable({ usage, days }: { usage: UsageData; days: number }) {
   const keys = keyTotals(usage.days);
   if (keys.length === 0) return <p data-testid="usage-keys-none">No checks in the last {days} days.</p>;
   return (
-    <div className="table-scroll">
+    <TableScroll label={`Checks by key, last ${days} days`}>
       <table className="catchment-table usage-table" data-testid="usage-keys">
         <caption>By key, last {days} days</caption>
         <CountHeadings first="Key" />
@@ -38,7 +39,7 @@ export function KeysTable({ usage, days }: { usage: UsageData; days: number }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -61,7 +62,7 @@ export function DaysTable({ usage }: { usage: UsageData }) {
   return (
     <details className="usage-days">
       <summary>Checks per day (table)</summary>
-      <div className="table-scroll">
+      <TableScroll label="Checks per day">
         <table className="catchment-table usage-table" data-testid="usage-days">
           <caption>Checks per day, newest first</caption>
           <CountHeadings first="Day" last="By key" />
@@ -71,7 +72,7 @@ export function DaysTable({ usage }: { usage: UsageData }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </details>
   );
 }

@@ -5,6 +5,7 @@ import type { Role } from '../../../../shared/api/team';
 import type { AccountResult } from '../../../../ui/api/account-result';
 import type { AccountFailure } from '../../../../ui/api/account-result';
 import { displayInstant } from '../../../../ui/common/display-dates';
+import { TableScroll } from '../../../../ui/common/TableScroll';
 import { ROLE_WORDS, roleLine } from '../../role-words';
 
 export interface InviteFormProps {
@@ -112,7 +113,7 @@ export function PendingInvitations({ result, busy, describe, onResend, onRevoke 
   const { invitations } = result.data;
   if (invitations.length === 0) return <p data-testid="invitations-empty">No pending invitations.</p>;
   return (
-    <div className="team-table-wrap">
+    <TableScroll label="Pending invitations" className="team-table-wrap">
       <table className="catchment-table team-table" aria-labelledby="pending-heading" data-testid="invitations">
         <thead>
           <tr>
@@ -157,6 +158,6 @@ export function PendingInvitations({ result, busy, describe, onResend, onRevoke 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

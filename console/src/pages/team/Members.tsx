@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { mayAssign, Role as Roles, type Role, type TeamData, type TeamMember } from '../../../../shared/api/team';
 import { displayInstant } from '../../../../ui/common/display-dates';
+import { TableScroll } from '../../../../ui/common/TableScroll';
 import { Confirm } from '../../Confirm';
 import { ROLE_WORDS } from '../../role-words';
 
@@ -120,7 +121,7 @@ export function Members({ team, viewer, selfId, busy, onChangeRole, onRemove, on
     if (await onRemove(member)) document.getElementById('members-heading')?.focus();
   };
   return (
-    <div className="team-table-wrap">
+    <TableScroll label="Team members" className="team-table-wrap">
       <table className="catchment-table team-table" aria-labelledby="members-heading">
         <thead>
           <tr>
@@ -156,6 +157,6 @@ export function Members({ team, viewer, selfId, busy, onChangeRole, onRemove, on
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
