@@ -1,6 +1,6 @@
-import { AlertsData, type Alert } from '../../shared/api/alerts';
-import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
+import type { Fetch } from '../../ui/api/server-request';
+import type { AlertsCheck, AlertsProblem } from '../common/setup-answers';
+import { ALERTS_PROBLEM_WORDS, requestAlerts, type AlertsAnswer } from './alerts-request';
 import { allSeen, badgeCount, checkFailed, notificationFor, takeAlerts, type StoredAlerts } from './alerts-state';
 
 export interface AlertsPollerDeps {
@@ -25,51 +25,41 @@ export interface AlertsPollerDeps {
 /** The id of every alerts notification starts so (the background opens the alerts list when one is clicked). */
 export const ALERTS_NOTIFICATION_PREFIX = 'dte-alerts-';
 
-type AlertsAnswer = { ok: true; alerts: Alert[] } | { ok: false; error: string };
-
-/** GET /api/v1/alerts?since=<id> with the API key; every failure in words. */
-export async function requestAlerts(
-  fetchFn: Fetch,
-  serverUrl: string,
-  apiKey: string,
-  since: string | null,
-): Promise<AlertsAnswer> {
-  const query = since === null ? '' : `?since=${encodeURIComponent(since)}`;
-  const answer = await sendRequest(fetchFn, `${serverUrl}/api/v1/alerts${query}`, {
-    method: 'GET',
-    headers: { 'x-api-key': apiKey },
-    credentials: 'omit',
-  });
-  if (!answer) return { ok: false, error: 'the server could not be reached.' };
-  const { response, body } = answer;
-  if (response.ok) {
-    const parsed = successEnvelope(AlertsData).safeParse(body);
-    if (parsed.success) return { ok: true, alerts: parsed.data.data.alerts };
-    return { ok: false, error: `the server gave an unexpected answer (HTTP ${response.status}).` };
-  }
-  const envelope = ErrorEnvelope.safeParse(body);
-  if (envelope.success) return { ok: false, error: `${envelope.data.error.message} (HTTP ${response.status}).` };
-  if (GATEWAY_STATUSES.has(response.status)) return { ok: false, error: 'the server could not be reached.' };
-  if (response.status === 404) return { ok: false, error: 'this server has no alerts (HTTP 404).' };
-  return { ok: false, error: `the server answered HTTP ${response.status}.` };
-}
+const NOT_CHECKED: AlertsCheck = { checked: false };
 
 /**
  * The background's alerts check: asks the server for the alerts after the last one seen, notifies a new batch once
  * and counts it on the toolbar icon until the popup is opened. Failures are silent (no notification) but kept for the
- * popup. One check or "seen" at a time, so an alarm, a start-up and a settings change never count an alert twice.
+ * popup. One check or "seen" at a time, so an alarm, a start-up and a settings change never count an alert twice;
+ * asked again while a check waits its turn, that one check answers both (a policy change and a Save arriving together
+ * make one request).
  */
 export class AlertsPoller {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The check queued and not yet started, if any: it will read the settings as they are when it starts. */
+  private waiting: Promise<AlertsCheck> | null = null;
   private readonly now: () => number;
 
   constructor(private readonly deps: AlertsPollerDeps) {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Checks now (after any check under way). Never rejects. */
-  poll(): Promise<void> {
-    return this.serially(() => this.check()).catch(() => undefined);
+  /** Checks now (after any check under way), and says what it found out. Never rejects. */
+  poll(): Promise<AlertsCheck> {
+    this.waiting ??= this.serially(() => {
+      this.waiting = null;
+      return this.check();
+    }).catch(() => NOT_CHECKED);
+    return this.waiting;
+  }
+
+  /**
+   * The popup was opened: a failure it would show is checked again first (the network is back, the key was fixed),
+   * then the count goes. Answers the stored alerts.
+   */
+  async opened(): Promise<StoredAlerts> {
+    if ((await this.deps.load()).error !== null) await this.poll();
+    return this.seen();
   }
 
   /** The popup was opened: the count goes. Answers the stored alerts. */
@@ -93,45 +83,44 @@ export class AlertsPoller {
     return run;
   }
 
-  private async check(): Promise<void> {
+  private async check(): Promise<AlertsCheck> {
     // Switched off: not even a request the server would count against the key. What was stored stays for the popup.
-    if (this.deps.enabled && !(await this.deps.enabled())) return;
+    if (this.deps.enabled && !(await this.deps.enabled())) return NOT_CHECKED;
     const { serverUrl, apiKey } = await this.deps.config();
     const stored = await this.deps.load();
-    const failed = (error: string) => this.deps.save(checkFailed(stored, serverUrl, error, this.now()));
-    if (!serverUrl || !apiKey) {
-      await failed('save the Server URL and the API key in the options.');
-      return;
-    }
+    const failed = async (problem: AlertsProblem): Promise<AlertsCheck> => {
+      await this.deps.save(checkFailed(stored, serverUrl, ALERTS_PROBLEM_WORDS[problem], this.now()));
+      return { checked: true, problem };
+    };
+    if (!serverUrl || !apiKey) return failed('not_configured');
     let permitted: boolean;
     try {
       permitted = await this.deps.hasPermission(serverUrl);
     } catch {
       permitted = false;
     }
-    if (!permitted) {
-      await failed('the browser has not allowed access to the server: open the options and allow it.');
-      return;
-    }
+    if (!permitted) return failed('no_permission');
     const since = stored.serverUrl === serverUrl ? stored.lastId : null;
     let answer: AlertsAnswer;
     try {
       answer = await requestAlerts(this.deps.fetch, serverUrl, apiKey, since);
     } catch {
-      answer = { ok: false, error: 'the server gave an unexpected answer.' };
+      answer = { ok: false, problem: 'unexpected' };
     }
-    if (!answer.ok) {
-      await failed(answer.error);
-      return;
-    }
+    if (!answer.ok) return failed(answer.problem);
     const { state, fresh } = takeAlerts(stored, serverUrl, answer.alerts, this.now());
     await this.deps.save(state);
     await this.deps.showCount(badgeCount(state.unread));
-    if (fresh.length === 0) return;
-    try {
-      await this.deps.notify({ id: `${ALERTS_NOTIFICATION_PREFIX}${state.lastId ?? ''}`, ...notificationFor(fresh) });
-    } catch {
-      // Notifications switched off for the browser: the count and the popup's list still say it.
+    if (fresh.length > 0) {
+      try {
+        await this.deps.notify({
+          id: `${ALERTS_NOTIFICATION_PREFIX}${state.lastId ?? ''}`,
+          ...notificationFor(fresh),
+        });
+      } catch {
+        // Notifications switched off for the browser: the count and the popup's list still say it.
+      }
     }
+    return { checked: true, problem: null };
   }
 }

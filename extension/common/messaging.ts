@@ -3,6 +3,7 @@ import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
 import type { AccountResult, CatchmentAnswer } from '../../ui/api/account-result';
 import type { StoredAlerts } from './alerts-storage';
+import type { AlertsCheck, ServerProbe } from './setup-answers';
 import type { CheckOutcome } from '../../ui/result/outcome';
 
 /** Why a selection the user asked to check (context menu) got no check: said in words where the selection is. */
@@ -53,8 +54,15 @@ export interface ProtocolMap {
   saveCatchment(postcodes: string[]): AccountResult<CatchmentAnswer>;
   /** The catchment as CSV text (the options page saves it as a file). */
   catchmentCsv(): AccountResult<string>;
-  /** The popup was opened: the alerts are seen, the count on the toolbar icon goes. Answers the stored alerts. */
+  /**
+   * The popup was opened: a failed alerts check is made again, then the alerts are seen and the count on the toolbar
+   * icon goes. Answers the stored alerts.
+   */
   alertsSeen(): StoredAlerts;
+  /** The options page saved a server URL or key: the alerts are checked with it now, not at the next hourly alarm. */
+  checkAlerts(): AlertsCheck;
+  /** The options page, before it saves a server URL: does this server answer, and is it this service? */
+  probeServer(serverUrl: string): ServerProbe;
 }
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

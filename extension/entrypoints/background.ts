@@ -5,6 +5,7 @@ import { ALERTS_ALARM, ALERTS_PERIOD_MINUTES, alertsItem } from '../alerts/alert
 import { accountApi } from '../../ui/api/account-api';
 import { CheckService } from '../background/check-service';
 import { checkSelection, SELECTION_MENU, type SelectionMenuDeps } from '../background/selection-menu';
+import { probeServer } from '../background/server-probe';
 import type { Fetch } from '../../ui/api/server-request';
 import { sendToFrame, startSiteScripts } from '../background/site-scripts';
 import { catchmentApi } from '../../ui/api/catchment-api';
@@ -12,7 +13,7 @@ import { alertsOn, effectiveConnection } from '../common/effective-settings';
 import { readManagedSettings, watchManagedSettings } from '../common/managed-settings';
 import type { AccountResult } from '../../ui/api/account-result';
 import { onMessage, sendMessage } from '../common/messaging';
-import { originPattern } from '../common/server-url';
+import { normaliseServerUrl, originPattern } from '../common/server-url';
 import { apiKeyItem, disabledSitesItem, serverUrlItem } from '../common/settings';
 
 const NOT_CONFIGURED = {
@@ -93,9 +94,23 @@ async function scheduleAlerts(): Promise<void> {
 }
 
 /**
+ * A policy that changes the server, the key or the alerts switch, and access newly allowed to the server in use (a
+ * policy cannot grant it; the person does, in a click): the alerts are checked at once, so the popup does not go on
+ * saying what the old settings could not do until the next alarm. The options page asks itself after a Save.
+ */
+function recheckAlertsOnChange(alerts: AlertsPoller): void {
+  watchManagedSettings(() => void alerts.poll(), ['server_url', 'api_key', 'alerts']);
+  browser.permissions.onAdded.addListener(({ origins = [] }) => {
+    void effectiveConnection().then(({ serverUrl }) => {
+      if (serverUrl && origins.includes(originPattern(serverUrl))) void alerts.poll();
+    });
+  });
+}
+
+/**
  * Alerts for the clinic's catchment: checked every ALERTS_PERIOD_MINUTES by an alarm (which survives the service
- * worker stopping), at browser start, and on install or update. Not on every settings change: the server counts an
- * alerts request against the key's rate limit, like a check.
+ * worker stopping), at browser start, on install or update, and when the settings they depend on change. Not more
+ * often: the server counts an alerts request against the key's rate limit, like a check.
  */
 function startAlerts(): void {
   const alerts = createAlertsPoller();
@@ -105,7 +120,9 @@ function startAlerts(): void {
   browser.runtime.onStartup.addListener(() => void alerts.restoreCount().then(() => alerts.poll()));
   browser.runtime.onInstalled.addListener(() => void alerts.poll());
   void scheduleAlerts().catch(() => undefined);
-  onMessage('alertsSeen', () => alerts.seen());
+  recheckAlertsOnChange(alerts);
+  onMessage('alertsSeen', () => alerts.opened());
+  onMessage('checkAlerts', () => alerts.poll());
   // A click on an alerts notification opens the alerts list (the popup's page, in a tab), which marks them seen.
   browser.notifications.onClicked.addListener((id) => {
     if (!id.startsWith(ALERTS_NOTIFICATION_PREFIX)) return;
@@ -201,6 +218,10 @@ export default defineBackground(() => {
   onMessage('check', ({ data }) => checks.check(String(data)));
   registerSelectionMenu(checks);
   onMessage('openOptions', () => browser.runtime.openOptionsPage());
+  onMessage('probeServer', ({ data }) => {
+    const url = normaliseServerUrl(String(data));
+    return url ? probeServer(fetchFn, url) : 'not_this_service';
+  });
   registerAccountMessages(checks);
   registerCatchmentMessages();
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { OPERATOR } from '../../server/team/team-service';
 import { type SeededAccount, type TestServer } from '../helpers/test-server';
 import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
@@ -34,12 +35,72 @@ async function badgeText(postcode: string): Promise<string> {
   return (await badge.textContent()) ?? '';
 }
 
+/** The options page's Save with the Server URL `url`: the notice it ends with (an alert or a status). */
+async function saveServerUrl(url: string): Promise<string> {
+  await options.getByLabel('Server URL').fill(url);
+  // Exact: signed in, the catchment has a save button of its own.
+  await options.getByRole('button', { name: 'Save', exact: true }).click();
+  const notice = options.locator('#connection-heading ~ form .notice');
+  await expect
+    .poll(async () => (await notice.count()) > 0 && (await notice.textContent()), { timeout: 15_000 })
+    .not.toMatch(/^(false|Checking the server…)$/);
+  return (await notice.textContent()) ?? '';
+}
+
+describe('options page: set up this computer', () => {
+  it('says which way in is for whom', async () => {
+    await options.goto(ext.url('options.html'));
+    const connection = options.getByRole('region', { name: 'Connection' });
+    expect(await connection.textContent()).toMatch(/IT provider or practice manager.*No sign-in is needed/);
+    const account = options.getByRole('region', { name: 'Account and subscription' });
+    expect(await account.textContent()).toContain('For an owner or admin of the clinic’s account');
+  });
+
+  it('saves a Server URL only once the server answers as this service, and says why not otherwise', async () => {
+    // Nothing listens there: refused at once.
+    expect(await saveServerUrl('http://127.0.0.1:1')).toMatch(/^Not saved: 127\.0\.0\.1:1 did not answer\./);
+    // A web server, but not this service (the practice pages' server: /healthz is not found there).
+    const host = new URL(pages.origin).host;
+    expect(await saveServerUrl(pages.origin)).toBe(
+      `Not saved: ${host} answered, but it is not a disaster eligibility server. Check the Server URL: it is the server's address as the practice manager or IT provider gave it, not the address of a web page.`,
+    );
+    expect(await ext.getStorage(['serverUrl'])).toEqual({});
+    expect(await saveServerUrl(server.url)).toBe('Saved.');
+    expect(await ext.getStorage(['serverUrl'])).toEqual({ serverUrl: server.url });
+  });
+
+  it('the API key field is masked without being a password field that password managers offer to keep', async () => {
+    const field = options.getByRole('textbox', { name: 'API key', exact: true });
+    expect(await field.count()).toBe(1);
+    const connection = options.getByRole('region', { name: 'Connection' });
+    expect(await connection.locator('input[type=password]').count()).toBe(0);
+    expect(
+      await field.evaluate((el) => ({
+        type: el.getAttribute('type'),
+        autocomplete: el.getAttribute('autocomplete'),
+        onePassword: el.hasAttribute('data-1p-ignore'),
+        lastPass: el.getAttribute('data-lpignore'),
+        bitwarden: el.hasAttribute('data-bwignore'),
+        masked: getComputedStyle(el).getPropertyValue('-webkit-text-security'),
+      })),
+    ).toEqual({
+      type: 'text',
+      autocomplete: 'off',
+      onePassword: true,
+      lastPass: 'true',
+      bitwarden: true,
+      masked: 'disc',
+    });
+    await options.getByLabel('Show', { exact: true }).check();
+    expect(await field.evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'))).toBe('none');
+    await options.getByLabel('Show', { exact: true }).uncheck();
+  });
+});
+
 describe('options page: sign in and manage the key (cookie session)', () => {
   it('signs in, generates a key, shows it once with Copy, and uses it in this browser', async () => {
     await options.goto(ext.url('options.html'));
-    await options.getByLabel('Server URL').fill(server.url);
-    await options.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => options.getByRole('status').first().textContent()).toBe('Saved.');
+    await expect.poll(() => options.getByLabel('Server URL').inputValue()).toBe(server.url);
 
     await options.getByLabel('Email').fill(account.email);
     await options.getByLabel('Password').fill('not the password');
@@ -59,6 +120,10 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     await expect.poll(() => shown.textContent()).toMatch(/^sk_live_[A-Za-z0-9]{32,}$/);
     const apiKey = (await shown.textContent())!;
     await expect.poll(() => options.getByTestId('key-status').textContent()).toBe(`Active: ${apiKey.slice(0, 12)}…`);
+    // Said to the owner before the buttons that would stop every other workstation's key.
+    expect(await options.locator('#replace-key-warning').textContent()).toMatch(
+      /stops working at once on every workstation.*needs the current key pasted there, not a new one/,
+    );
 
     await options.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => options.getByRole('status').last().textContent()).toBe('Key copied to the clipboard.');
@@ -97,6 +162,12 @@ describe('options page: sign in and manage the key (cookie session)', () => {
 
     // Same postcode as before: the answer cached under the old key is not reused.
     expect(await badgeText('4000')).toContain('Key invalid');
+
+    // Saved again with the dead key: Save says the server refused it, and where the current key comes from.
+    await options.bringToFront();
+    expect(await saveServerUrl(server.url)).toBe(
+      'Saved, but the server did not accept this API key: it is unknown, or a new key has replaced it. Ask the practice manager or IT for the current key.',
+    );
   });
 
   it('Generate key after a revoke, Regenerate key with confirmation, and Sign out', async () => {
@@ -114,10 +185,33 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     await expect.poll(async () => (await ext.getStorage(['apiKey'])).apiKey).toBe(second);
     expect(await badgeText('2480')).toContain('Not eligible · Lismore');
 
+    // Signed in, with a new key shown: the fullest the page gets. At a phone's width nothing needs a sideways scroll.
     await options.bringToFront();
+    await options.setViewportSize({ width: 390, height: 844 });
+    expect(await options.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await options.setViewportSize({ width: 1280, height: 860 });
+
     await options.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
     await options.reload();
+    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+  });
+
+  it('a member reads the key’s status, with no button that would make a new key, nor the warning about one', async () => {
+    const organisationId = server.runtime.accounts.membershipOf(account.accountId)!.organisation_id;
+    const email = `reception-${process.pid}@account.example`;
+    const password = 'a long enough passphrase';
+    await server.runtime.team.add(OPERATOR, organisationId, email, password, 'member');
+    await options.getByLabel('Email').fill(email);
+    await options.getByLabel('Password').fill(password);
+    await options.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => options.getByTestId('key-status').textContent(), { timeout: 10_000 }).toMatch(/^Active/);
+    expect(await options.getByTestId('key-read-only').count()).toBe(1);
+    for (const name of ['Generate key', 'Regenerate key', 'Revoke key']) {
+      expect(await options.getByRole('button', { name }).count()).toBe(0);
+    }
+    expect(await options.locator('#replace-key-warning').count()).toBe(0);
+    await options.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
   });
 });

@@ -61,7 +61,12 @@ function AllowServerAccess({ access }: { access: ServerAccess }) {
   );
 }
 
-/** The API key field, hidden unless asked; only a mention when the organisation sets the key (never its value). */
+/**
+ * The API key field, its characters masked unless asked. A text field, not a password one: beside the Server URL a
+ * password field reads to password managers as a sign-in, and they would offer to keep the clinic's key as a password
+ * for the server (and fill it into the console's sign-in). Only a mention when the organisation sets the key (never
+ * its value).
+ */
 function ApiKeyField({
   managedKey,
   apiKey,
@@ -85,9 +90,16 @@ function ApiKeyField({
       <label htmlFor="api-key">API key</label>
       <input
         id="api-key"
-        type={showKey ? 'text' : 'password'}
+        type="text"
+        className={showKey ? undefined : 'masked'}
         autoComplete="off"
+        autoCapitalize="off"
+        autoCorrect="off"
         spellCheck={false}
+        data-1p-ignore=""
+        data-lpignore="true"
+        data-bwignore=""
+        data-form-type="other"
         placeholder="sk_live_…"
         value={apiKey}
         onChange={(e) => onChange(e.target.value)}
@@ -108,6 +120,13 @@ export function ConnectionSettings({ settings, access }: { settings: Settings; a
   return (
     <section aria-labelledby="connection-heading">
       <h2 id="connection-heading">Connection</h2>
+      {!(managedServerUrl !== null && managedKey) && (
+        <p className="hint">
+          For whoever sets up this computer, usually the clinic’s IT provider or practice manager: enter the server’s
+          address and paste the clinic’s API key, both from the practice manager. No sign-in is needed for this. If
+          badges say “Key invalid”, ask the practice manager or IT for the current key and paste it here.
+        </p>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -123,7 +142,11 @@ export function ConnectionSettings({ settings, access }: { settings: Settings; a
         {managedServerUrl !== null && access?.granted === false && <AllowServerAccess access={access} />}
         <ApiKeyField managedKey={managedKey} apiKey={settings.apiKey} onChange={settings.setApiKey} />
         {/* Nothing of the person's to save when the organisation sets both. */}
-        {(managedServerUrl === null || !managedKey) && <button type="submit">Save</button>}
+        {(managedServerUrl === null || !managedKey) && (
+          <button type="submit" disabled={settings.busy}>
+            Save
+          </button>
+        )}
         <NoticeLine notice={settings.notice} />
       </form>
       <p className="hint">

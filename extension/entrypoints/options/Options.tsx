@@ -22,6 +22,21 @@ export function Options() {
   );
 }
 
+/**
+ * Said to an owner or admin before the key's buttons: a dead key on one workstation is fixed by pasting the current
+ * key there, not by a new one, which would stop every other workstation.
+ */
+function ReplaceKeyWarning() {
+  return (
+    <p className="key-warning" id="replace-key-warning">
+      Regenerate the key only if it has leaked (and revoke it only to stop all use of it): either way the current key
+      stops working at once on every workstation, and after a regenerate each one needs the new key pasted in its
+      options (or set in the browser policy). A workstation whose badges say “Key invalid” needs the current key pasted
+      there, not a new one.
+    </p>
+  );
+}
+
 /** Where the extension finds its server and key, and where a clinic manages its key. */
 function OptionsPage() {
   const managed = useManagedView();
@@ -38,7 +53,13 @@ function OptionsPage() {
       <section aria-labelledby="account-heading">
         <h2 id="account-heading">Account and subscription</h2>
         {!account.signedInAs ? (
-          <SignInForm account={account} serverSaved={settings.serverUrlInUse !== ''} />
+          <>
+            <p className="hint">
+              For an owner or admin of the clinic’s account: sign in to see the subscription and to make the clinic’s
+              API key. Staff using this computer do not need to sign in.
+            </p>
+            <SignInForm account={account} serverSaved={settings.serverUrlInUse !== ''} />
+          </>
         ) : (
           <div>
             <p>
@@ -48,6 +69,7 @@ function OptionsPage() {
               </button>
             </p>
             <NoticeLine notice={account.notice} />
+            {account.manages && account.status?.key.status === 'active' && <ReplaceKeyWarning />}
             <KeyManagement
               account={account}
               browser={{

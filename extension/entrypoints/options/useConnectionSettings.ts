@@ -5,6 +5,9 @@ import type { ManagedView } from '../../common/managed-settings';
 import { normaliseServerUrl, originPattern } from '../../common/server-url';
 import { apiKeyItem, serverUrlItem } from '../../common/settings';
 import type { Notice } from '../../../ui/common/NoticeLine';
+import type { AlertsCheck } from '../../common/setup-answers';
+import { sendMessage } from '../../common/messaging';
+import { CHECKING_SERVER, notSavedNotice, savedNotice } from './save-notice';
 
 export type ConnectionSettings = ReturnType<typeof useConnectionSettings>;
 
@@ -20,13 +23,40 @@ async function requestOriginAccess(url: string): Promise<boolean> {
   }
 }
 
-/** Saving goes ahead without access: the badges then say what is missing, and the next Save asks again. */
-function savedNotice(granted: boolean, url: string | null): Notice {
-  if (granted || !url) return { kind: 'ok', text: 'Saved.' };
-  return {
-    kind: 'error',
-    text: `Saved, but the browser did not allow access to ${new URL(url).host}. Badges will say "Allow server access in options" until you press Save again and allow it.`,
-  };
+const NOTHING_CHECKED: AlertsCheck = { checked: false };
+
+/**
+ * The alerts checked with the settings just saved (the popup would otherwise show the last hourly check's answer,
+ * made without them); answers what the check found out. Never rejects.
+ */
+function checkAlertsNow(): Promise<AlertsCheck> {
+  return sendMessage('checkAlerts').catch(() => NOTHING_CHECKED);
+}
+
+/** Where Save keeps what it saves (and shows it saved). */
+interface ConnectionStore {
+  serverUrl(url: string): Promise<void>;
+  apiKey(key: string): Promise<void>;
+}
+
+/**
+ * Save, once the form's values are well formed: `url` and `key` are null where the organisation's policy sets them.
+ * Nothing is saved for a server that does not answer as this service; after saving, the alerts are checked with the
+ * new settings, which also says whether the server takes the key. Answers the notice that says how it went.
+ */
+async function saveConnection(url: string | null, key: string | null, store: ConnectionStore): Promise<Notice> {
+  // First, while the click still counts as the person's: the browser shows its prompt only then.
+  const granted = url ? await requestOriginAccess(url) : true;
+  // Without access the server cannot be asked: saved as before, and the notice says what is missing.
+  if (url && granted) {
+    const probe = await sendMessage('probeServer', url).catch(() => 'unreachable' as const);
+    if (probe !== 'ok') return notSavedNotice(probe, url);
+  }
+  if (url) await store.serverUrl(url);
+  if (key !== null) await store.apiKey(key);
+  // Without a key (a URL saved to sign in first) there is nothing to check.
+  const check = key === '' ? NOTHING_CHECKED : await checkAlertsNow();
+  return savedNotice(granted, url, check);
 }
 
 /**
@@ -42,6 +72,7 @@ export function useConnectionSettings(managed: ManagedView | null) {
   const [savedServerUrl, setSavedServerUrl] = useState('');
   const [savedApiKey, setSavedApiKey] = useState('');
   const [notice, setNotice] = useState<Notice>(null);
+  const [busy, setBusy] = useState(false);
   const managedServerUrl = managed?.serverUrl?.ok ? managed.serverUrl.value : null;
   const managedKey = managed?.apiKey?.ok === true;
 
@@ -56,14 +87,19 @@ export function useConnectionSettings(managed: ManagedView | null) {
     return apiKeyItem.watch((key) => setSavedApiKey(key ?? ''));
   }, []);
 
-  /** Saves a new key from the account section, and shows it in the form. */
-  const saveApiKey = async (key: string) => {
+  const storeApiKey = async (key: string) => {
     await apiKeyItem.setValue(key);
     setApiKey(key);
     setSavedApiKey(key);
   };
 
-  /** Saves what the form holds. Call it inside the click: the browser shows its permission prompt only for one. */
+  /** Saves a new key from the account section ("Use in this browser"), shows it in the form, and checks alerts with it. */
+  const saveApiKey = async (key: string) => {
+    await storeApiKey(key);
+    void checkAlertsNow();
+  };
+
+  /** Saves what the form holds (see saveConnection). Call it inside the click. */
   const save = async () => {
     const url = managedServerUrl ? null : normaliseServerUrl(serverUrl);
     const key = apiKey.trim();
@@ -72,15 +108,22 @@ export function useConnectionSettings(managed: ManagedView | null) {
       setNotice({ kind: 'error', text: problem });
       return;
     }
-    let granted = true;
-    if (url) {
-      granted = await requestOriginAccess(url);
-      await serverUrlItem.setValue(url);
-      setServerUrl(url);
-      setSavedServerUrl(url);
+    const store: ConnectionStore = {
+      serverUrl: async (saved) => {
+        await serverUrlItem.setValue(saved);
+        setServerUrl(saved);
+        setSavedServerUrl(saved);
+      },
+      apiKey: storeApiKey,
+    };
+    setBusy(true);
+    // The last Save's words go at once: they are not this one's.
+    setNotice(CHECKING_SERVER);
+    try {
+      setNotice(await saveConnection(url, managedKey ? null : key, store));
+    } finally {
+      setBusy(false);
     }
-    if (!managedKey) await saveApiKey(key);
-    setNotice(savedNotice(granted, url));
   };
 
   return {
@@ -97,6 +140,8 @@ export function useConnectionSettings(managed: ManagedView | null) {
     /** The server the background talks to: the organisation's, or the one saved here. */
     serverUrlInUse: managedServerUrl ?? savedServerUrl,
     notice,
+    /** Save is under way (asking the server): the button waits. */
+    busy,
     save,
     saveApiKey,
   };

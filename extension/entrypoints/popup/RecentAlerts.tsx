@@ -1,7 +1,5 @@
-import { useEffect, useState } from 'react';
-import { alertsItem, type StoredAlerts } from '../../common/alerts-storage';
 import { displayInstant } from '../../../ui/common/display-dates';
-import { sendMessage } from '../../common/messaging';
+import { useRecentAlerts } from './useRecentAlerts';
 
 /**
  * The recent alerts about the clinic's catchment, newest first. Opening the popup marks them seen: the count on the
@@ -10,20 +8,9 @@ import { sendMessage } from '../../common/messaging';
  * last check's failure nor the promise of future alerts is shown.
  */
 export function RecentAlerts({ switchedOff = false }: { switchedOff?: boolean }) {
-  const [state, setState] = useState<StoredAlerts | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    void alertsItem.getValue().then((value) => live && setState((current) => current ?? value));
-    void sendMessage('alertsSeen')
-      .then((value) => live && setState(value))
-      .catch(() => undefined);
-    const unwatch = alertsItem.watch((value) => live && value && setState(value));
-    return () => {
-      live = false;
-      unwatch();
-    };
-  }, []);
+  const { state, rechecking } = useRecentAlerts();
+  // The last check failed and is being made again: its answer, not the old failure, is what to show.
+  const checked = !switchedOff && !rechecking;
 
   return (
     <section className="alerts" aria-labelledby="alerts-heading">
@@ -31,8 +18,10 @@ export function RecentAlerts({ switchedOff = false }: { switchedOff?: boolean })
       <div role="heading" aria-level={2} id="alerts-heading" className="alerts-heading">
         Recent alerts
       </div>
-      {!switchedOff && state?.error && <p className="alerts-error">Could not check alerts: {state.error}</p>}
-      {!switchedOff && state && state.alerts.length === 0 && (
+      {!switchedOff && rechecking && <p className="hint-line">Checking for alerts…</p>}
+      {checked && state?.error && <p className="alerts-error">Could not check alerts: {state.error}</p>}
+      {/* Not while the last check failed: nothing is known of the alerts there may be. */}
+      {checked && state && !state.error && state.alerts.length === 0 && (
         <p className="hint-line">
           No alerts yet. You are told here when a declaration starts or ends in your catchment.
         </p>

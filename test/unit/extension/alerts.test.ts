@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Alert } from '../../../shared/api/alerts';
 import { errorBody } from '../../../shared/api/envelope';
 import { AlertsPoller, type AlertsPollerDeps } from '../../../extension/alerts/alerts-poller';
+import { ALERTS_PROBLEM_WORDS } from '../../../extension/alerts/alerts-request';
 import {
   badgeCount,
   compareIds,
@@ -35,8 +36,12 @@ function alert(id: number, createdAgoMs = 60_000, text = `Alert ${id}.`): Alert 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function poller(answers: (url: string) => Response | Promise<Response>, config = { serverUrl: SERVER, apiKey: KEY }) {
-  let state: StoredAlerts = NO_ALERTS;
+function poller(
+  answers: (url: string) => Response | Promise<Response>,
+  config = { serverUrl: SERVER, apiKey: KEY },
+  stored: StoredAlerts = NO_ALERTS,
+) {
+  let state = stored;
   const fetch = vi.fn<Fetch>(async (url) => answers(url));
   const notify = vi.fn<AlertsPollerDeps['notify']>(async () => undefined);
   const showCount = vi.fn<AlertsPollerDeps['showCount']>(async () => undefined);
@@ -160,10 +165,13 @@ describe('AlertsPoller', () => {
     expect(t.state().unread).toBe(1);
   });
 
-  it('a refused key or an unreachable server is kept for the popup, silently', async () => {
+  it('a refused key or an unreachable server is kept for the popup, silently, in words without status codes', async () => {
     const refused = poller(() => json(401, errorBody('invalid_api_key')));
-    await refused.p.poll();
-    expect(refused.state().error).toBe('Invalid API key (HTTP 401).');
+    expect(await refused.p.poll()).toEqual({ checked: true, problem: 'invalid_key' });
+    // The front desk cannot make a key (and a new one would stop every other workstation): it asks for the current one.
+    expect(refused.state().error).toBe(
+      'the server did not accept the API key saved in this browser. Ask the practice manager or IT for the current key.',
+    );
     expect(refused.notify).not.toHaveBeenCalled();
 
     const down = poller(() => Promise.reject(new TypeError('Failed to fetch')));
@@ -173,21 +181,68 @@ describe('AlertsPoller', () => {
     const odd = poller(() => json(200, { success: true, data: { alerts: [{ id: 'x' }] } }));
     await odd.p.poll();
     expect(odd.state().error).toMatch(/unexpected answer/);
+
+    const answers: [Response, string][] = [
+      [json(429, errorBody('rate_limited')), ALERTS_PROBLEM_WORDS.busy],
+      [json(403, errorBody('subscription_inactive')), ALERTS_PROBLEM_WORDS.subscription_inactive],
+      [json(404, errorBody('not_found')), ALERTS_PROBLEM_WORDS.no_alerts],
+      [new Response('<h1>Not Found</h1>', { status: 404 }), ALERTS_PROBLEM_WORDS.no_alerts],
+      [new Response('Bad gateway', { status: 502 }), ALERTS_PROBLEM_WORDS.unreachable],
+      [json(500, errorBody('internal_error')), ALERTS_PROBLEM_WORDS.server_error],
+    ];
+    for (const [response, words] of answers) {
+      const t = poller(() => response);
+      await t.p.poll();
+      expect(t.state().error).toBe(words);
+    }
+    for (const words of Object.values(ALERTS_PROBLEM_WORDS)) {
+      expect(words).not.toMatch(/HTTP|\b[45]\d\d\b|rate limit|Generate a new key/i);
+    }
   });
 
   it('a success after a failure clears the error; without a key nothing is asked', async () => {
     let fail = true;
     const t = poller(() => (fail ? json(500, {}) : json(200, { success: true, data: { alerts: [] } })));
     await t.p.poll();
-    expect(t.state().error).toBe('the server answered HTTP 500.');
+    expect(t.state().error).toBe(ALERTS_PROBLEM_WORDS.server_error);
     fail = false;
-    await t.p.poll();
+    expect(await t.p.poll()).toEqual({ checked: true, problem: null });
     expect(t.state().error).toBeNull();
 
     const none = poller(() => json(200, {}), { serverUrl: SERVER, apiKey: '' });
-    await none.p.poll();
+    expect(await none.p.poll()).toEqual({ checked: true, problem: 'not_configured' });
     expect(none.fetch).not.toHaveBeenCalled();
     expect(none.state().error).toMatch(/API key/);
+  });
+
+  it('asked again while a check waits its turn: that one check answers both, with the settings of its start', async () => {
+    let release: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const t = poller(async () => {
+      await first;
+      return json(200, { success: true, data: { alerts: [] } });
+    });
+    const running = t.p.poll();
+    await vi.waitFor(() => expect(t.fetch).toHaveBeenCalledTimes(1));
+    // A Save and a policy change while the first check is under way: one more request, not two, with the new key.
+    t.config.apiKey = `${KEY.slice(0, -1)}x`;
+    const [a, b] = [t.p.poll(), t.p.poll()];
+    release();
+    await Promise.all([running, a, b]);
+    expect(t.fetch).toHaveBeenCalledTimes(2);
+    expect(new Headers(t.fetch.mock.calls[1]![1]?.headers).get('x-api-key')).toBe(t.config.apiKey);
+  });
+
+  it('the popup opened after a failed check: checked again first, then seen; after a success, nothing is asked', async () => {
+    const failed: StoredAlerts = { ...NO_ALERTS, serverUrl: SERVER, error: ALERTS_PROBLEM_WORDS.not_configured };
+    const t = poller(() => json(200, { success: true, data: { alerts: [alert(1)] } }), undefined, failed);
+    const shown = await t.p.opened();
+    expect(t.fetch).toHaveBeenCalledTimes(1);
+    expect(shown).toMatchObject({ error: null, unread: 0 });
+    expect(shown.alerts.map((a) => a.id)).toEqual(['1']);
+
+    await t.p.opened();
+    expect(t.fetch).toHaveBeenCalledTimes(1);
   });
 
   it('switched off (an organisation policy): no request at all, and what was stored stays; on again, it asks', async () => {
