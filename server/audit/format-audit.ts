@@ -1,3 +1,4 @@
+import { paidUntil } from '../../shared/domain/paid-until';
 import { alignedTable } from '../text-table';
 import type { AuditEvent } from './audit-log';
 
@@ -8,9 +9,8 @@ function details(e: AuditEvent): string {
   if (e.key_prefix) parts.push(`key ${e.key_prefix}…`);
   if (e.reason) parts.push(e.reason);
   if (e.subscription) {
-    parts.push(
-      `${e.subscription.status}, expires ${e.subscription.expires_at ?? 'never'}, ${e.subscription.rate_limit}/min`,
-    );
+    const until = paidUntil(e.subscription.expires_at);
+    parts.push(`${e.subscription.status}, ${until}, ${e.subscription.rate_limit}/min`);
   }
   if (e.stripe_event_id) parts.push(`Stripe ${e.stripe_event_id}`);
   if (e.webhook_host) parts.push(`webhook host ${e.webhook_host}`);

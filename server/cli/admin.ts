@@ -2,6 +2,7 @@ import { alignedTable } from '../text-table';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { isCalendarDate } from '../../shared/domain/dates';
+import { lastAccessDay, paidUntil } from '../../shared/domain/paid-until';
 import { Role } from '../../shared/api/team';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
@@ -37,7 +38,8 @@ Commands:
   audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
                                                subscription changes (never a key or a password)
   audit --organisation-of E                    the trail of E's organisation: every member's events, the team's,
-                                               and Stripe's billing changes (with their event ids)
+                                               catchment saves and webhook changes (with the webhook's host), and
+                                               Stripe's billing changes (with their event ids)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
                                                its tables); keeps what the database already has, so running it again
                                                adds only what is new; all or nothing
@@ -148,7 +150,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
       throw new UsageError('give at least one of --status, --expires, --rate-limit');
     }
     const sub = await data.accounts.setSubscription(email, { status, expires, rateLimit }, { by: ADMIN });
-    return `${email}: ${sub.status}, expires ${sub.expires_at ?? 'never'}, ${sub.rate_limit} requests/minute`;
+    return `${email}: ${sub.status}, ${paidUntil(sub.expires_at)}, ${sub.rate_limit} requests/minute`;
   },
 
   async 'create-key'(data, options) {
@@ -183,7 +185,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
         organisation?.name ?? '-',
         membership?.role ?? '-',
         isSubscriptionActive(subscription, now) ? 'active' : 'inactive',
-        subscription?.expires_at ?? '-',
+        (subscription?.expires_at && lastAccessDay(subscription.expires_at)) || '-',
         String(subscription?.rate_limit ?? '-'),
         key ? `${key.status} ${key.prefix}…` : 'none',
         key?.last_used_at ?? '-',
@@ -192,7 +194,17 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     if (rows.length === 0) {
       return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
     }
-    const header = ['EMAIL', 'ID', 'ORGANISATION', 'ROLE', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
+    const header = [
+      'EMAIL',
+      'ID',
+      'ORGANISATION',
+      'ROLE',
+      'SUBSCRIPTION',
+      'PAID UNTIL',
+      'LIMIT/MIN',
+      'KEY',
+      'LAST USED',
+    ];
     return alignedTable(header, rows);
   },
 };

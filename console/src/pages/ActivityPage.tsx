@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT, type ActivityEvent } from '../../../shared/api/activity';
+import { paidUntil } from '../../../shared/domain/paid-until';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { ROLE_WORDS } from '../role-words';
 import { useConsoleApi, useLoad } from '../use-load';
@@ -28,7 +29,7 @@ function subscriptionWords(e: ActivityEvent): string {
   const s = e.subscription;
   const what = s
     ? `Subscription ${s.status}` +
-      (s.expires_at ? `, until ${displayInstant(s.expires_at)}` : '') +
+      (s.expires_at ? `, ${paidUntil(s.expires_at)}` : '') +
       `, ${s.rate_limit} checks a minute`
     : 'Subscription changed';
   const why = e.reason ? ` (${SUBSCRIPTION_REASON_WORDS[e.reason] ?? `Stripe status ${e.reason}`})` : '';

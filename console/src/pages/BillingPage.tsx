@@ -2,7 +2,8 @@ import type { BillingData } from '../../../shared/api/billing';
 import type { Account } from '../../../ui/account/useAccount';
 import { NoticeLine } from '../../../ui/common/NoticeLine';
 import { Link } from '../router';
-import { dateLine, displayDay, endedWords, endingWords, paymentRetrying } from './billing/billing-words';
+import { lastAccessDayWords } from '../../../shared/domain/paid-until';
+import { dateLine, endedWords, endingWords, paymentRetrying } from './billing/billing-words';
 import { useBilling, type CheckoutReturn, type Completion } from './billing/useBilling';
 
 /** The subscription as it is: plan, status, the date that matters, why access ended or is at risk. */
@@ -39,8 +40,8 @@ function Subscription({ billing }: { billing: BillingData }) {
       {paymentRetrying(billing) && (
         <p className="notice error" data-testid="billing-past-due">
           A payment failed; access continues
-          {retryUntil ? ` until ${displayDay(retryUntil)}` : ''} while Stripe retries; update your card in Manage
-          billing.
+          {retryUntil ? ` until ${lastAccessDayWords(retryUntil)}` : ''} while Stripe retries; update your card in
+          Manage billing.
         </p>
       )}
       {billing.status === 'inactive' && !ended && (
