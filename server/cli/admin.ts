@@ -3,7 +3,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { isCalendarDate } from '../../shared/domain/dates';
 import { lastAccessDay, paidUntil } from '../../shared/domain/paid-until';
+import { RESET_HOURS } from '../../shared/api/invitations';
 import { Role } from '../../shared/api/team';
+import { PasswordResetService } from '../invitations/password-reset-service';
+import { openMailer } from '../mail/open-mailer';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
 import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
@@ -32,6 +35,8 @@ Commands:
   set-subscription --email E --status active|inactive [--expires YYYY-MM-DD|none] [--rate-limit N]
                                                set the Clinic-Wide Access subscription of E's organisation
   create-key --email E                         create the API key of E's organisation (printed once)
+  reset-link --email E                         a single-use link that sets E's password (printed; e-mailed too when
+                                               SMTP_URL is set): for an owner nobody on the team can help
   list-accounts                                list accounts, organisations, roles, subscriptions and keys
   billing-sync                                 re-read every subscription from Stripe and apply it (after a missed
                                                webhook); needs STRIPE_SECRET_KEY, STRIPE_PRICE_ID, STRIPE_WEBHOOK_SECRET
@@ -159,6 +164,36 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     // The same KeyService rule as POST /api/v1/keys/generate: active subscription, no active key, one locked write.
     const key = await data.keys.generate(account.id, data.clock(), { by: ADMIN });
     return key.api_key;
+  },
+
+  async 'reset-link'(data, options) {
+    const email = required(options, 'email');
+    const member = membershipOf(data, email);
+    const { config, storage, accounts, clock, logger } = data;
+    const mailer = await openMailer(config, logger);
+    try {
+      const resets = new PasswordResetService({
+        store: await storage.accounts(),
+        accounts,
+        audit: data.audit,
+        mailer,
+        // The service's own session store, as its reset would end the account's sessions there (issuing ends none).
+        sessions: await storage.sessions({
+          idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
+          absoluteTimeoutMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
+          clock,
+        }),
+        clock,
+        logger,
+      });
+      // Where browsers reach the service: PUBLIC_URL (required in production), else where it listens.
+      const origin = config.PUBLIC_URL?.[0] ?? `http://${config.HOST}:${config.PORT}`;
+      const issued = await resets.issue(OPERATOR, member.organisation_id, member.account_id, origin);
+      const sent = issued.emailed ? `; also e-mailed to ${normaliseEmail(email)}` : '';
+      return `${issued.link}\nIt works once, within ${RESET_HOURS} hours${sent}.`;
+    } finally {
+      await mailer.close();
+    }
   },
 
   async audit(data, options) {

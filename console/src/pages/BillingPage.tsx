@@ -2,6 +2,7 @@ import type { BillingData } from '../../../shared/api/billing';
 import type { Account } from '../../../ui/account/useAccount';
 import { NoticeLine } from '../../../ui/common/NoticeLine';
 import { Link } from '../router';
+import { OperatorContact, useOperatorContact } from '../signup/OperatorContact';
 import { lastAccessDayWords } from '../../../shared/domain/paid-until';
 import { dateLine, endedWords, endingWords, paymentRetrying } from './billing/billing-words';
 import { useBilling, type CheckoutReturn, type Completion } from './billing/useBilling';
@@ -57,11 +58,19 @@ function Subscription({ billing }: { billing: BillingData }) {
 
 /** Subscribe and Manage billing for an owner in Stripe mode; otherwise who changes the subscription. */
 function Payment({ billing, owner, busy, onSubscribe, onManage }: PaymentProps) {
+  const contact = useOperatorContact();
   let body;
   if (billing.mode === 'operator') {
     body = (
       <p data-testid="billing-operator">
-        Your subscription is managed by the service’s operator. Ask them to start, change or end it.
+        {contact ? (
+          <>
+            Your subscription is managed by <OperatorContact contact={contact} />, who run this service. Ask them to
+            start, change or end it.
+          </>
+        ) : (
+          'Your subscription is not paid for in this console: whoever runs this service for your practice (often your IT provider) starts, changes and ends it. Ask them.'
+        )}
       </p>
     );
   } else if (!owner) {

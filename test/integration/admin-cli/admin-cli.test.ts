@@ -8,7 +8,9 @@ import { filesContaining } from '../../helpers/data-files';
 import { runAdmin, runAdminAll, type CliResult } from '../../helpers/run-cli';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
+import { RESET_HOURS } from '../../../shared/api/invitations';
 import { longDay } from '../../../shared/domain/paid-until';
+import { SessionClient } from '../auth/session-client';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RAW_KEY = /^sk_live_[0-9A-Za-z]{32,}$/;
@@ -340,6 +342,29 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
         timeoutMs: 2_000,
         what: '200 after reactivation',
       });
+    });
+
+    it('reset-link: the operator gives an owner nobody can help a link that sets the password, on the server', async () => {
+      const issued = await runAdmin(dataDir, ['reset-link', '--email', racer]);
+      expect(issued.code, issued.stderr).toBe(0);
+      const [link, note, ...rest] = issued.stdout.trimEnd().split('\n');
+      expect(rest).toEqual([]);
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/reset-password#[A-Za-z0-9_-]{43}$/);
+      expect(note).toBe(`It works once, within ${RESET_HOURS} hours.`);
+      const newPassword = 'a new passphrase for the racer';
+      secrets.push(newPassword);
+      const body = { token: new URL(link!).hash.slice(1), password: newPassword };
+      // The server reads what the CLI wrote within 2 s (the file watched, or the database's data version).
+      await waitFor(
+        async () => (await new SessionClient(server.url).post('/api/v1/auth/password-reset', { body })).status === 200,
+        { timeoutMs: 5_000, what: 'the reset link to work' },
+      );
+      const person = new SessionClient(server.url);
+      expect((await person.login(racer, newPassword)).status).toBe(200);
+      const audit = await runAdmin(dataDir, ['audit', '--email', racer]);
+      expect(audit.stdout).toMatch(
+        /password_reset_requested\s+admin\s+-\s+member fourth@clinic-four\.example \(owner\)/,
+      );
     });
 
     it("a CLI write and the server's own writes to the same file never lose each other's changes", async () => {
