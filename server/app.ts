@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { activityRouter } from './activity/activity-router';
 import { alertsRouter } from './alerts/alerts-router';
+import { logFailures } from './audit/audit-log';
 import { authRouter } from './auth/auth-router';
 import { billingRouter, billingWebhookRouter } from './billing/billing-router';
 import { catchmentRouter } from './catchment/catchment-router';
@@ -75,7 +76,9 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
-  const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage };
+  // `audit`: the catchment's and the webhook's changes are recorded with who made them.
+  const audit = logFailures(runtime.audit, logger);
+  const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage, audit };
   const { catchments, alerts } = runtime;
   app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));

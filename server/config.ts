@@ -52,6 +52,18 @@ function parseMailFrom(value: string): string {
   return trimmed;
 }
 
+/**
+ * One line of text a person reads: no control characters or line breaks (they would break the line, and a terminal's
+ * escape sequences could hide in them) and no lone surrogate (not text: it cannot be encoded as UTF-8).
+ */
+const textLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(v), 'must be one line of text, without control characters')
+    .refine((v) => !/\p{Cs}/u.test(v), 'must be text (it holds a lone surrogate)');
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 export const ConfigSchema = z.object({
@@ -193,6 +205,12 @@ export const ConfigSchema = z.object({
    * set), off in operator mode, where the operator creates accounts (and activates subscriptions if left on).
    */
   SIGNUP: optional(z.enum(['on', 'off'], { error: 'must be on or off' }).optional()),
+  /**
+   * Who runs this service, for practices to contact: a name and an e-mail, phone or URL, separated by commas
+   * ("Clinic IT Services, help@clinicit.example, 02 5550 1234"). Shown on Billing in operator mode, when a password
+   * cannot be reset by e-mail and to a sole owner who cannot sign in; unset = those pages say what to do in words.
+   */
+  OPERATOR_CONTACT: optional(textLine(200).optional()),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 

@@ -5,6 +5,7 @@ import type { Account } from '../../ui/account/useAccount';
 import { NoticeLine, type Notice } from '../../ui/common/NoticeLine';
 import { PublicPage } from './PublicPage';
 import { Link, navigate } from './router';
+import { OperatorHelp, operatorContactOf } from './signup/OperatorContact';
 import { useSignupSettings } from './signup/use-signup-settings';
 import { useConsoleApi } from './use-load';
 
@@ -15,8 +16,11 @@ const RESET_SENT =
 const RESET_NO_MAIL =
   'This server sends no e-mail: ask an owner or admin of your team for a reset link. They can make one on the Team page.';
 
-/** "Forgot password?": an email, then always the same neutral answer. */
-function ForgotPassword({ onBack }: { onBack(): void }) {
+/**
+ * "Forgot password?": an email, then always the same neutral answer; and, for whoever nobody on the team can help (a
+ * sole owner), who runs the service (`contact`: OPERATOR_CONTACT; undefined until the server says).
+ */
+function ForgotPassword({ onBack, contact }: { onBack(): void; contact: string | null | undefined }) {
   const api = useConsoleApi();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
@@ -68,6 +72,7 @@ function ForgotPassword({ onBack }: { onBack(): void }) {
         </button>
       </div>
       <NoticeLine notice={notice} />
+      <OperatorHelp contact={contact} />
     </form>
   );
 }
@@ -101,7 +106,7 @@ export function SignInPage({
   if (forgot) {
     return (
       <PublicPage title="Reset your password">
-        <ForgotPassword onBack={back} />
+        <ForgotPassword onBack={back} contact={operatorContactOf(settings)} />
       </PublicPage>
     );
   }

@@ -30,6 +30,8 @@ export function activityEvent(event: AuditEvent): ActivityEvent {
     reason: event.reason ?? null,
     subscription: event.subscription ?? null,
     stripe_event_id: event.stripe_event_id ?? null,
+    webhook_host: event.webhook_host ?? null,
+    postcode_count: event.postcode_count ?? null,
   };
 }
 
@@ -66,7 +68,7 @@ export function registerActivityPaths(registry: ApiRegistry): void {
     path: '/api/v1/activity',
     summary: "The organisation's audit trail, newest first (owners and admins)",
     description:
-      'Sign-ins, sign-outs, key, team, invitation and subscription changes of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token. `event` is one of: ' +
+      'Sign-ins, sign-outs, key, team, invitation and subscription changes, catchment saves and webhook changes (set, replaced, removed, tested, with the host it points to) of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token. `event` is one of: ' +
       AuditEventType.options.join(', ') +
       ' (more may be added: show an unknown one by its name).',
     security: SESSION_AUTH,

@@ -26,6 +26,11 @@ export const AuditEventType = z.enum([
   'password_reset_requested',
   'password_reset',
   'email_verified',
+  'catchment_saved',
+  'webhook_set',
+  'webhook_replaced',
+  'webhook_removed',
+  'webhook_tested',
 ]);
 export type AuditEventType = z.infer<typeof AuditEventType>;
 
@@ -58,6 +63,13 @@ export const AuditEvent = z.object({
     .optional(),
   /** The Stripe event (evt_…) a billing change came from. */
   stripe_event_id: z.string().optional(),
+  /**
+   * A webhook event: the host (and port) of the URL the alerts now go to (set, replaced), went to (removed) or the test
+   * went to. Never the rest of the URL, whose path or query may hold the receiver's token, nor the signing secret.
+   */
+  webhook_host: z.string().optional(),
+  /** A catchment save: how many postcodes the catchment now has. */
+  postcode_count: z.number().int().nonnegative().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -138,6 +150,8 @@ export function auditEvent(fields: {
   reason?: string | null;
   subscription?: AuditEvent['subscription'] | null;
   stripe_event_id?: string | null;
+  webhook_host?: string | null;
+  postcode_count?: number | null;
 }): AuditEvent {
   return {
     at: fields.at,
@@ -159,6 +173,8 @@ export function auditEvent(fields: {
       },
     }),
     ...(fields.stripe_event_id != null && { stripe_event_id: fields.stripe_event_id }),
+    ...(fields.webhook_host != null && { webhook_host: fields.webhook_host }),
+    ...(fields.postcode_count != null && { postcode_count: fields.postcode_count }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { paidUntil } from '../../shared/domain/paid-until';
 import { alignedTable } from '../text-table';
 import type { AuditEvent } from './audit-log';
 
@@ -8,11 +9,12 @@ function details(e: AuditEvent): string {
   if (e.key_prefix) parts.push(`key ${e.key_prefix}…`);
   if (e.reason) parts.push(e.reason);
   if (e.subscription) {
-    parts.push(
-      `${e.subscription.status}, expires ${e.subscription.expires_at ?? 'never'}, ${e.subscription.rate_limit}/min`,
-    );
+    const until = paidUntil(e.subscription.expires_at);
+    parts.push(`${e.subscription.status}, ${until}, ${e.subscription.rate_limit}/min`);
   }
   if (e.stripe_event_id) parts.push(`Stripe ${e.stripe_event_id}`);
+  if (e.webhook_host) parts.push(`webhook host ${e.webhook_host}`);
+  if (e.postcode_count !== undefined) parts.push(`${e.postcode_count} postcodes`);
   // Only a sign-in names an account that is not there; the operator's and Stripe's events name none by design.
   if (e.account_id === null && e.source === 'web') parts.push('no such account');
   return parts.join('; ');

@@ -72,13 +72,16 @@ async function insertAuditEvents(client: PoolClient, events: readonly AuditLine[
     member_email: redactKeys(e.member_email ?? null),
     role: e.role ?? null,
     stripe_event_id: e.stripe_event_id ?? null,
+    webhook_host: redactKeys(e.webhook_host ?? null),
+    postcode_count: e.postcode_count ?? null,
   }));
   await loadTemporary(
     client,
     'import_audit_events',
     `at timestamptz NOT NULL, event text NOT NULL, source text NOT NULL, account_id text, email text, ip text,
      key_prefix text, reason text, subscription_status text, subscription_expires_at timestamptz,
-     subscription_rate_limit integer, organisation_id text, member_email text, role text, stripe_event_id text`,
+     subscription_rate_limit integer, organisation_id text, member_email text, role text, stripe_event_id text,
+     webhook_host text, postcode_count integer`,
     rows,
   );
   const columns = AUDIT_COLUMNS.join(', ');

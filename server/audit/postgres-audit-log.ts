@@ -19,6 +19,8 @@ interface AuditRow {
   subscription_expires_at: unknown;
   subscription_rate_limit: number | null;
   stripe_event_id: string | null;
+  webhook_host: string | null;
+  postcode_count: number | null;
 }
 
 /** A row as the event JsonLinesAuditLog writes (auditEvent: the optional fields only when set, in the same order). */
@@ -51,6 +53,8 @@ export const AUDIT_COLUMNS = [
   'member_email',
   'role',
   'stripe_event_id',
+  'webhook_host',
+  'postcode_count',
 ] as const;
 
 const COLUMNS = AUDIT_COLUMNS.join(', ');
@@ -75,7 +79,7 @@ export class PostgresAuditLog implements AuditLog {
     const write = this.pool
       .query(
         `INSERT INTO audit_events (${COLUMNS})
-         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15)`,
+         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17)`,
         [
           (input.at ?? this.clock()).toISOString(),
           input.event,
@@ -92,6 +96,8 @@ export class PostgresAuditLog implements AuditLog {
           redactKeys(input.member_email ?? null),
           input.role ?? null,
           input.stripe_event_id ?? null,
+          redactKeys(input.webhook_host ?? null),
+          input.postcode_count ?? null,
         ],
       )
       .then(

@@ -13,6 +13,8 @@ import type { DataMetadata } from '../../shared/api/check';
 import { isAustralianPostcode } from '../../shared/api/postcode';
 import { sydneyToday } from '../../shared/domain/dates';
 import { isSubscriptionActive } from '../accounts/account-service';
+import type { AuditRecorder } from '../audit/audit-log';
+import { signedInActor } from '../activity/activity-actor';
 import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { dataMetadata, lastRefreshOrUnavailable } from '../check/data-metadata';
@@ -55,6 +57,8 @@ function encodedAnswer(data: CatchmentData, metadata: DataMetadata): Buffer {
 /** The gate's `rateLimit` is the check's: a GET with an API key counts against the key's limit like a check. */
 export interface CatchmentRouterDeps extends SessionOrApiKeyDeps {
   catchments: CatchmentService;
+  /** Where each save is recorded, with who made it. */
+  audit: AuditRecorder;
   declarations: DeclarationRepository;
   postcodes: PostcodeIndex;
 }
@@ -113,12 +117,13 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
     next();
   };
 
-  const save = withValidBody(CatchmentRequest, catchmentRefusal(postcodes), async (body, _req, res, next) => {
+  const save = withValidBody(CatchmentRequest, catchmentRefusal(postcodes), async (body, req, res, next) => {
     const judged = distinctPostcodes(body.postcodes, postcodes);
     if (judged instanceof AppError) throw judged;
     // Answered as GET, which needs the data: before the first refresh nothing is saved either.
     lastRefreshOrUnavailable(declarations);
     await catchments.replace(subscriptionOf(res)!.id, judged);
+    await deps.audit.record({ event: 'catchment_saved', ...signedInActor(req, res), postcode_count: judged.length });
     next();
   });
 

@@ -2,7 +2,11 @@ import { alignedTable } from '../text-table';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { isCalendarDate } from '../../shared/domain/dates';
+import { lastAccessDay, paidUntil } from '../../shared/domain/paid-until';
+import { RESET_HOURS } from '../../shared/api/invitations';
 import { Role } from '../../shared/api/team';
+import { PasswordResetService } from '../invitations/password-reset-service';
+import { openMailer } from '../mail/open-mailer';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
 import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
@@ -31,13 +35,16 @@ Commands:
   set-subscription --email E --status active|inactive [--expires YYYY-MM-DD|none] [--rate-limit N]
                                                set the Clinic-Wide Access subscription of E's organisation
   create-key --email E                         create the API key of E's organisation (printed once)
+  reset-link --email E                         a single-use link that sets E's password (printed; e-mailed too when
+                                               SMTP_URL is set): for an owner nobody on the team can help
   list-accounts                                list accounts, organisations, roles, subscriptions and keys
   billing-sync                                 re-read every subscription from Stripe and apply it (after a missed
                                                webhook); needs STRIPE_SECRET_KEY, STRIPE_PRICE_ID, STRIPE_WEBHOOK_SECRET
   audit --email E                              the account's audit trail: sign-ins, failed sign-ins, key and
                                                subscription changes (never a key or a password)
   audit --organisation-of E                    the trail of E's organisation: every member's events, the team's,
-                                               and Stripe's billing changes (with their event ids)
+                                               catchment saves and webhook changes (with the webhook's host), and
+                                               Stripe's billing changes (with their event ids)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
                                                its tables); keeps what the database already has, so running it again
                                                adds only what is new; all or nothing
@@ -148,7 +155,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
       throw new UsageError('give at least one of --status, --expires, --rate-limit');
     }
     const sub = await data.accounts.setSubscription(email, { status, expires, rateLimit }, { by: ADMIN });
-    return `${email}: ${sub.status}, expires ${sub.expires_at ?? 'never'}, ${sub.rate_limit} requests/minute`;
+    return `${email}: ${sub.status}, ${paidUntil(sub.expires_at)}, ${sub.rate_limit} requests/minute`;
   },
 
   async 'create-key'(data, options) {
@@ -157,6 +164,36 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     // The same KeyService rule as POST /api/v1/keys/generate: active subscription, no active key, one locked write.
     const key = await data.keys.generate(account.id, data.clock(), { by: ADMIN });
     return key.api_key;
+  },
+
+  async 'reset-link'(data, options) {
+    const email = required(options, 'email');
+    const member = membershipOf(data, email);
+    const { config, storage, accounts, clock, logger } = data;
+    const mailer = await openMailer(config, logger);
+    try {
+      const resets = new PasswordResetService({
+        store: await storage.accounts(),
+        accounts,
+        audit: data.audit,
+        mailer,
+        // The service's own session store, as its reset would end the account's sessions there (issuing ends none).
+        sessions: await storage.sessions({
+          idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
+          absoluteTimeoutMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
+          clock,
+        }),
+        clock,
+        logger,
+      });
+      // Where browsers reach the service: PUBLIC_URL (required in production), else where it listens.
+      const origin = config.PUBLIC_URL?.[0] ?? `http://${config.HOST}:${config.PORT}`;
+      const issued = await resets.issue(OPERATOR, member.organisation_id, member.account_id, origin);
+      const sent = issued.emailed ? `; also e-mailed to ${normaliseEmail(email)}` : '';
+      return `${issued.link}\nIt works once, within ${RESET_HOURS} hours${sent}.`;
+    } finally {
+      await mailer.close();
+    }
   },
 
   async audit(data, options) {
@@ -183,7 +220,7 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
         organisation?.name ?? '-',
         membership?.role ?? '-',
         isSubscriptionActive(subscription, now) ? 'active' : 'inactive',
-        subscription?.expires_at ?? '-',
+        (subscription?.expires_at && lastAccessDay(subscription.expires_at)) || '-',
         String(subscription?.rate_limit ?? '-'),
         key ? `${key.status} ${key.prefix}…` : 'none',
         key?.last_used_at ?? '-',
@@ -192,7 +229,17 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     if (rows.length === 0) {
       return 'No accounts yet. Create one with: npm run admin -- create-account --email E --password P';
     }
-    const header = ['EMAIL', 'ID', 'ORGANISATION', 'ROLE', 'SUBSCRIPTION', 'EXPIRES', 'LIMIT/MIN', 'KEY', 'LAST USED'];
+    const header = [
+      'EMAIL',
+      'ID',
+      'ORGANISATION',
+      'ROLE',
+      'SUBSCRIPTION',
+      'PAID UNTIL',
+      'LIMIT/MIN',
+      'KEY',
+      'LAST USED',
+    ];
     return alignedTable(header, rows);
   },
 };

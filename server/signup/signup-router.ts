@@ -68,6 +68,7 @@ export function signupRouter(deps: SignupRouterDeps): Router {
     enabled,
     billing: stripeSettings(config) ? 'stripe' : 'operator',
     email_verification: signup.mailEnabled,
+    operator_contact: config.OPERATOR_CONTACT ?? null,
   };
 
   // Checked before the body is read: switched off, every sign-up gets the one answer whatever it sends.
@@ -126,7 +127,7 @@ export function registerSignupPaths(registry: ApiRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/api/v1/signup',
-    summary: 'Whether sign-up is on (SIGNUP), and how subscriptions are paid for',
+    summary: 'Whether sign-up is on (SIGNUP), how subscriptions are paid for, and who runs the service',
     security: NO_AUTH,
     responses: { 200: jsonResponse(successEnvelope(SignupSettingsData), 'The sign-up settings') },
   });

@@ -1,8 +1,10 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { successEnvelope } from '../../shared/api/envelope';
 import { NewWebhookData, WebhookData, WebhookPayload, WebhookRequest, WebhookTestData } from '../../shared/api/webhook';
 import { isSubscriptionActive } from '../accounts/account-service';
+import type { AuditRecorder } from '../audit/audit-log';
+import { signedInActor } from '../activity/activity-actor';
 import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import { AppError } from '../http/app-error';
 import { jsonBody } from '../http/json-body';
@@ -25,14 +27,25 @@ import { WebhookError, type WebhookService } from './webhook-service';
 /** The gate's `rateLimit` is the check's: a GET with `x-api-key` is counted as a check is. */
 export interface WebhooksRouterDeps extends SessionOrApiKeyDeps {
   webhooks: WebhookService;
+  /** Where setting, replacing, removing and testing the webhook are recorded, with who did it. */
+  audit: AuditRecorder;
 }
+
+/** What the audit trail keeps of a webhook URL: its host, never the path or query (they may hold a token). */
+const hostOf = (url: string | null | undefined): string | undefined => (url ? new URL(url).host : undefined);
 
 /**
  * PUT, GET and DELETE `/api/v1/webhook` (mounted behind the cookie session): the subscription's one webhook. PUT
  * returns the signing secret, this once; GET shows the URL and the last delivery, never the secret.
  */
 export function webhooksRouter(deps: WebhooksRouterDeps): Router {
-  const { webhooks, accounts, clock } = deps;
+  const { webhooks, accounts, clock, audit } = deps;
+  const record = (
+    event: 'webhook_set' | 'webhook_replaced' | 'webhook_removed' | 'webhook_tested',
+    url: string | null | undefined,
+    req: Request,
+    res: Response,
+  ) => audit.record({ event, ...signedInActor(req, res), webhook_host: hostOf(url) });
   const subscriptionOf = (res: Response) => {
     const subscription = callerSubscription(res);
     // Every organisation has one (created with it); without one the caller has nothing to manage.
@@ -43,13 +56,15 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   const put = withValidBody(
     WebhookRequest.strict(),
     () => 'invalid_request',
-    async ({ url }, _req, res: Response) => {
+    async ({ url }, req, res: Response) => {
       const subscription = subscriptionOf(res);
       if (!isSubscriptionActive(subscription, clock())) throw new AppError('subscription_inactive');
+      const before = await webhooks.get(subscription.id);
       const data: NewWebhookData = await webhooks.set(subscription.id, url).catch((err: unknown) => {
         if (err instanceof WebhookError) throw new AppError('invalid_webhook_url');
         throw err;
       });
+      await record(before ? 'webhook_replaced' : 'webhook_set', data.url, req, res);
       res.json({ success: true, data });
     },
   );
@@ -64,16 +79,20 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     res.json({ success: true, data });
   };
 
-  const remove: RequestHandler = async (_req, res) => {
+  const remove: RequestHandler = async (req, res) => {
     const subscription = subscriptionOf(res);
+    const before = await webhooks.get(subscription.id);
     if (!(await webhooks.remove(subscription.id))) throw new AppError('no_webhook');
+    await record('webhook_removed', before?.url, req, res);
     res.json({ success: true, data: { url: null, created_at: null, last_delivery: null } satisfies WebhookData });
   };
 
-  const sendTest: RequestHandler = async (_req, res) => {
+  const sendTest: RequestHandler = async (req, res) => {
     const subscription = subscriptionOf(res);
+    const hook = await webhooks.get(subscription.id);
     const data: WebhookTestData | null = await webhooks.sendTest(subscription.id);
     if (!data) throw new AppError('no_webhook');
+    await record('webhook_tested', hook?.url, req, res);
     res.json({ success: true, data });
   };
 
@@ -121,7 +140,7 @@ export function registerWebhooksPaths(registry: ApiRegistry): void {
     method: 'put',
     path: '/api/v1/webhook',
     summary: 'Set (or replace) the webhook; returns its signing secret once',
-    description: `Replaces any webhook of the subscription, with a new secret. ${WEBHOOK_DELIVERY}`,
+    description: `Replaces any webhook of the subscription, with a new secret. Setting, replacing, testing and removing it are recorded in the organisation's activity (GET /api/v1/activity) with who did it and the URL's host (never its path or the secret). ${WEBHOOK_DELIVERY}`,
     security: SESSION_AUTH,
     request: jsonRequestBody(WebhookRequest),
     responses: {

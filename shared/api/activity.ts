@@ -20,7 +20,7 @@ export const ActivityQuery = z.object({
 
 /**
  * One event of the organisation's audit trail as its owners and admins see it: who (`actor`), what (`event`), when
- * (`at`), on whom (`member_email`, `role`). Never a client address, a key (only its `sk_live_XXXX` prefix) or a token.
+ * (`at`), on whom (`member_email`, `role`), where the alerts go (`webhook_host`). Never a client address, a key (only its `sk_live_XXXX` prefix) or a token.
  */
 export const ActivityEvent = z
   .object({
@@ -48,6 +48,16 @@ export const ActivityEvent = z
       .nullable()
       .optional()
       .meta({ description: 'A billing change: the Stripe event (evt_…) it came from' }),
+    webhook_host: z.string().nullable().optional().meta({
+      description:
+        'A webhook event: the host its URL points to now (set, replaced), pointed to (removed) or the test went to; never the path, the query or the signing secret',
+    }),
+    postcode_count: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .meta({ description: 'A catchment save: how many postcodes the catchment now has' }),
   })
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof ActivityEvent>;

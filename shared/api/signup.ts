@@ -12,7 +12,10 @@ import { LinkToken } from './invitations';
 /** Days an e-mail verification link stays valid. */
 export const VERIFICATION_DAYS = 3;
 
-/** GET /api/v1/signup (public): whether the console offers sign-up, and how subscriptions are paid for. */
+/**
+ * GET /api/v1/signup (public): whether the console offers sign-up, how subscriptions are paid for, and who runs the
+ * service (for whoever cannot sign in, or whose subscription the operator manages).
+ */
 export const SignupSettingsData = z
   .object({
     enabled: z.boolean().meta({ description: 'Whether POST /api/v1/signup creates organisations (SIGNUP)' }),
@@ -21,6 +24,11 @@ export const SignupSettingsData = z
     }),
     email_verification: z.boolean().optional().meta({
       description: 'Whether addresses are confirmed by an e-mailed link (SMTP_URL set); without it none ever is',
+    }),
+    operator_contact: z.string().nullable().optional().meta({
+      description:
+        'Who runs this service (OPERATOR_CONTACT): a name and an e-mail, phone or URL, separated by commas, as plain text; null when not set',
+      example: 'Clinic IT Services, help@clinicit.example, 02 5550 1234',
     }),
   })
   .meta({ id: 'SignupSettings' });

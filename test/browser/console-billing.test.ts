@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeSubscriptionObject } from '../helpers/stripe-stand-in';
+import { OPERATOR } from '../../server/team/team-service';
 import { checkPostcode } from '../helpers/test-server';
 import { mailPart, startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver';
 import { openBillingHarness, signUp, subscribe, type BillingHarness } from './helpers/billing-harness';
@@ -23,6 +24,7 @@ import {
  */
 const PASSWORD = 'a long enough passphrase';
 const OWNER = `owner-${process.pid}@billing.example`;
+const CONTACT = 'Clinic IT Services, help@clinicit.example, 02 5550 1234';
 
 const main = (page: Page) => page.getByRole('main');
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
@@ -92,7 +94,7 @@ describe('with Stripe: sign-up, Checkout, the key, the Customer Portal', () => {
       .poll(() => page.getByTestId('billing-returned').locator('p').first().textContent())
       .toBe('Thank you — the subscription is active.');
     expect(await testText(page, 'billing-date-label')).toBe('Renews on');
-    expect(await testText(page, 'billing-date')).toMatch(/^\d{1,2} \w{3,4} \d{4}$/);
+    expect(await testText(page, 'billing-date')).toMatch(/^\d{1,2} [A-Z][a-z]+ \d{4}$/);
     expect(await billingButtons(page)).toEqual(['Manage billing']);
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -211,13 +213,13 @@ describe('with Stripe: sign-up, Checkout, the key, the Customer Portal', () => {
   });
 });
 
-describe('operator mode (no Stripe, sign-up off by default)', () => {
+describe('operator mode (no Stripe, sign-up off by default), with OPERATOR_CONTACT', () => {
   let h: ConsoleHarness;
   let w: WatchedPage;
   let page: Page;
 
   beforeAll(async () => {
-    h = await openConsoleHarness();
+    h = await openConsoleHarness({ server: { config: { OPERATOR_CONTACT: CONTACT } } });
     w = await h.newPage();
     page = w.page;
   });
@@ -233,12 +235,30 @@ describe('operator mode (no Stripe, sign-up off by default)', () => {
     await settings;
     await expect.poll(() => heading(page)).toBe('Sign in');
     expect(await page.getByRole('link', { name: 'Create an account' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await expect.poll(() => heading(page)).toBe('Reset your password');
+    // Nobody on the team can help a sole owner: the operator is named, their address a link to write to.
+    await expect
+      .poll(() => testText(page, 'operator-help'))
+      .toBe(
+        'The only owner of your practice, or nobody on your team can help? Contact Clinic IT Services, ' +
+          'help@clinicit.example, 02 5550 1234, who run this service: they can give you a reset link.',
+      );
+    expect(await main(page).getByRole('link', { name: 'help@clinicit.example' }).getAttribute('href')).toBe(
+      'mailto:help@clinicit.example',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
     await page.goto(`${h.server.url}/console/signup`);
     await expect.poll(() => testText(page, 'signup-disabled')).toMatch(/^Sign-up is switched off on this server/);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('Billing shows the subscription, managed by the operator, without buttons', async () => {
+  it('Billing shows the subscription paid until the day the operator typed, managed by them, without buttons', async () => {
+    await h.server.runtime.accounts.setSubscription(
+      h.account.email,
+      { status: 'active', expires: '2099-06-30' },
+      { by: OPERATOR.by },
+    );
     await page.goto(`${h.server.url}/console/`);
     await page.getByLabel('Email').fill(h.account.email);
     await page.getByLabel('Password').fill(h.account.password);
@@ -247,9 +267,43 @@ describe('operator mode (no Stripe, sign-up off by default)', () => {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
     await expect.poll(() => heading(page)).toBe('Billing');
     await expect.poll(() => testText(page, 'billing-status')).toBe('Active');
-    expect(await testText(page, 'billing-operator')).toMatch(/^Your subscription is managed by the service’s operator/);
+    // Stored as the first instant of 1 July in Sydney; the practice paid for 30 June, and reads that day.
+    expect(await testText(page, 'billing-date-label')).toBe('Paid until');
+    expect(await testText(page, 'billing-date')).toBe('30 June 2099');
+    expect(await testText(page, 'billing-operator')).toBe(
+      `Your subscription is managed by ${CONTACT}, who run this service. Ask them to start, change or end it.`,
+    );
+    const links = main(page).getByTestId('operator-contact').getByRole('link');
+    expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([
+      'mailto:help@clinicit.example',
+      'tel:0255501234',
+    ]);
     expect(await billingButtons(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('Activity says the subscription is paid until that day, and who saved the catchment and set the webhook', async () => {
+    // As the Catchment and Webhook pages send them: from the console, with its session.
+    const saved = await page.evaluate(async () => {
+      const put = (path: string, body: unknown) =>
+        fetch(path, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const catchment = await put('/api/v1/catchment', { postcodes: ['4000', '2480'] });
+      const webhook = await put('/api/v1/webhook', { url: 'http://127.0.0.1:9/hooks/secret-path' });
+      return [catchment.status, webhook.status];
+    });
+    expect(saved).toEqual([200, 200]);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Activity' }).click();
+    const rows = main(page).getByTestId('activity').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
+    const texts = await rows.allTextContents();
+    expect(texts).toContainEqual(expect.stringContaining('Subscription active, paid until 30 June 2099'));
+    expect(texts.slice(0, 2)).toEqual([
+      expect.stringContaining(`${h.account.email}Set the alerts webhook: alerts now go to 127.0.0.1:9`),
+      expect.stringContaining(`${h.account.email}Saved the catchment: 2 postcodes`),
+    ]);
+    expect(texts.join('\n')).not.toContain('secret-path');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
+    await expect.poll(() => heading(page)).toBe('Billing');
   });
 
   it('switched off by the operator: Billing and the Overview say so', async () => {
@@ -297,6 +351,12 @@ describe('operator mode with sign-up on and e-mail: the new owner confirms the a
     await smtp?.close();
   });
 
+  it('without OPERATOR_CONTACT, Forgot password says in words whom a sole owner asks', async () => {
+    await page.goto(`${h.server.url}/console/forgot-password`);
+    await expect.poll(() => testText(page, 'operator-help')).toMatch(/Ask whoever runs this service for your practice/);
+    expect(await main(page).getByTestId('operator-contact').count()).toBe(0);
+  });
+
   it('signs up onto the Overview, which says the operator activates the subscription', async () => {
     await signUp(page, h.server.url, { practice: 'Mailed Practice', email, password: PASSWORD });
     await expect.poll(() => heading(page)).toBe('Overview');
@@ -323,6 +383,13 @@ describe('operator mode with sign-up on and e-mail: the new owner confirms the a
     await expect.poll(() => heading(page)).toBe('Overview');
     await expect.poll(() => testText(page, 'overview-inactive')).toMatch(/^The subscription is inactive/);
     expect(await page.getByTestId('verify-banner').count()).toBe(0);
+  });
+
+  it('without OPERATOR_CONTACT, Billing says in words who manages the subscription', async () => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
+    await expect
+      .poll(() => testText(page, 'billing-operator'))
+      .toMatch(/^Your subscription is not paid for in this console: whoever runs this service/);
   });
 
   it('ran without a CSP violation or a script error', async () => {

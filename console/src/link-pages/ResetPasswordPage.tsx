@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Notice } from '../../../ui/common/NoticeLine';
 import { PublicPage } from '../PublicPage';
+import { OperatorHelp, useOperatorContact } from '../signup/OperatorContact';
 import { useConsoleApi } from '../use-load';
 import { useLinkToken } from './link-token';
 import { NewPasswordForm } from './NewPasswordForm';
@@ -13,6 +14,7 @@ const NO_LINK =
 export function ResetPasswordPage({ onReset }: { onReset(): Promise<void> }) {
   const api = useConsoleApi();
   const token = useLinkToken();
+  const contact = useOperatorContact();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
 
@@ -43,6 +45,7 @@ export function ResetPasswordPage({ onReset }: { onReset(): Promise<void> }) {
       ) : (
         <p className="notice error">{NO_LINK}</p>
       )}
+      <OperatorHelp contact={contact} />
     </PublicPage>
   );
 }

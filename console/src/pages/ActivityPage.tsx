@@ -1,10 +1,14 @@
 import { useState } from 'react';
 import { DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT, type ActivityEvent } from '../../../shared/api/activity';
+import { paidUntil } from '../../../shared/domain/paid-until';
 import { displayInstant } from '../../../ui/common/display-dates';
 import { ROLE_WORDS } from '../role-words';
 import { useConsoleApi, useLoad } from '../use-load';
 
 const key = (prefix: string | null) => (prefix ? `${prefix}…` : '');
+const host = (e: ActivityEvent) => e.webhook_host ?? 'an address not recorded';
+const postcodes = (count: number | null | undefined) =>
+  count == null ? 'its postcodes' : `${count} postcode${count === 1 ? '' : 's'}`;
 
 /** Why a subscription changed: what the operator, the console or Stripe did; else Stripe's own status. */
 const SUBSCRIPTION_REASON_WORDS: Record<string, string> = {
@@ -25,7 +29,7 @@ function subscriptionWords(e: ActivityEvent): string {
   const s = e.subscription;
   const what = s
     ? `Subscription ${s.status}` +
-      (s.expires_at ? `, until ${displayInstant(s.expires_at)}` : '') +
+      (s.expires_at ? `, ${paidUntil(s.expires_at)}` : '') +
       `, ${s.rate_limit} checks a minute`
     : 'Subscription changed';
   const why = e.reason ? ` (${SUBSCRIPTION_REASON_WORDS[e.reason] ?? `Stripe status ${e.reason}`})` : '';
@@ -75,6 +79,16 @@ export function activityWords(e: ActivityEvent): string {
         : `Issued a password reset link for ${member}`;
     case 'password_reset':
       return 'Set a new password with a reset link';
+    case 'catchment_saved':
+      return `Saved the catchment: ${postcodes(e.postcode_count)}`;
+    case 'webhook_set':
+      return `Set the alerts webhook: alerts now go to ${host(e)}`;
+    case 'webhook_replaced':
+      return `Replaced the alerts webhook and its signing secret: alerts now go to ${host(e)}`;
+    case 'webhook_removed':
+      return `Removed the alerts webhook (it sent alerts to ${host(e)})`;
+    case 'webhook_tested':
+      return `Sent a test alert to the webhook at ${host(e)}`;
     default:
       return [e.event.replaceAll('_', ' '), e.member_email, role].filter(Boolean).join(' · ');
   }
@@ -142,8 +156,8 @@ export function ActivityPage() {
   return (
     <>
       <p className="hint">
-        Sign-ins, the API key, the team and the subscription: who did what, and to whom. Client addresses are not shown;
-        keys only by their first characters.
+        Sign-ins, the API key, the team, the subscription, the catchment and the alerts webhook: who did what, and to
+        whom. Client addresses are not shown; keys only by their first characters.
       </p>
       {events.length === 0 ? <p>No activity yet.</p> : <ActivityTable events={events} />}
       {events.length === limit && limit < MAX_ACTIVITY_LIMIT && (

@@ -2,7 +2,9 @@ import type { BillingData } from '../../../shared/api/billing';
 import type { Account } from '../../../ui/account/useAccount';
 import { NoticeLine } from '../../../ui/common/NoticeLine';
 import { Link } from '../router';
-import { dateLine, displayDay, endedWords, endingWords, paymentRetrying } from './billing/billing-words';
+import { OperatorContact, useOperatorContact } from '../signup/OperatorContact';
+import { lastAccessDayWords } from '../../../shared/domain/paid-until';
+import { dateLine, endedWords, endingWords, paymentRetrying } from './billing/billing-words';
 import { useBilling, type CheckoutReturn, type Completion } from './billing/useBilling';
 
 /** The subscription as it is: plan, status, the date that matters, why access ended or is at risk. */
@@ -39,8 +41,8 @@ function Subscription({ billing }: { billing: BillingData }) {
       {paymentRetrying(billing) && (
         <p className="notice error" data-testid="billing-past-due">
           A payment failed; access continues
-          {retryUntil ? ` until ${displayDay(retryUntil)}` : ''} while Stripe retries; update your card in Manage
-          billing.
+          {retryUntil ? ` until ${lastAccessDayWords(retryUntil)}` : ''} while Stripe retries; update your card in
+          Manage billing.
         </p>
       )}
       {billing.status === 'inactive' && !ended && (
@@ -56,11 +58,19 @@ function Subscription({ billing }: { billing: BillingData }) {
 
 /** Subscribe and Manage billing for an owner in Stripe mode; otherwise who changes the subscription. */
 function Payment({ billing, owner, busy, onSubscribe, onManage }: PaymentProps) {
+  const contact = useOperatorContact();
   let body;
   if (billing.mode === 'operator') {
     body = (
       <p data-testid="billing-operator">
-        Your subscription is managed by the service’s operator. Ask them to start, change or end it.
+        {contact ? (
+          <>
+            Your subscription is managed by <OperatorContact contact={contact} />, who run this service. Ask them to
+            start, change or end it.
+          </>
+        ) : (
+          'Your subscription is not paid for in this console: whoever runs this service for your practice (often your IT provider) starts, changes and ends it. Ask them.'
+        )}
       </p>
     );
   } else if (!owner) {

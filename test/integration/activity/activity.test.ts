@@ -4,6 +4,8 @@ import { successEnvelope } from '../../../shared/api/envelope';
 import type { Role } from '../../../shared/api/team';
 import { OPERATOR } from '../../../server/team/team-service';
 import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import { formatAuditEvents } from '../../../server/audit/format-audit';
+import { startReceiver } from '../../helpers/webhook-receiver';
 import { json, SessionClient } from '../auth/session-client';
 
 /** The answer exactly as the schema says: a field the contract does not name (an IP, a key) fails the parse. */
@@ -40,7 +42,8 @@ async function activity(client: SessionClient, query = '') {
 describe('GET /api/v1/activity', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    // Webhooks to the test's receivers on 127.0.0.1.
+    server = await startTestServer({ config: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: true } });
   });
   afterAll(async () => {
     await server?.close();
@@ -70,6 +73,46 @@ describe('GET /api/v1/activity', () => {
     expect(text).not.toContain(apiKey);
     expect(text).not.toContain('127.0.0.1');
     for (let i = 1; i < events.length; i++) expect(events[i - 1]!.at >= events[i]!.at).toBe(true);
+  });
+
+  it('names who saved the catchment and who set, replaced, tested and removed the webhook, and where it points', async () => {
+    const org = await organisation(server);
+    const [first, second] = await Promise.all([startReceiver(), startReceiver()]);
+    try {
+      const admin = await signedIn(server, org.admin);
+      const owner = await signedIn(server, org.owner);
+      const webhook = (client: SessionClient, url: string) =>
+        client.request('PUT', '/api/v1/webhook', { body: { url } });
+      const catchment = { body: { postcodes: ['4000', '2480', '2000', '2480'] } };
+      expect((await admin.request('PUT', '/api/v1/catchment', catchment)).status).toBe(200);
+      // The path and query of a receiver's URL may hold its token: the trail keeps the host only.
+      const set = await json(await webhook(admin, `${first.url}?token=path-secret-1`));
+      const replaced = await json(await webhook(owner, `${second.url}/path-secret-2`));
+      expect((await owner.post('/api/v1/webhook/test')).status).toBe(200);
+      expect((await admin.request('DELETE', '/api/v1/webhook')).status).toBe(200);
+
+      const events = (await activity(owner)).filter((e) => /^(catchment|webhook)_/.test(e.event));
+      expect(events.map((e) => [e.event, e.source, e.actor, e.webhook_host, e.postcode_count])).toEqual([
+        ['webhook_removed', 'web', org.admin.email, `127.0.0.1:${second.port}`, null],
+        ['webhook_tested', 'web', org.owner.email, `127.0.0.1:${second.port}`, null],
+        ['webhook_replaced', 'web', org.owner.email, `127.0.0.1:${second.port}`, null],
+        ['webhook_set', 'web', org.admin.email, `127.0.0.1:${first.port}`, null],
+        ['catchment_saved', 'web', org.admin.email, null, 3],
+      ]);
+
+      // The operator's trail (npm run admin -- audit) has them too, with the client address, and no secret either.
+      const trail = await server.runtime.audit.read({ organisationId: org.organisationId });
+      const table = formatAuditEvents(trail, 'the organisation');
+      expect(table).toMatch(/webhook_replaced\s+web\s+127\.0\.0\.1\s+webhook host 127\.0\.0\.1:\d+/);
+      expect(table).toMatch(/catchment_saved\s+web\s+127\.0\.0\.1\s+3 postcodes/);
+      for (const text of [JSON.stringify(events), JSON.stringify(trail), table]) {
+        for (const secret of [set.data.secret, replaced.data.secret, 'path-secret', '/hooks/dte']) {
+          expect(text).not.toContain(secret);
+        }
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 
   it('owners and admins read it; members get 403 forbidden_role; signed out 401', async () => {

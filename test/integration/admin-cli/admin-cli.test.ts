@@ -8,6 +8,9 @@ import { filesContaining } from '../../helpers/data-files';
 import { runAdmin, runAdminAll, type CliResult } from '../../helpers/run-cli';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
+import { RESET_HOURS } from '../../../shared/api/invitations';
+import { longDay } from '../../../shared/domain/paid-until';
+import { SessionClient } from '../auth/session-client';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RAW_KEY = /^sk_live_[0-9A-Za-z]{32,}$/;
@@ -215,8 +218,9 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
         ['set-subscription', '--email', racer, '--status', 'active', '--expires', 'none'],
       ]);
       for (const result of [main!, ...others]) expect(result.code, result.stderr).toBe(0);
-      expect(main!.stdout).toContain('active');
-      expect(main!.stdout).toContain('250');
+      // The day typed is the last paid day, written out: not the instant after it ends ("…T14:00:00.000Z").
+      expect(main!.stdout).toBe(`${email}: active, paid until ${longDay(expires)}, 250 requests/minute\n`);
+      expect(others[2]!.stdout).toBe(`${racer}: active, no end date, 100 requests/minute\n`);
       const sub = (await subscriptionOfAccount(dataDir, accountId))!;
       expect(sub).toMatchObject({ status: 'active', rate_limit: 250 });
       // The end of that day in Sydney (UTC+10 or +11): 13:00 or 14:00 UTC that day.
@@ -237,13 +241,15 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       let again: CliResult;
       let onExpired: CliResult;
       let list: CliResult;
+      let audit: CliResult;
 
       beforeAll(async () => {
-        [again, onExpired, list] = (await runAdminAll(dataDir, [
+        [again, onExpired, list, audit] = (await runAdminAll(dataDir, [
           ['create-key', '--email', email],
           ['create-key', '--email', expired],
           ['list-accounts'],
-        ])) as [CliResult, CliResult, CliResult];
+          ['audit', '--email', email],
+        ])) as [CliResult, CliResult, CliResult, CliResult];
       });
 
       it('a second create-key exits 1 (one active key per subscription)', () => {
@@ -264,6 +270,8 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
         expect(mine).toMatch(/\bactive\b/);
         expect(mine).toContain(rawKey.slice(0, 12));
         expect(mine).toContain('250');
+        expect(lines[0]).toMatch(/\bPAID UNTIL\b/);
+        expect(mine).toContain(` ${futureDay(30)} `);
         const other = lines.find((l) => l.startsWith(expired))!;
         expect(other).toMatch(/\binactive\b/);
         expect(other).toMatch(/\bnone\b/);
@@ -271,6 +279,11 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
         expect(list.stdout).not.toContain(rawKey.slice(12, 24));
         expect(list.stdout).not.toContain(PASSWORD);
         expect(list.stdout).not.toContain('scrypt$');
+      });
+
+      it('audit names the subscription change by its last paid day', () => {
+        expect(audit.code, audit.stderr).toBe(0);
+        expect(audit.stdout).toContain(`active, paid until ${longDay(futureDay(30))}, 250/min`);
       });
     });
   });
@@ -329,6 +342,29 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
         timeoutMs: 2_000,
         what: '200 after reactivation',
       });
+    });
+
+    it('reset-link: the operator gives an owner nobody can help a link that sets the password, on the server', async () => {
+      const issued = await runAdmin(dataDir, ['reset-link', '--email', racer]);
+      expect(issued.code, issued.stderr).toBe(0);
+      const [link, note, ...rest] = issued.stdout.trimEnd().split('\n');
+      expect(rest).toEqual([]);
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/reset-password#[A-Za-z0-9_-]{43}$/);
+      expect(note).toBe(`It works once, within ${RESET_HOURS} hours.`);
+      const newPassword = 'a new passphrase for the racer';
+      secrets.push(newPassword);
+      const body = { token: new URL(link!).hash.slice(1), password: newPassword };
+      // The server reads what the CLI wrote within 2 s (the file watched, or the database's data version).
+      await waitFor(
+        async () => (await new SessionClient(server.url).post('/api/v1/auth/password-reset', { body })).status === 200,
+        { timeoutMs: 5_000, what: 'the reset link to work' },
+      );
+      const person = new SessionClient(server.url);
+      expect((await person.login(racer, newPassword)).status).toBe(200);
+      const audit = await runAdmin(dataDir, ['audit', '--email', racer]);
+      expect(audit.stdout).toMatch(
+        /password_reset_requested\s+admin\s+-\s+member fourth@clinic-four\.example \(owner\)/,
+      );
     });
 
     it("a CLI write and the server's own writes to the same file never lose each other's changes", async () => {

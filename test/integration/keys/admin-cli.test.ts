@@ -68,7 +68,7 @@ describe('admin CLI: create-key under the generate rules, audit trail', () => {
       'login',
       'key_revoked',
     ]);
-    expect(res.stdout).toMatch(/subscription_changed\s+admin\s+-\s+operator_override; active, expires never, 300\/min/);
+    expect(res.stdout).toMatch(/subscription_changed\s+admin\s+-\s+operator_override; active, no end date, 300\/min/);
     expect(res.stdout).toContain(`key ${cliKey.slice(0, 12)}…`);
     expect(res.stdout).toMatch(/login_failed\s+web\s+127\.0\.0\.1\s+invalid_credentials/);
     expect(res.stdout).not.toContain(cliKey);

@@ -139,6 +139,10 @@ async function buildDataDir(): Promise<Built> {
     account_id: null,
     email: 'x@y.z',
   });
+  // The catchment's and the webhook's events, with the columns only they fill.
+  const who = { source: 'web', ip: '198.51.100.2', account_id: c.id, email: c.email } as const;
+  await data.audit.record({ event: 'catchment_saved', ...who, postcode_count: 42 });
+  await data.audit.record({ event: 'webhook_replaced', ...who, webhook_host: 'alerts.clinic-it.example:8443' });
   await data.declarations.store.update((file) => {
     file.declarations = fixtureDeclarations(sydneyToday(new Date()));
     file.last_updated = '2026-03-01T02:03:04.567Z';
@@ -263,7 +267,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
       // Regenerate ×3 and generate, over "HTTP" (limited): 4 actions.
       'key actions': [4, 4, 0],
       // account_created, subscription_changed, key_regenerated ×3, key_generated, login_failed; the torn line skipped.
-      'audit events': [7, 7, 0],
+      'audit events': [9, 9, 0],
       declarations: [3, 3, 0],
       'declaration LGAs': [4, 4, 0],
       sessions: [2, 2, 0],
@@ -271,7 +275,7 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     expect(first.stdout).toContain('api keys in DATA_DIR include 2 from keys-archive.jsonl');
     expect(first.stdout).toContain('declarations last updated: set to 2026-03-01T02:03:04.567Z');
     expect(first.stdout).toContain('ingest state: imported');
-    expect(first.stdout).toContain('41 new rows in all.');
+    expect(first.stdout).toContain('43 new rows in all.');
     expect(await versions(pool)).toEqual({
       accounts: 1,
       catchments: 0,

@@ -12,6 +12,7 @@ const SETTINGS = successEnvelope(SignupSettingsData.strict());
 const SESSION = successEnvelope(SessionData.strict());
 /** Every sign-up of these tests comes from 127.0.0.1: limits far above what they use, but for the throttle's own. */
 const ROOMY_LIMITS = { perAccount: 50, perIp: 1000 };
+const CONTACT = 'Clinic IT Services, help@clinicit.example, 02 5550 1234';
 
 describe('sign-up switched off (operator mode, the default of npm start)', () => {
   let server: TestServer;
@@ -27,6 +28,7 @@ describe('sign-up switched off (operator mode, the default of npm start)', () =>
       enabled: false,
       billing: 'operator',
       email_verification: false,
+      operator_contact: null,
     });
     const email = signupEmail('off');
     const { res } = await signUp(server, { practice_name: 'Off Practice', email, password: PASSWORD });
@@ -41,7 +43,10 @@ describe('sign-up switched off (operator mode, the default of npm start)', () =>
 describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ config: { SIGNUP: 'on' }, auth: { loginLimits: ROOMY_LIMITS } });
+    server = await startTestServer({
+      config: { SIGNUP: 'on', OPERATOR_CONTACT: CONTACT },
+      auth: { loginLimits: ROOMY_LIMITS },
+    });
   });
   afterAll(async () => {
     if (server) {
@@ -53,12 +58,13 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     await server?.close();
   });
 
-  it('GET says enabled, the operator activating subscriptions', async () => {
+  it('GET says enabled, the operator activating subscriptions, and who the operator is (OPERATOR_CONTACT)', async () => {
     const res = await fetch(`${server.url}/api/v1/signup`);
     expect(SETTINGS.parse(await json(res)).data).toEqual({
       enabled: true,
       billing: 'operator',
       email_verification: false,
+      operator_contact: CONTACT,
     });
   });
 
@@ -228,7 +234,12 @@ describe('sign-up with billing configured (STRIPE_*)', () => {
       const server = await startTestServer({ config, declarations: false });
       try {
         const res = await fetch(`${server.url}/api/v1/signup`);
-        expect(SETTINGS.parse(await json(res)).data).toEqual({ enabled, billing: 'stripe', email_verification: false });
+        expect(SETTINGS.parse(await json(res)).data).toEqual({
+          enabled,
+          billing: 'stripe',
+          email_verification: false,
+          operator_contact: null,
+        });
       } finally {
         await server.close();
       }

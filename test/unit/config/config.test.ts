@@ -210,6 +210,25 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
     }
   });
 
+  it('reads OPERATOR_CONTACT as one line of text (trimmed, at most 200 characters); unset by default', () => {
+    expect(loadConfig({}).OPERATOR_CONTACT).toBeUndefined();
+    expect(loadConfig({ OPERATOR_CONTACT: '  ' }).OPERATOR_CONTACT).toBeUndefined();
+    const contact = 'Clinic IT Services, help@clinicit.example, 02 5550 1234';
+    expect(loadConfig({ OPERATOR_CONTACT: ` ${contact} ` }).OPERATOR_CONTACT).toBe(contact);
+    expect(loadConfig({ OPERATOR_CONTACT: 'Émile’s IT 🛠, https://it.example/help' }).OPERATOR_CONTACT).toBe(
+      'Émile’s IT 🛠, https://it.example/help',
+    );
+    for (const value of ['IT\nServices', 'IT\u0007 Services', 'IT\u001b[31m Services', 'IT\u2028Services']) {
+      expect(configError({ OPERATOR_CONTACT: value })).toContain(
+        'OPERATOR_CONTACT must be one line of text, without control characters',
+      );
+    }
+    expect(configError({ OPERATOR_CONTACT: 'IT \ud800 Services' })).toContain('OPERATOR_CONTACT must be text');
+    expect(configError({ OPERATOR_CONTACT: 'x'.repeat(201) })).toContain(
+      'OPERATOR_CONTACT must be at most 200 characters',
+    );
+  });
+
   it('requires PUBLIC_URL when NODE_ENV=production', () => {
     const secret = 'x'.repeat(32);
     expect(configError({ NODE_ENV: 'production', SESSION_SECRET: secret })).toContain(

@@ -1,22 +1,23 @@
 import { ACCESS_ENDED_WORDS, type BillingData } from '../../../../shared/api/billing';
+import { dayWords, lastAccessDayWords } from '../../../../shared/domain/paid-until';
 import type { AccountFailure } from '../../../../ui/api/account-result';
 
-/** A day as the practice reads it ("26 Dec 2026"), in the browser's time zone. */
-export function displayDay(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return 'an unknown date';
-  return date.toLocaleDateString('en-AU', { dateStyle: 'medium' });
-}
-
-/** The date that matters ("Renews on", "Ends on", "Ended on" and the day); null when there is none. */
+/**
+ * The date that matters and what it is, in days as the practice counts them (Sydney's, the last day of access rather
+ * than the midnight after it): "Renews on" a renewing Stripe subscription; "Ends on" one cancelled at the end of its
+ * period; "Paid until" an end date (the operator's, or one that passed); "Ended on" what Stripe ended. Null when none.
+ */
 export function dateLine(b: BillingData): { label: string; day: string } | null {
+  const end = b.ends_at ?? b.expires_at;
   if (b.status === 'active') {
-    if (b.renews_at) return { label: 'Renews on', day: displayDay(b.renews_at) };
-    const end = b.ends_at ?? b.expires_at;
-    return end ? { label: 'Ends on', day: displayDay(end) } : null;
+    if (b.renews_at) return { label: 'Renews on', day: dayWords(b.renews_at) };
+    if (!end) return null;
+    if (b.ended_reason === 'cancelled') return { label: 'Ends on', day: lastAccessDayWords(end) };
+    if (paymentRetrying(b)) return { label: 'Access until', day: lastAccessDayWords(end) };
+    return { label: 'Paid until', day: lastAccessDayWords(end) };
   }
-  const ended = b.ends_at ?? b.expires_at;
-  return ended ? { label: 'Ended on', day: displayDay(ended) } : null;
+  if (!end || b.ended_reason === 'operator') return null;
+  return { label: b.ended_reason === 'expired' ? 'Paid until' : 'Ended on', day: lastAccessDayWords(end) };
 }
 
 /** Whether a renewal payment failed and Stripe is retrying while access continues. */
