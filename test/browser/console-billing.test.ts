@@ -264,6 +264,10 @@ describe('operator mode (no Stripe, sign-up off by default), with OPERATOR_CONTA
     await page.getByLabel('Password').fill(h.account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => heading(page)).toBe('Overview');
+    // The Overview and the API key page say the same day, not the instant after it ("1 July 2099, 12:00 am").
+    await expect.poll(() => testText(page, 'overview-subscription')).toBe('Active (paid until 30 June 2099)');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API key' }).click();
+    await expect.poll(() => testText(page, 'subscription-status')).toBe('Active (paid until 30 June 2099)');
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
     await expect.poll(() => heading(page)).toBe('Billing');
     await expect.poll(() => testText(page, 'billing-status')).toBe('Active');

@@ -1,4 +1,5 @@
 import type { KeyStatusData } from '../../shared/api/keys';
+import { lastAccessDayWords } from '../../shared/domain/paid-until';
 import { displayInstant } from '../common/display-dates';
 
 function when(iso: string | null): string {
@@ -20,7 +21,7 @@ export function KeyStatusList({ status }: { status: KeyStatusData }) {
       <dt>Subscription</dt>
       <dd data-testid="subscription-status">
         {status.subscription.status === 'active' ? 'Active' : 'Inactive'}
-        {status.subscription.expires_at ? ` (expires ${when(status.subscription.expires_at)})` : ''}
+        {status.subscription.expires_at ? ` (paid until ${lastAccessDayWords(status.subscription.expires_at)})` : ''}
       </dd>
       <dt>Key</dt>
       <dd data-testid="key-status">{keyWords(status.key)}</dd>

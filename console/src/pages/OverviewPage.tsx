@@ -3,6 +3,7 @@ import type { Health } from '../../../shared/api/health';
 import type { KeyStatusData } from '../../../shared/api/keys';
 import type { Account } from '../../../ui/account/useAccount';
 import { displayInstant } from '../../../ui/common/display-dates';
+import { lastAccessDayWords } from '../../../shared/domain/paid-until';
 import { Link } from '../router';
 import { GettingStarted } from './overview/GettingStarted';
 import { InactiveNotice } from './overview/InactiveNotice';
@@ -32,7 +33,7 @@ function Subscription({ account }: { account: Account }) {
       <dt>Subscription</dt>
       <dd data-testid="overview-subscription">
         {subscription.status === 'active' ? 'Active' : 'Inactive'}
-        {subscription.expires_at ? ` (expires ${displayInstant(subscription.expires_at)})` : ''}
+        {subscription.expires_at ? ` (paid until ${lastAccessDayWords(subscription.expires_at)})` : ''}
       </dd>
       <dt>API key</dt>
       <dd>
