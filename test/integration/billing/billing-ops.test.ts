@@ -61,9 +61,11 @@ describe('billing with Stripe: billing-sync and several instances', () => {
     const trail = await adminWithStripe(['audit', '--organisation-of', clinic.email]);
     expect(trail.code).toBe(0);
     expect(trail.stdout).toMatch(
-      /subscription_changed\s+stripe\s+-\s+active; active, expires \S+, 100\/min; Stripe evt_\w+/,
+      /subscription_changed\s+stripe\s+-\s+active; active, paid until \d{1,2} \w+ \d{4}, 100\/min; Stripe evt_\w+/,
     );
-    expect(trail.stdout).toMatch(/subscription_changed\s+admin\s+-\s+billing_sync; inactive, expires \S+, 100\/min$/m);
+    expect(trail.stdout).toMatch(
+      /subscription_changed\s+admin\s+-\s+billing_sync; inactive, paid until \d{1,2} \w+ \d{4}, 100\/min$/m,
+    );
     expect(trail.stdout).not.toContain('no such account');
   });
 
