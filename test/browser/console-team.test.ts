@@ -83,6 +83,13 @@ async function accept(link: string, email: string, role: string): Promise<Watche
   expect(await page.getByTestId('invitation-role-words').textContent()).toContain(
     ROLE_DESCRIPTIONS[role.toLowerCase() as Role],
   );
+  // ...and all three roles, one line each, behind a disclosure opened by keyboard.
+  const guide = page.getByTestId('role-guide');
+  await guide.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  expect(await guide.getByRole('listitem').allTextContents()).toEqual(
+    (['owner', 'admin', 'member'] as const).map((r) => expect.stringMatching(new RegExp(`^${r}: `, 'i'))),
+  );
   expect(await page.getByTestId('invitation-organisation').textContent()).toBe(h.account.email);
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByLabel('New password').fill(PASSWORD);

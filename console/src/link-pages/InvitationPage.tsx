@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { InvitationPreview } from '../../../shared/api/invitations';
+import { Role } from '../../../shared/api/team';
 import type { AccountResult } from '../../../ui/api/account-result';
 import { displayInstant } from '../../../ui/common/display-dates';
 import type { Notice } from '../../../ui/common/NoticeLine';
 import { PublicPage } from '../PublicPage';
-import { ROLE_DESCRIPTIONS, ROLE_WORDS } from '../role-words';
+import { ROLE_DESCRIPTIONS, ROLE_WORDS, roleLine } from '../role-words';
 import { useConsoleApi } from '../use-load';
 import { useLinkToken } from './link-token';
 import { NewPasswordForm } from './NewPasswordForm';
@@ -32,6 +33,20 @@ function Preview({ preview }: { preview: InvitationPreview }) {
       <dt>Valid until</dt>
       <dd>{displayInstant(preview.expires_at)}</dd>
     </dl>
+  );
+}
+
+/** The three roles side by side, so the person can tell what they were given from what they were not. */
+function RoleGuide() {
+  return (
+    <details className="role-guide" data-testid="role-guide">
+      <summary>What each role may do</summary>
+      <ul>
+        {Role.options.map((role) => (
+          <li key={role}>{roleLine(role)}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -83,6 +98,7 @@ export function InvitationPage({ onAccepted }: { onAccepted(): Promise<void> }) 
       <>
         <p>You are invited to join your practice&apos;s team. Choose a password to finish.</p>
         <Preview preview={lookup.data} />
+        <RoleGuide />
         <NewPasswordForm
           email={lookup.data.email}
           submitLabel="Set password and join"
