@@ -123,13 +123,22 @@ export class PoliteFetcher {
     | { ok: false; retryable: boolean; reason: string; status: number | null; retryAfterMs: number | null }
   > {
     this.requests++;
+    // One controller per attempt, aborted by our own timer or by the caller's signal. Not AbortSignal.timeout() nor
+    // AbortSignal.any(): fetch holds the signal it is given only weakly, so a garbage collection between the request
+    // and its timeout could drop a signal nothing else holds, and a request to a server that never answers then
+    // hung for good (seen under load: "no answer within 400 ms" took 30 s). The timer and the listener hold this one.
+    const attempt = new AbortController();
+    const timer = setTimeout(
+      () => attempt.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')),
+      this.options.timeoutMs,
+    );
+    const followCaller = () => attempt.abort(signal?.reason);
+    signal?.addEventListener('abort', followCaller, { once: true });
     try {
       const res = await this.options.fetch(url, {
         headers: { 'user-agent': this.options.userAgent, accept, 'accept-language': 'en-AU,en;q=0.9' },
         redirect: 'follow',
-        signal: signal
-          ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)])
-          : AbortSignal.timeout(this.options.timeoutMs),
+        signal: attempt.signal,
       });
       if (!res.ok) {
         await res.body?.cancel().catch(() => undefined);
@@ -150,6 +159,9 @@ export class PoliteFetcher {
           ? `no answer within ${this.options.timeoutMs} ms`
           : `network error: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
       return { ok: false, retryable: true, reason, status: null, retryAfterMs: null };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', followCaller);
     }
   }
 }
