@@ -50,7 +50,9 @@ export function extensionDownloads(outputDir: string, policiesDir: string): Rout
     newestChromeZip(outputDir).then((zip) => {
       if (!zip) return sendNotPackaged(res);
       res.attachment(path.basename(zip));
-      res.sendFile(zip, { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } }, (error) => {
+      // Relative to `root`: sendFile refuses a path through a dot-folder (.output/) unless the root holds it.
+      const sent = { root: outputDir, cacheControl: false, headers: { 'Cache-Control': 'no-cache' } };
+      res.sendFile(path.basename(zip), sent, (error) => {
         // Replaced by a new build between the listing and the read: ask again.
         if (error && !res.headersSent) sendNotPackaged(res);
       });

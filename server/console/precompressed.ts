@@ -31,7 +31,10 @@ export function precompressedAssets(dir: string, cacheControl: string): RequestH
       (found) => {
         if (!found.isFile()) return next();
         res.type(path.extname(req.path)).setHeader('Content-Encoding', encoding.name);
-        res.sendFile(file, { cacheControl: false, headers: { 'Cache-Control': cacheControl } }, (error) => {
+        // Relative to `root`: sendFile refuses a path with a dot-folder in it (npm start's `.output/console`) unless
+        // the dot-folder is part of the root.
+        const sent = { root: dir, cacheControl: false, headers: { 'Cache-Control': cacheControl } };
+        res.sendFile(path.relative(dir, file), sent, (error) => {
           // Gone between the stat and the read (a new build): the plain file, or its 404, answers instead.
           if (!error || res.headersSent) return;
           res.removeHeader('Content-Encoding');

@@ -22,8 +22,9 @@ const copies = {
 };
 
 async function builtConsole(): Promise<string> {
-  const dir = await tempDir('dte-console-');
-  await mkdir(path.join(dir, 'assets'));
+  // Where `npm start` builds it: under a dot-folder, which Express's sendFile refuses unless it is told the root.
+  const dir = path.join(await tempDir('dte-console-'), '.output', 'console');
+  await mkdir(path.join(dir, 'assets'), { recursive: true });
   await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
   await writeFile(path.join(dir, 'assets', 'index-AbC123.js'), SCRIPT);
   await writeFile(path.join(dir, 'assets', 'index-AbC123.js.br'), copies.br);

@@ -17,8 +17,9 @@ let output: string;
 
 beforeAll(async () => {
   // .output/ as a build leaves it: the console in console/, the packages beside it.
-  output = await tempDir('dte-output-');
-  await mkdir(path.join(output, 'console'));
+  // Named .output as npm start's is: a dot-folder that Express's sendFile refuses unless it is the root.
+  output = path.join(await tempDir('dte-output-'), '.output');
+  await mkdir(path.join(output, 'console'), { recursive: true });
   await writeFile(path.join(output, 'console', 'index.html'), '<!doctype html><title>console</title>');
   server = await startTestServer({ config: { CONSOLE_DIR: path.join(output, 'console') } });
 });
