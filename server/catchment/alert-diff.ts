@@ -1,7 +1,7 @@
 import type { AlertKind } from '../../shared/api/alerts';
 import type { Coverage } from '../../shared/api/check';
 import { compareAgrn } from '../../shared/eligibility/status';
-import { joinNames } from '../../shared/eligibility/texts';
+import { isAre, joinNames } from '../../shared/eligibility/texts';
 import type { PostcodeState } from './catchment-records';
 
 /** One change of a postcode between two processed refreshes: what an alert says, before its texts. */
@@ -67,8 +67,6 @@ export interface AlertPlace {
 /** What the exemption is from (MBS note AN.1.1): a rule about who may be seen by telehealth, not about billing. */
 const FACE_TO_FACE = '(a face-to-face service in the last 12 months)';
 const RULE = `the established clinical relationship rule ${FACE_TO_FACE}`;
-
-const isAre = (list: readonly string[]) => (list.length === 1 ? 'is' : 'are');
 
 /** Which council areas a partly covered postcode's declarations cover, and that the patient's decides. */
 function partlyCovered({ covered, uncovered }: AlertPlace): string {

@@ -36,19 +36,35 @@ export function coverageOf(isEligible: boolean, lgaCount: number, coveredCount: 
  * answer names (a server that keeps to the first contract). Without `lgas` on the location or on a declaration, an
  * eligible answer cannot be told apart from a partly covered one and is taken as `all`, as that server meant it.
  */
-export function answerCoverage(data: {
-  summary: { is_eligible: boolean; coverage?: Coverage };
-  location: { lgas?: LgaRef[] };
-  disasters: readonly { is_active: boolean; lgas?: LgaRef[] }[];
-}): Coverage {
+export function answerCoverage(
+  data: AnswerLgas & { summary: { is_eligible: boolean; coverage?: Coverage } },
+): Coverage {
   if (data.summary.coverage) return data.summary.coverage;
   if (!data.summary.is_eligible) return 'none';
   const lgas = data.location.lgas;
   if (!lgas || lgas.length <= 1) return 'all';
+  const split = answerCoveredLgas(data);
+  return split ? coverageOf(true, lgas.length, split.covered.length) : 'all';
+}
+
+/** What of a check answer says which LGAs it has and which each declaration covers (optional to old servers). */
+export interface AnswerLgas {
+  location: { lgas?: LgaRef[] };
+  disasters: readonly { is_active: boolean; lgas?: LgaRef[] }[];
+}
+
+/**
+ * The postcode's LGAs an answer's active declarations cover and those they do not, in the answer's order; null when
+ * the answer does not name the LGAs of the postcode or of every declaration (a server of the first contract).
+ */
+export function answerCoveredLgas(data: AnswerLgas): { covered: LgaRef[]; uncovered: LgaRef[] } | null {
+  const lgas = data.location.lgas;
+  if (!lgas) return null;
   const declarations: { is_active: boolean; lgas: LgaRef[] }[] = [];
   for (const d of data.disasters) {
-    if (!d.lgas) return 'all';
+    if (!d.lgas) return null;
     declarations.push({ is_active: d.is_active, lgas: d.lgas });
   }
-  return coverageOf(true, lgas.length, coveredLgas(lgas, declarations).length);
+  const covered = coveredLgas(lgas, declarations);
+  return { covered, uncovered: lgas.filter((lga) => !covered.includes(lga)) };
 }

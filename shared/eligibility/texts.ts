@@ -213,7 +213,7 @@ function verifyLongRunningStep(activeCount: number): string {
     : 'Verify the long-running declarations still apply: all began 2 or more years ago, so check on disasterassist.gov.au or the State or Territory government website that they have not ended.';
 }
 
-function isAre(list: readonly string[]): string {
+export function isAre(list: readonly string[]): string {
   return list.length === 1 ? 'is' : 'are';
 }
 
