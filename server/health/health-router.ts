@@ -66,11 +66,12 @@ export function healthRouter(
 export function readinessRouter(declarations: DeclarationRepository, clock: () => Date): Router {
   return Router().get('/', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    const lastUpdated = lastRefreshOrUnavailable(declarations);
+    const now = clock();
+    const lastUpdated = lastRefreshOrUnavailable(declarations, now);
     const body: Readiness = {
       status: 'ready',
       last_updated: lastUpdated,
-      data_status: isStale(lastUpdated, clock()) ? 'stale' : 'available',
+      data_status: isStale(lastUpdated, now) ? 'stale' : 'available',
     };
     res.json(body);
   });
