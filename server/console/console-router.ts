@@ -91,9 +91,12 @@ export function consoleRoutes(dir: string, policiesDir: string = defaultPolicies
     },
   });
   // Relative links in the page resolve against /console/, not /. (Routing is not strict: this sees /console/ too.)
+  // The Location is the base and the query alone, never a slice of the raw target: an absolute-form target
+  // (`GET http://evil.test/console`) is longer than its path, and its slice would make a path of the host.
   router.get('/console', (req, res, next) => {
     if (req.path !== '/console') return next();
-    res.redirect(301, `${CONSOLE_BASE}${req.originalUrl.slice(req.path.length)}`);
+    const query = req.originalUrl.indexOf('?');
+    res.redirect(301, `${CONSOLE_BASE}${query === -1 ? '' : req.originalUrl.slice(query)}`);
   });
   router.use(
     CONSOLE_BASE,

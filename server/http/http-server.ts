@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { errorBody } from '../../shared/api/envelope';
 import { API_ERRORS, type ApiErrorCode } from '../../shared/api/errors';
 import type { Logger } from '../logger';
+import { hasUndecodablePath, originForm } from './request-target';
 
 /**
  * How long a client may take to send a request's headers, counted from its first byte (or from connecting). A real
@@ -64,7 +65,8 @@ export interface HttpServerOptions {
 
 /**
  * The HTTP server the app runs on, in production (listenGracefully) and in the tests (startTestServer): the timeouts
- * above, and the JSON envelope for requests Node's parser refuses before the app sees them.
+ * above, the JSON envelope for requests Node's parser refuses before the app sees them, and request targets the app
+ * can route (request-target.ts): an undecodable path refused, an absolute-form target reduced to its path and query.
  */
 export function createHttpServer(
   app: http.RequestListener,
@@ -84,8 +86,13 @@ export function createHttpServer(
       requireHostHeader: false,
     },
     (req, res) => {
+      const target = req.url ?? '/';
       if (lacksHost(req)) refuse(res, 'malformed_request', 'no Host header');
-      else app(req, res);
+      else if (hasUndecodablePath(target)) refuse(res, 'malformed_request', 'undecodable percent-escape in the path');
+      else {
+        req.url = originForm(target);
+        app(req, res);
+      }
     },
   );
   server.timeout = options.socketIdleTimeoutMs ?? SOCKET_IDLE_TIMEOUT_MS;

@@ -1,8 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleRoutes } from '../../../server/console/console-router';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
+import { parseResponse, rawExchange } from '../http/raw-http';
 
 /**
  * How the server serves the console's built files at /console/ (server/console/console-router.ts), over a folder laid
@@ -102,6 +107,21 @@ describe('a built console', () => {
     const bare = await fetch(`${server.url}/console?from=bookmark`, { redirect: 'manual' });
     expect(bare.status).toBe(301);
     expect(bare.headers.get('location')).toBe('/console/?from=bookmark');
+  });
+
+  it('/console in absolute form leads to /console/ even where nothing reduced the target first', async () => {
+    // The router alone, on a bare Node server: the HTTP layer's own reduction (request-target.ts) is not relied on.
+    const bare = http.createServer(express().use(consoleRoutes(await builtConsole())));
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = bare.address() as AddressInfo;
+      const exchange = await rawExchange(port, [
+        `GET http://evil.test/console?from=bookmark HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      ]);
+      expect(parseResponse(exchange.received)?.headers['location']).toBe('/console/?from=bookmark');
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
   });
 
   it('the API keeps its own headers', async () => {
