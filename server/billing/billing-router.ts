@@ -200,7 +200,7 @@ function registerWebhookPath(registry: ApiRegistry): void {
     path: '/api/v1/billing/webhook',
     summary: "Stripe's webhook endpoint (for Stripe only): subscription, checkout and invoice events",
     description:
-      'Verified on the exact body with the Stripe-Signature header (at most 5 minutes old). Each event is applied once (by its id) from the subscription as Stripe says it is when read back, whatever order events arrive in.',
+      'Verified on the exact body with the Stripe-Signature header (at most 5 minutes old). Each event is applied once (by its id) from the subscription as Stripe says it is when read back, whatever order events arrive in; never from the event’s own copy. A signed event that names no subscription (no object, an id of another shape) is acknowledged as ignored, since a retry would bring the same bytes; a subscription Stripe answers 404 for gives no access.',
     security: [{ [STRIPE_SIGNATURE_SCHEME]: [] }],
     request: { body: { required: true, content: { 'application/json': { schema: z.object({}).loose() } } } },
     responses: {

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { BillingData, WebhookReceivedData } from '../../shared/api/billing';
 import type { Role } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
-import type { AccountStore, Subscription } from '../accounts/account-store';
+import type { AccountsFile, AccountStore, Subscription } from '../accounts/account-store';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
 import type { StripeSettings } from '../config';
 import type { Logger } from '../logger';
@@ -14,7 +14,9 @@ import { idOf, subscriptionOfEvent } from './stripe-events';
 import {
   billedStateChanged,
   billedStateOf,
+  billedStateOfMissing,
   isRunningStripeStatus,
+  type BilledState,
   type StripeSubscriptionLike,
 } from './stripe-subscription';
 
@@ -73,6 +75,15 @@ interface ApplyContext {
   /** The member who caused it (checkout completion). */
   who?: { account_id: string; email: string };
 }
+
+/** Which organisation a change is for, and the state it gets (from its record as stored, inside the update). */
+interface ApplyTarget {
+  organisationOf(data: AccountsFile): string | null;
+  next(record: Subscription, now: Date): BilledState;
+}
+
+/** The audit reason when Stripe answers 404 for a subscription an organisation holds. */
+const MISSING_REASON = 'stripe_subscription_missing';
 
 interface Applied {
   outcome: WebhookOutcome;
@@ -175,39 +186,41 @@ export class BillingService {
   /**
    * A delivery of Stripe's webhook: verified on its exact bytes, then the subscription it concerns is read back from
    * Stripe and applied once per event id. Stripe unreachable → billing_unavailable (answered 503: Stripe retries).
+   * Anything else a signed event can hold is acknowledged (2xx): Stripe retries a delivery with the same bytes for
+   * three days, so an event that cannot be used now (no object, no subscription, one Stripe does not know) never can.
    */
   async receiveWebhook(raw: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
     const { connection, settings } = this.configured();
     const event = connection.verifiedEvent(raw, signature, settings.webhookSecret);
     if (!HANDLED_EVENTS.has(event.type)) return 'ignored';
     if (this.deps.store.current.billing_events.some((e) => e.id === event.id)) return 'duplicate';
+    const logged = { stripe_event_id: event.id, type: event.type };
     const concerned = subscriptionOfEvent(event);
-    if (!concerned) return 'ignored';
-    let readAt = this.deps.clock();
+    if (!concerned) {
+      this.deps.logger.info(logged, 'a Stripe event names no subscription: nothing changed');
+      return 'ignored';
+    }
+    const context = {
+      readAt: this.deps.clock(),
+      organisationHint: concerned.organisationHint,
+      event: { id: event.id, type: event.type },
+      by: { source: 'stripe' } as const,
+    };
     let sub: StripeSubscriptionLike;
     try {
       sub = await this.retrieve(concerned.subscriptionId);
     } catch (err) {
       if (!(err instanceof MissingSubscription)) throw err;
-      const object = event.data.object as { object?: string };
-      if (object.object !== 'subscription') {
-        this.deps.logger.warn({ stripe_event_id: event.id, type: event.type }, 'Stripe has no such subscription');
-        return 'ignored';
-      }
-      // A subscription Stripe no longer knows (deleted test data): the event's own copy, as of the event, is all.
-      sub = object as unknown as StripeSubscriptionLike;
-      readAt = new Date(event.created * 1000);
+      // Never the event's own copy: what Stripe does not know gives no access, whatever the copy says.
+      const ended = await this.applyMissing(concerned.subscriptionId, { ...context, reason: MISSING_REASON });
+      if (ended.outcome !== 'unknown_organisation') return ended.outcome;
+      this.deps.logger.warn({ ...logged, stripe_subscription_id: err.id }, 'Stripe has no such subscription');
+      return 'ignored';
     }
-    const result = await this.apply(sub, {
-      readAt,
-      organisationHint: concerned.organisationHint,
-      event: { id: event.id, type: event.type },
-      by: { source: 'stripe' },
-      reason: sub.status,
-    });
+    const result = await this.apply(sub, { ...context, reason: sub.status });
     if (result.outcome === 'unknown_organisation') {
       this.deps.logger.warn(
-        { stripe_event_id: event.id, type: event.type, stripe_subscription_id: sub.id },
+        { ...logged, stripe_subscription_id: sub.id },
         'a Stripe event names no organisation of this service: nothing changed',
       );
     }
@@ -328,24 +341,41 @@ export class BillingService {
     return new BillingError('billing_unavailable', what);
   }
 
+  /** Applies Stripe's subscription to the organisation it is for (its metadata, the hint, or whoever holds it). */
+  private apply(sub: StripeSubscriptionLike, context: ApplyContext): Promise<Applied> {
+    const graceDays = this.deps.settings?.graceDays ?? 0;
+    return this.applyState(context, {
+      organisationOf: (data) => organisationOf(data, sub, context.organisationHint),
+      next: (_record, now) => billedStateOf(sub, graceDays, now),
+    });
+  }
+
+  /** Ends the access of the organisation whose subscription `id` Stripe does not know; no other is touched. */
+  private applyMissing(id: string, context: ApplyContext): Promise<Applied> {
+    return this.applyState(context, {
+      organisationOf: (data) =>
+        data.subscriptions.find((s) => s.stripe_subscription_id === id)?.organisation_id ?? null,
+      next: (record) => billedStateOfMissing(id, record.stripe_customer_id),
+    });
+  }
+
   /**
-   * Applies Stripe's subscription to the organisation it is for, in one update that also records the event id (two
+   * Applies a state from Stripe to the organisation it is for, in one update that also records the event id (two
    * concurrent deliveries of one event apply it once). A read older than the one stored never overwrites it; of two
    * Stripe subscriptions of one organisation, the one that gives access wins, else the later period end.
    */
-  private async apply(sub: StripeSubscriptionLike, context: ApplyContext): Promise<Applied> {
+  private async applyState(context: ApplyContext, target: ApplyTarget): Promise<Applied> {
     const { readAt, event } = context;
-    const graceDays = this.deps.settings?.graceDays ?? 0;
     const result = await this.deps.store.update((data): Applied => {
       const now = this.deps.clock();
       if (event && data.billing_events.some((e) => e.id === event.id)) {
         return { outcome: 'duplicate', organisationId: null, subscription: null };
       }
-      const organisationId = organisationOf(data, sub, context.organisationHint);
+      const organisationId = target.organisationOf(data);
       if (!organisationId) return { outcome: 'unknown_organisation', organisationId: null, subscription: null };
       if (event) rememberEvent(data, event, organisationId, now);
       const record = subscriptionRecord(data, organisationId, now);
-      const next = billedStateOf(sub, graceDays, now);
+      const next = target.next(record, now);
       if (!replaces(record, next, readAt, now)) return { outcome: 'unchanged', organisationId, subscription: null };
       const changed = billedStateChanged(record, next);
       Object.assign(record, next, { stripe_synced_at: readAt.toISOString() });

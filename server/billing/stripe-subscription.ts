@@ -79,6 +79,9 @@ export function billedStateOf(sub: StripeSubscriptionLike, graceDays: number, no
   if (sub.status === 'active' || sub.status === 'trialing') {
     const ending = common.cancel_at_period_end;
     const end = sub.cancel_at && (!periodEnd || sub.cancel_at < periodEnd) ? sub.cancel_at : periodEnd;
+    // Access paid through Stripe always ends somewhere: without a period (not Stripe's shape) there is none, rather
+    // than access with no end date.
+    if (!end) return { ...common, status: 'inactive', expires_at: null, ended_reason: null };
     return {
       ...common,
       status: 'active',
@@ -100,6 +103,23 @@ export function billedStateOf(sub: StripeSubscriptionLike, graceDays: number, no
     status: 'inactive',
     expires_at: sub.status === 'canceled' ? iso(sub.ended_at ?? sub.canceled_at) : null,
     ended_reason: INACTIVE_REASONS[sub.status] ?? null,
+  };
+}
+
+/**
+ * What a subscription Stripe answers 404 for means (its test data deleted, or an id of another Stripe account): no
+ * access, and nothing running, so Subscribe is offered again. The customer is kept for Manage billing.
+ */
+export function billedStateOfMissing(id: string, customerId: string | null): BilledState {
+  return {
+    status: 'inactive',
+    expires_at: null,
+    stripe_customer_id: customerId,
+    stripe_subscription_id: id,
+    stripe_status: null,
+    current_period_end: null,
+    cancel_at_period_end: false,
+    ended_reason: null,
   };
 }
 

@@ -23,8 +23,13 @@ export interface StripeStandIn {
   subscriptions(): StandInSubscription[];
   createSubscription(init: SubscriptionInit): StandInSubscription;
   updateSubscription(id: string, patch: Partial<Omit<StandInSubscription, 'id'>>): StandInSubscription;
-  /** Signs (valid, or a 'bad'/'stale'/'missing' signature) and POSTs an event; returns the server's Response. */
-  deliver(type: string, object: object, options?: DeliverOptions): Promise<Response>;
+  /** Forgets a subscription, as deleting a test account's data does: Stripe then answers 404 for its id. */
+  deleteSubscription(id: string): void;
+  /**
+   * Signs (valid, or a 'bad'/'stale'/'missing' signature) and POSTs an event; returns the server's Response. `object`
+   * null: an event with `data.object: null`.
+   */
+  deliver(type: string, object: object | null, options?: DeliverOptions): Promise<Response>;
   /** What the server asked, oldest first (body: the form fields of a POST, the query of a GET). */
   requests: { method: string; path: string; body: Record<string, string> }[];
   close(): Promise<void>;
@@ -48,6 +53,8 @@ export type SubscriptionInit = Partial<Omit<StandInSubscription, 'id'>>;
 export interface DeliverOptions {
   id?: string;
   signature?: 'valid' | 'bad' | 'stale' | 'missing';
+  /** Fields of the event over the usual ones; an undefined value leaves the field out (an event with no `created`). */
+  event?: Record<string, unknown>;
 }
 
 interface CheckoutSession {
@@ -205,7 +212,7 @@ export async function startStripeStandIn(
     return sub;
   };
 
-  const deliver = async (type: string, object: object, deliverOptions: DeliverOptions = {}) => {
+  const deliver = async (type: string, object: object | null, deliverOptions: DeliverOptions = {}) => {
     if (!webhookUrl) throw new Error('stand-in: setWebhookUrl first');
     const event = {
       id: deliverOptions.id ?? randomId('evt_'),
@@ -217,6 +224,7 @@ export async function startStripeStandIn(
       request: { id: null, idempotency_key: null },
       type,
       data: { object },
+      ...deliverOptions.event,
     };
     const payload = JSON.stringify(event, null, 2);
     const signature = deliverOptions.signature ?? 'valid';
@@ -468,6 +476,9 @@ export async function startStripeStandIn(
     subscriptions: () => [...subscriptions.values()],
     createSubscription,
     updateSubscription,
+    deleteSubscription: (id) => {
+      subscriptions.delete(id);
+    },
     deliver,
     requests,
     close: () =>

@@ -23,6 +23,7 @@ const SUBSCRIPTION_REASON_WORDS: Record<string, string> = {
   incomplete: 'first payment not completed',
   incomplete_expired: 'first payment not completed',
   paused: 'paused in Stripe',
+  stripe_subscription_missing: 'Stripe has no record of this subscription',
 };
 
 function subscriptionWords(e: ActivityEvent): string {

@@ -281,6 +281,80 @@ describe('billing with Stripe: the webhook', () => {
     expect(subscriptionOf(server, clinic).ended_reason).toBe('cancelled');
   });
 
+  /** Log lines at error level or above: a validly signed event is never a server error. */
+  const serverErrors = () => server.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+
+  it('a validly signed event that names no subscription → 200 ignored, nothing changed', async () => {
+    const { clinic, sub, key } = await paying();
+    const before = subscriptionOf(server, clinic);
+    const odd: [string, object | null, Record<string, unknown>?][] = [
+      ['customer.subscription.updated', null],
+      ['invoice.paid', null],
+      ['checkout.session.completed', null],
+      ['customer.subscription.deleted', { object: 'subscription' }, { data: undefined }],
+      ['customer.subscription.deleted', { id: 42, object: 'subscription' }],
+      ['customer.subscription.deleted', { id: '', object: 'subscription' }],
+      ['customer.subscription.deleted', { id: `${sub.id}/../../customers/${sub.customer}`, object: 'subscription' }],
+      ['invoice.paid', { object: 'invoice', subscription: { id: 42 } }],
+      ['checkout.session.completed', { object: 'checkout.session', mode: 'subscription', subscription: [sub.id] }],
+    ];
+    for (const [type, object, event] of odd) {
+      const res = await standIn.deliver(type, object, { event });
+      expect(await outcomeOf(res), `${type} ${JSON.stringify(object)}`).toBe('ignored');
+    }
+    expect(subscriptionOf(server, clinic)).toEqual(before);
+    expect(await checkStatus(server, key)).toBe(200);
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it('an event without `created` is applied from Stripe as any other', async () => {
+    const { clinic, sub, key } = await paying();
+    standIn.updateSubscription(sub.id, { status: 'canceled' });
+    const res = await standIn.deliver(
+      'customer.subscription.deleted',
+      { id: sub.id, object: 'subscription' },
+      { event: { created: undefined } },
+    );
+    expect(await outcomeOf(res)).toBe('applied');
+    expect(await checkStatus(server, key)).toBe(403);
+    expect(subscriptionOf(server, clinic)).toMatchObject({ status: 'inactive', stripe_status: 'canceled' });
+  });
+
+  it('a subscription Stripe does not know gives no access, whatever the event’s copy says', async () => {
+    const clinic = await newClinic(server);
+    // The issue's event: no `created`, and an "active" copy without a period, naming the clinic.
+    const copy = { ...stripeSubscriptionObject(standIn.createSubscription({}), standIn.priceId), items: undefined };
+    standIn.deleteSubscription(copy.id);
+    for (const type of ['customer.subscription.created', 'customer.subscription.updated']) {
+      const res = await standIn.deliver(
+        type,
+        { ...copy, status: 'active', metadata: { organisation_id: clinic.organisationId } },
+        { event: { created: undefined } },
+      );
+      expect(await outcomeOf(res)).toBe('ignored');
+    }
+    expect(await billingView(clinic)).toMatchObject({ status: 'inactive', expires_at: null, stripe_status: null });
+    expect(serverErrors()).toEqual([]);
+  });
+
+  it('Stripe no longer knows the clinic’s subscription → its access ends, audited', async () => {
+    const { clinic, sub, key } = await paying();
+    standIn.deleteSubscription(sub.id);
+    const id = `evt_gone_${sub.id}`;
+    const copy = stripeSubscriptionObject(sub, standIn.priceId);
+    const res = await standIn.deliver('customer.subscription.updated', copy, { id });
+    expect(await outcomeOf(res)).toBe('applied');
+    expect(await checkStatus(server, key)).toBe(403);
+    expect(await billingView(clinic)).toMatchObject({ status: 'inactive', stripe_status: null, can_subscribe: true });
+    expect((await auditOf(server, clinic)).at(-1)).toMatchObject({
+      source: 'stripe',
+      reason: 'stripe_subscription_missing',
+      stripe_event_id: id,
+      subscription: { status: 'inactive' },
+    });
+    expect(serverErrors()).toEqual([]);
+  });
+
   it('never logs the secret key or the webhook secret', () => {
     const logs = server.logs.join('\n');
     expect(logs).not.toContain(standIn.secretKey);

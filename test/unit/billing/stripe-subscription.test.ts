@@ -59,6 +59,14 @@ describe('billedStateOf: what Stripe status means for access', () => {
     expect(billedStateOf(older, 3, NOW).expires_at).toBe('2027-01-01T00:00:00.000Z');
   });
 
+  it('active or trialing without any period gives no access, never access with no end date', () => {
+    for (const status of ['active', 'trialing']) {
+      const state = billedStateOf(sub(status, { items: { data: [] } }), 3, NOW);
+      expect(state).toMatchObject({ status: 'inactive', expires_at: null, stripe_status: status });
+      expect(isSubscriptionActive(state, NOW)).toBe(false);
+    }
+  });
+
   it('past_due keeps the grace days after the renewal that failed (period already moved on)', () => {
     expect(billedStateOf(sub('past_due'), 3, NOW)).toMatchObject({
       status: 'active',
