@@ -57,9 +57,9 @@ describe('acquireOwnedLock', () => {
 
   it('takes over at once a lock whose holder on this host is gone, however fresh the lock is', async () => {
     const lock = await planted(await tempDir(), { pid: deadPid() });
-    const started = Date.now();
+    // No waitMs: a lock it did not take over at once would be refused (LockBusyError), not waited for. So the proof
+    // is that it is acquired, not a time, which a busy machine stretches.
     const held = await acquireOwnedLock(lock, { staleMs: 60_000 });
-    expect(Date.now() - started).toBeLessThan(500);
     expect((await ownerOf(lock)).pid).toBe(process.pid);
     await held.release();
   });
