@@ -50,7 +50,8 @@ export function findPostgresBinDir(): string {
   if (versions.length === 0) {
     throw new Error(
       `PostgreSQL server binaries not found under ${PG_ROOT}/<version>/bin (initdb, postgres): ` +
-        'the PostgreSQL integration tests need them; install with `apt-get install -y postgresql`',
+        'the PostgreSQL integration tests need them; `npm test` installs them (scripts/install-test-servers.sh), or as ' +
+        'root: `apt-get install -y postgresql`',
     );
   }
   return path.join(PG_ROOT, versions[0]!, 'bin');

@@ -25,7 +25,7 @@ function assertInstalled(): void {
   if (probe.error || probe.status !== 0) {
     throw new Error(
       `redis-server is needed by the Redis rate-limit tests and could not be run (${probe.error?.message ?? probe.stderr}). ` +
-        'Install it: apt-get install -y redis-server',
+        '`npm test` installs it (scripts/install-test-servers.sh), or as root: apt-get install -y redis-server',
     );
   }
 }

@@ -13,21 +13,32 @@ const TEMPLATE = 'dte_template';
  * both stopped and removed afterwards.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [postgres, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+  // allSettled, not all: when one fails to start, the other is still stopped. A server left running holds the pipes
+  // of its output open, and vitest then waits on them ("close timed out") before it can exit with the error.
+  const [postgres, redis] = await Promise.allSettled([startPostgres(), startRedisServer()]);
+  const stop = () =>
+    Promise.all([
+      postgres.status === 'fulfilled' ? postgres.value.stop() : undefined,
+      redis.status === 'fulfilled' ? redis.value.close() : undefined,
+    ]).then(() => undefined);
   try {
-    const templateUrl = await postgres.createDatabase(TEMPLATE);
+    if (postgres.status === 'rejected') throw postgres.reason;
+    if (redis.status === 'rejected') throw redis.reason;
+    const templateUrl = await postgres.value.createDatabase(TEMPLATE);
     const pool = new pg.Pool({ connectionString: templateUrl, max: 1 });
     try {
       await migrateDatabase(pool, { logger: createLogger('silent') });
     } finally {
       await pool.end();
     }
-    project.provide('sharedBackends', { postgresUrl: postgres.url, redisUrl: redis.url, templateDatabase: TEMPLATE });
+    project.provide('sharedBackends', {
+      postgresUrl: postgres.value.url,
+      redisUrl: redis.value.url,
+      templateDatabase: TEMPLATE,
+    });
   } catch (err) {
-    await Promise.all([postgres.stop(), redis.close()]);
+    await stop();
     throw err;
   }
-  return async () => {
-    await Promise.all([postgres.stop(), redis.close()]);
-  };
+  return stop;
 }

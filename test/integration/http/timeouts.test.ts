@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
 import { API_ERRORS } from '../../../shared/api/errors';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
+import { waitFor } from '../../helpers/wait-for';
 import { parseResponse } from './raw-http';
 
 /**
@@ -129,7 +130,8 @@ describe('timeouts (shortened for the test)', () => {
       const request = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
       await new Promise<void>((resolve) => socket.on('connect', resolve));
       socket.write(request);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The answer as soon as it is whole (a fixed wait for it failed whenever the machine was busy).
+      await waitFor(() => parseResponse(received), { timeoutMs: 20_000, what: 'the first answer' });
       expect(parseResponse(received)?.status).toBe(200);
       expect(received).toContain(`Keep-Alive: timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
 
@@ -138,7 +140,7 @@ describe('timeouts (shortened for the test)', () => {
       await new Promise((resolve) => setTimeout(resolve, HEADERS_TIMEOUT_MS + 300));
       socket.write(request);
       const secondAt = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor(() => parseResponse(received), { timeoutMs: 20_000, what: 'the second answer' });
       expect(parseResponse(received)?.status).toBe(200);
 
       // Then idle until keepAliveTimeout (plus the second Node adds to the advertised value): closed with no answer.

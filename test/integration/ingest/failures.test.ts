@@ -16,6 +16,7 @@ import {
 } from '../../fixtures/ingest/site';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { tempDir } from '../../helpers/temp-dir';
+import { waitFor } from '../../helpers/wait-for';
 
 const s = scenario();
 let site: MockSite;
@@ -30,12 +31,20 @@ afterEach(() => {
   site.options = { declarations: s.declarations, pageSize: 3, drfaCsv: s.drfaCsv };
 });
 
-function refresh(dataDir: string, { lockStaleMs, ...extra }: Partial<RefreshOptions> & { lockStaleMs?: number } = {}) {
+/**
+ * Long enough for any page of the mock site however loaded the machine: a timeout here would fail a refresh the test
+ * expects to succeed. The one test of a page that never answers sets a short one for that page alone.
+ */
+const PATIENT_TIMEOUT_MS = 20_000;
+
+type RefreshExtra = Partial<RefreshOptions> & { lockStaleMs?: number };
+
+function refresh(dataDir: string, { lockStaleMs, ...extra }: RefreshExtra = {}) {
   return runRefresh({
     storage: jsonStorage(dataDir, { lockStaleMs }),
     baseUrl: site.url,
     drfaCsvUrl: site.drfaUrl,
-    fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 400 },
+    fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: PATIENT_TIMEOUT_MS },
     localityRows: LOCALITY_ROWS,
     minDeclarations: 1,
     trigger: 'test',
@@ -58,8 +67,15 @@ async function goodState() {
   return { dataDir, bytes, lastUpdated };
 }
 
-async function expectKept(dataDir: string, bytes: Buffer, lastUpdated: string, kind: string, message: RegExp) {
-  const result = await refresh(dataDir);
+async function expectKept(
+  dataDir: string,
+  bytes: Buffer,
+  lastUpdated: string,
+  kind: string,
+  message: RegExp,
+  options: RefreshExtra = {},
+) {
+  const result = await refresh(dataDir, options);
   expect(result.ok).toBe(false);
   if (result.ok) return;
   expect(result.error.kind).toBe(kind);
@@ -80,7 +96,20 @@ const everyEventPage = (make: (html: string) => Fault) => (p: string) => {
   return d ? make(eventPageHtml(d)) : undefined;
 };
 
-const cases: [string, () => void, string, RegExp][] = [
+/**
+ * A 400 ms timeout on `path`'s requests alone: the fetcher's own timer aborts them, while the other pages' requests
+ * are left to answer however slowly a loaded machine serves them (with 400 ms on every page, one that took longer
+ * twice failed the refresh for the wrong page).
+ */
+function shortTimeoutFor(path: string): RefreshExtra {
+  const timedFetch: typeof fetch = (input, init) =>
+    fetch(input, String(input).endsWith(path) ? init : { ...init, signal: undefined });
+  return { fetcher: { retries: 1, retryBaseMs: 1, timeoutMs: 400, fetch: timedFetch } };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const cases: [string, () => void, string, RegExp, RefreshExtra?][] = [
   [
     'a list page answering 500',
     () => site.faults.set(`${LIST_PATH}?page=2`, { status: 500 }),
@@ -103,7 +132,8 @@ const cases: [string, () => void, string, RegExp][] = [
     'an event page that never answers',
     () => site.faults.set(eventPath('1214'), { hang: true }),
     'network',
-    /no answer within 400 ms/,
+    new RegExp(`${escapeRegExp(eventPath('1214'))}: no answer within 400 ms \\(after 2 attempts\\)`),
+    shortTimeoutFor(eventPath('1214')),
   ],
   [
     'a connection cut in every attempt',
@@ -172,10 +202,10 @@ const cases: [string, () => void, string, RegExp][] = [
 ];
 
 describe('a refresh that fails keeps the last good data and last_updated', () => {
-  it.each(cases)('%s', async (_name, breakSite, kind, message) => {
+  it.each(cases)('%s', async (_name, breakSite, kind, message, options) => {
     const { dataDir, bytes, lastUpdated } = await goodState();
     breakSite();
-    await expectKept(dataDir, bytes, lastUpdated, kind, message);
+    await expectKept(dataDir, bytes, lastUpdated, kind, message, options);
     // Once the site is well again, the next refresh succeeds.
     site.faults.clear();
     site.faultFor = null;
@@ -240,12 +270,16 @@ describe('a refresh that fails keeps the last good data and last_updated', () =>
 
   it('refuses to run two refreshes on one data directory at once', async () => {
     const { dataDir, bytes } = await goodState();
-    site.options = { ...site.options, delayMs: 40 };
+    // The first refresh's requests wait until the second has been refused, however long that takes.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    site.faultFor = () => ({ until: held });
     const seen = site.requests.length;
     const slow = refresh(dataDir);
     // It holds the lock once it is fetching.
-    while (site.requests.length === seen) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => site.requests.length > seen, { timeoutMs: 20_000, what: 'the first refresh to fetch' });
     const second = await refresh(dataDir);
+    release();
     expect(second).toMatchObject({ ok: false, error: { kind: 'busy' } });
     expect((await slow).ok).toBe(true);
     expect(await readFile(files(dataDir).declarations)).not.toEqual(bytes);
@@ -301,19 +335,24 @@ describe('npm run ingest on failure', () => {
 
   it('leaves the previous data whole when killed in the middle of a refresh, and the next refresh takes over its lock', async () => {
     const { dataDir, bytes } = await goodState();
-    site.options = { ...site.options, delayMs: 150 };
+    // Event pages are held until the process is killed: it is mid-refresh then, on a busy machine or an idle one.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    site.faultFor = (p) => (p.startsWith('/Pages/') ? { until: held } : undefined);
     const eventRequests = () => site.requests.filter((r) => r.path.startsWith('/Pages/')).length;
     const before = eventRequests();
     const { child, done } = spawnIngest(
       { DATA_DIR: dataDir, DISASTERASSIST_BASE_URL: site.url, DRFA_CSV_URL: site.drfaUrl },
-      FAST_CLI_ARGS,
+      // No timeout of its own while it waits on the held pages.
+      [...FAST_CLI_ARGS, '--timeout-ms', '600000'],
       dataDir,
       true,
     );
-    const until = Date.now() + 15_000;
-    while (eventRequests() < before + 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => eventRequests() >= before + 3, { timeoutMs: 20_000, what: 'three event pages requested' });
     child.kill('SIGKILL');
     const result = await done;
+    site.faultFor = null;
+    release();
     expect(result.code).toBeNull();
     // It never finished: no run recorded besides the good one.
     expect(JSON.parse(await readFile(files(dataDir).state, 'utf8')).history).toHaveLength(1);
@@ -322,7 +361,6 @@ describe('npm run ingest on failure', () => {
     // long the staleness limit (see crashed-ingest-lock.test.ts).
     const lock = await stat(path.join(dataDir, 'ingest.lock'));
     expect(lock.isDirectory()).toBe(true);
-    site.options = { ...site.options, delayMs: 1 };
     expect((await refresh(dataDir, { lockStaleMs: 60_000 })).ok).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReplyDeadlines } from '../../../server/rate-limit/reply-deadlines';
 
 const failure = (cause: unknown) => new Error('unavailable', { cause });
@@ -32,26 +32,28 @@ describe('ReplyDeadlines: one timer bounds every command of a connection', () =>
     expect((err.cause as Error).message).toBe('NOSCRIPT');
   });
 
+  afterEach(() => void vi.useRealTimers());
+
   it('rejects each unanswered command at its own deadline, and drops a reply that comes later', async () => {
+    // The clock and the timer are the test's: each deadline is seen to the millisecond, on a busy machine too.
+    vi.useFakeTimers();
     const deadlines = new ReplyDeadlines(150, failure);
     const started = Date.now();
     const early = command<string>();
     const answered = command<string>();
     const late = command<string>();
-    const outcomes = [settled(deadlines.run(early.run))];
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    outcomes.push(settled(deadlines.run(answered.run)), settled(deadlines.run(late.run)));
+    const timed = (outcome: Promise<{ value?: string; err?: Error }>) =>
+      outcome.then((result) => ({ ...result, at: Date.now() - started }));
+    const outcomes = [timed(settled(deadlines.run(early.run)))];
+    await vi.advanceTimersByTimeAsync(60);
+    outcomes.push(timed(settled(deadlines.run(answered.run))), timed(settled(deadlines.run(late.run))));
     answered.answer('in time');
-    const [first, second, third] = await Promise.all(
-      outcomes.map(async (outcome) => ({ ...(await outcome), at: Date.now() - started })),
-    );
-    expect(first).toMatchObject({ err: { message: 'unavailable' } });
-    expect((first as { err: Error }).err.cause).toEqual(new Error('no reply within 150 ms'));
-    expect(first!.at).toBeGreaterThanOrEqual(140);
-    expect(first!.at).toBeLessThan(210);
-    expect(second).toMatchObject({ value: 'in time' });
-    expect(third).toMatchObject({ err: { message: 'unavailable' } });
-    expect(third!.at).toBeGreaterThanOrEqual(200);
+    await vi.advanceTimersByTimeAsync(300);
+    const [first, second, third] = await Promise.all(outcomes);
+    expect(first).toMatchObject({ err: { message: 'unavailable' }, at: 150 });
+    expect(first!.err!.cause).toEqual(new Error('no reply within 150 ms'));
+    expect(second).toMatchObject({ value: 'in time', at: 60 });
+    expect(third).toMatchObject({ err: { message: 'unavailable' }, at: 210 });
     late.answer('too late');
     expect(await settled(deadlines.run(() => Promise.resolve('next')))).toEqual({ value: 'next' });
   });

@@ -60,7 +60,9 @@ describe('recovery from a process killed while it held a data file’s lock', ()
       const store = await openCounter(file);
       const elapsed = Date.now() - started;
       try {
-        expect(elapsed, 'open after the crash (ms)').toBeLessThan(2_000);
+        // At once: well under the OLD_STALE_MS it would wait if it did not see the holder is gone. A tighter bound
+        // (it was 2 s) measured the machine's load as much as the lock.
+        expect(elapsed, 'open after the crash (ms)').toBeLessThan(OLD_STALE_MS - 1_000);
         // The killed write never happened; its temp file is gone and nothing else is left behind but the data file.
         expect(store.current.counter).toBe(0);
         expect(existsSync(holder.temp)).toBe(false);
