@@ -177,7 +177,7 @@ export function registerLinkPaths(registry: ApiRegistry): void {
     path: '/api/v1/auth/password-reset/request',
     summary: 'Ask for a password-reset link by e-mail (only when SMTP_URL is set)',
     description:
-      'Always 202 with the same body, whether or not the email has an account; the link (valid 2 hours) is e-mailed only to an existing account. Limited like sign-in: 5 requests per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
+      'Always 202 with the same body, whether or not the email has an account; the link (valid 2 hours) is e-mailed only to an existing account, and only while the address is under the mail limit (MAIL_LIMIT_PER_RECIPIENT an hour; over it nothing is sent, and the answer is the same). Limited like sign-in: 5 requests per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
     security: NO_AUTH,
     request: jsonRequestBody(ResetRequest),
     responses: {

@@ -47,7 +47,8 @@ const indexes = new WeakMap<readonly { token_hash: string }[], Map<string, { tok
 export function findByTokenIn<R extends { token_hash: string }>(snapshot: readonly R[], token: string): R | undefined {
   let index = indexes.get(snapshot);
   if (!index) {
-    index = new Map(snapshot.map((record) => [record.token_hash, record]));
+    index = new Map();
+    for (const record of snapshot) index.set(record.token_hash, record);
     indexes.set(snapshot, index);
   }
   return index.get(tokenHash(token)) as R | undefined;
