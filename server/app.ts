@@ -115,7 +115,14 @@ function linkRoutes(runtime: ServerRuntime) {
   const { accounts, sessions, clock, idleTimeoutMs, origins } = runtime;
   const deps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
   return {
-    ...linkRouters({ ...deps, resetThrottle: runtime.resetThrottle, sessions, clock, idleTimeoutMs }),
+    ...linkRouters({
+      ...deps,
+      resetThrottle: runtime.resetThrottle,
+      linkThrottle: runtime.linkThrottle,
+      sessions,
+      clock,
+      idleTimeoutMs,
+    }),
     team: teamInvitationsRouter(deps),
   };
 }

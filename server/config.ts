@@ -167,6 +167,23 @@ export const ConfigSchema = z.object({
   /** The From of those e-mails; required with SMTP_URL. */
   MAIL_FROM: optional(parsedBy(parseMailFrom).optional()),
   /**
+   * How many e-mails and links (invitations, resends, reset and verification links, sign-up notices) the service
+   * issues per hour: to any one address, and on behalf of any one organisation (server/mail/mail-limit.ts). Beyond,
+   * a team action is answered 429 with Retry-After and a request nobody signed in for sends nothing (its answer is
+   * the same either way).
+   */
+  MAIL_LIMIT_PER_RECIPIENT: optional(
+    z.coerce.number({ error: 'must be a number of e-mails' }).int('must be a whole number').min(1).max(1000).default(5),
+  ),
+  MAIL_LIMIT_PER_ORGANISATION: optional(
+    z.coerce
+      .number({ error: 'must be a number of e-mails' })
+      .int('must be a whole number')
+      .min(1)
+      .max(10_000)
+      .default(30),
+  ),
+  /**
    * The built console (`npm run build:console`'s output) served at /console/; unset = .output/console beside the
    * bundled server, or under the repository when the server runs from source.
    */

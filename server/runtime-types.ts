@@ -25,6 +25,7 @@ import type { InvitationService } from './invitations/invitation-service';
 import type { PasswordResetService } from './invitations/password-reset-service';
 import type { SignupService } from './signup/signup-service';
 import type { Mailer } from './mail/mailer';
+import type { MailLimit } from './mail/mail-limit';
 import type { BillingService } from './billing/billing-service';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
@@ -117,6 +118,10 @@ export interface ServerRuntime extends DataRuntime {
   signIn: SignInService;
   /** Password-reset requests: sign-in's limits, counted apart (LoginThrottle.scoped). */
   resetThrottle: LoginThrottle;
+  /** Links' use (invitation look-up and acceptance, password reset): sign-in's limits, counted apart. */
+  linkThrottle: LoginThrottle;
+  /** The one limit on the e-mails and links the service issues (mail/mail-limit.ts). */
+  mailLimit: MailLimit;
   /** SMTP_URL's mailer, or one that sends nothing. */
   mailer: Mailer;
   /** Invitations to join an organisation (/api/v1/team/invitations, /api/v1/invitations). */

@@ -23,6 +23,8 @@ import { InvitationService } from './invitations/invitation-service';
 import { PasswordResetService } from './invitations/password-reset-service';
 import { SignupService } from './signup/signup-service';
 import { openMailer } from './mail/open-mailer';
+import { MailLimit, mailThrottleLimits } from './mail/mail-limit';
+import { linkThrottleLimits } from './invitations/links';
 import type { LoginThrottle } from './auth/login-throttle';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -60,13 +62,13 @@ export async function openServer(
   const postcodes = overrides.postcodes ?? postcodeService!;
   const sessionSecret = await sessionSecretOf(data, auth);
   const sessions = await openSessions(data, timeouts);
-  const throttle = await storage.loginThrottle({ ...DEFAULT_LOGIN_LIMITS, ...auth.loginLimits }, () =>
-    data.clock().getTime(),
-  );
+  const loginLimits = { ...DEFAULT_LOGIN_LIMITS, ...auth.loginLimits };
+  const throttle = await storage.loginThrottle(loginLimits, () => data.clock().getTime());
   // The stand-in hash for unknown emails is made now, so the first such login is not slower than the others.
   await dummyPasswordHash();
   const alerting = await openAlerting(data, postcodes, overrides, stack);
   const links = await openLinks(data, sessions, throttle, stack);
+  const audit = logFailures(data.audit, logger);
   const usage = new UsageService(await storage.usage(), data.clock, logger);
   // Written before the usage store closes: the last few seconds of counts are not lost.
   stack.defer('the usage counts', () => usage.close());
@@ -103,8 +105,8 @@ export async function openServer(
       listenHost: auth.listenHost,
     }),
     throttle,
-    signIn: new SignInService(data.accounts, throttle, logFailures(data.audit, logger)),
-    team: new TeamService({ accounts: data.accounts, audit: logFailures(data.audit, logger), sessions, logger }),
+    signIn: new SignInService(data.accounts, throttle, audit),
+    team: new TeamService({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations }),
     backends: storage.probes,
     background,
     startBackgroundWork: () => startBackgroundWork(background, data.declarations),
@@ -178,20 +180,38 @@ async function openSessions(
 
 /**
  * Invitations and password resets over the accounts document (AccountService's own store), the mailer they send
- * their links with (SMTP_URL), and password-reset requests' throttle: sign-in's, in buckets of its own.
+ * their links with (SMTP_URL) and the one limit on it (MAIL_LIMIT_*, counted where sign-ins are), and password-reset
+ * requests' and links' throttles: sign-in's, in buckets of their own.
  */
 async function openLinks(
   data: DataRuntime,
   sessions: SessionStore,
   throttle: LoginThrottle,
   stack: CloseStack,
-): Promise<Pick<ServerRuntime, 'mailer' | 'invitations' | 'passwordResets' | 'resetThrottle' | 'signup'>> {
-  const { storage, accounts, clock, logger } = data;
-  const mailer = await openMailer(data.config, logger);
+): Promise<
+  Pick<
+    ServerRuntime,
+    'mailer' | 'mailLimit' | 'invitations' | 'passwordResets' | 'resetThrottle' | 'linkThrottle' | 'signup'
+  >
+> {
+  const { storage, accounts, clock, logger, config } = data;
+  const mailer = await openMailer(config, logger);
   stack.defer('the mailer', () => mailer.close());
+  const limits = { perRecipient: config.MAIL_LIMIT_PER_RECIPIENT, perOrganisation: config.MAIL_LIMIT_PER_ORGANISATION };
+  const now = () => clock().getTime();
+  const mailLimit = new MailLimit((await storage.loginThrottle(mailThrottleLimits(limits), now)).scoped('mail'));
   const store = await storage.accounts();
   const audit = logFailures(data.audit, logger);
-  const passwordResets = new PasswordResetService({ store, accounts, audit, mailer, sessions, clock, logger });
+  const passwordResets = new PasswordResetService({
+    store,
+    accounts,
+    audit,
+    mailer,
+    mailLimit,
+    sessions,
+    clock,
+    logger,
+  });
   // Requests answered already finish their write and e-mail before the stores close.
   stack.defer('the password-reset requests', () => passwordResets.drain());
   // Sign-ups are limited as sign-ins, counted apart; their mail (sent after the answer) goes out before the mailer closes.
@@ -199,7 +219,8 @@ async function openLinks(
     store,
     accounts,
     audit,
-    mailer,
+    // Its mail (a verification link, or a notice to an address that has an account) is asked for by nobody signed in.
+    mailer: mailLimit.mailer(mailer, logger),
     throttle: throttle.scoped('signup'),
     clock,
     logger,
@@ -207,9 +228,19 @@ async function openLinks(
   stack.defer('the sign-up e-mails', () => signup.drain());
   return {
     mailer,
-    invitations: new InvitationService({ store, accounts, audit, mailer, clock }),
+    mailLimit,
+    invitations: new InvitationService({
+      store,
+      accounts,
+      audit,
+      mailer,
+      mailLimit,
+      billing: stripeSettings(config) !== null,
+      clock,
+    }),
     passwordResets,
     resetThrottle: throttle.scoped('reset'),
+    linkThrottle: (await storage.loginThrottle(linkThrottleLimits(throttle.limits), now)).scoped('link'),
     signup,
   };
 }

@@ -7,17 +7,27 @@ import {
   type NewInvitationData,
 } from '../../shared/api/invitations';
 import { mayAssign, type Role } from '../../shared/api/team';
-import type { AccountService } from '../accounts/account-service';
-import type { Account, AccountStore, Invitation, Member } from '../accounts/account-store';
+import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
+import type { Account, AccountsFile, AccountStore, Invitation, Member } from '../accounts/account-store';
 import { hashPassword } from '../accounts/passwords';
 import type { AuditEventType, AuditRecorder } from '../audit/audit-log';
 import type { Mailer } from '../mail/mailer';
+import type { MailLimit } from '../mail/mail-limit';
 import { invitationMail } from '../mail/messages';
 import type { TeamActor } from '../team/team-service';
-import { findByToken, invitationLink, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from './links';
+import { findByToken, findByTokenIn, invitationLink, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from './links';
 
 export type InvitationErrorCode =
-  'forbidden_role' | 'account_exists' | 'invitation_not_found' | 'invalid_link' | 'too_many_invitations';
+  | 'forbidden_role'
+  | 'account_exists'
+  | 'invitation_not_found'
+  | 'invalid_link'
+  | 'too_many_invitations'
+  | 'email_unverified'
+  | 'subscription_required';
+
+/** Why invitations were revoked without anyone revoking them (the audit event's reason). */
+export type RevokeReason = 'inviter_removed' | 'inviter_role_changed';
 
 export class InvitationError extends Error {
   constructor(readonly code: InvitationErrorCode) {
@@ -32,6 +42,10 @@ export interface InvitationServiceDeps {
   accounts: AccountService;
   audit: AuditRecorder;
   mailer: Mailer;
+  /** The one limit on what the service sends: every invitation made or resent counts. */
+  mailLimit: MailLimit;
+  /** Billing with Stripe is on (STRIPE_* set): only an organisation with an active subscription invites. */
+  billing: boolean;
   clock: () => Date;
 }
 
@@ -44,10 +58,32 @@ function view(invitation: Invitation): InvitationView {
 }
 
 /**
+ * Whether the member who sent `invitation` (null: the operator) still may invite its role, their membership found by
+ * `membershipOf` (their email).
+ */
+function inviterStands(invitation: Invitation, membershipOf: (email: string) => Member | undefined): boolean {
+  if (invitation.invited_by === null) return true;
+  const member = membershipOf(invitation.invited_by);
+  return member?.organisation_id === invitation.organisation_id && mayAssign(member.role, invitation.role);
+}
+
+/** The membership of `email` in the accounts document `data` (a draft: read whole by the write anyway). */
+const membershipIn = (data: AccountsFile) => (email: string) => {
+  const account = data.accounts.find((a) => a.email === email);
+  return account && data.members.find((m) => m.account_id === account.id);
+};
+
+/**
  * Invitations to join an organisation: created, listed, resent and revoked by its owners and admins (within
  * mayAssign), looked up and accepted by whoever holds the link. A link is single-use: accepting creates the account
  * and its membership and removes the invitation in one update of the accounts document, so a replayed or concurrent
  * acceptance finds nothing to accept. Every write also drops the expired invitations.
+ *
+ * Sending is the service's own voice (issue #35): with SMTP set, only a member whose address is proved invites, and
+ * with billing on only while the subscription is active; every invitation made or resent counts against the mail
+ * limit; and whether the address has an account anywhere changes nothing in the answer (the invitee learns at the
+ * link). An invitation lives only as long as its sender may send it: removing or demoting them revokes it, and an
+ * acceptance checks it again in its write.
  */
 export class InvitationService {
   constructor(private readonly deps: InvitationServiceDeps) {}
@@ -61,8 +97,9 @@ export class InvitationService {
   }
 
   /**
-   * Invites `email` with `role`, replacing a pending invitation of the same email (its link stops working). The link
-   * (at `origin`) is in the answer, once, and e-mailed when SMTP is set.
+   * Invites `email` with `role`, replacing a pending invitation of the same email (its link stops working) when the
+   * actor could revoke it. The link (at `origin`) is in the answer, once, and e-mailed when SMTP is set. The answer is
+   * the same whether or not the email has an account: the link page tells its holder.
    */
   async invite(
     actor: TeamActor,
@@ -72,8 +109,13 @@ export class InvitationService {
     origin: string,
   ): Promise<NewInvitationData> {
     this.allow(actor, role);
-    if (this.deps.accounts.findByEmail(email)) throw new InvitationError('account_exists');
+    this.maySend(actor, organisationId);
     const now = this.deps.clock();
+    const replaced = this.deps.store.current.invitations.find(
+      (i) => i.organisation_id === organisationId && i.email === email && isLive(i, now),
+    );
+    if (replaced) this.allow(actor, replaced.role);
+    await this.countMail(actor, organisationId, email);
     const { token, hash } = newLinkToken();
     const invitation: Invitation = {
       id: randomUUID(),
@@ -86,10 +128,11 @@ export class InvitationService {
       expires_at: new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString(),
     };
     await this.deps.store.update((data) => {
-      if (data.accounts.some((a) => a.email === email)) throw new InvitationError('account_exists');
-      data.invitations = liveOnly(data.invitations, now).filter(
-        (i) => !(i.organisation_id === organisationId && i.email === email),
-      );
+      data.invitations = liveOnly(data.invitations, now);
+      const same = data.invitations.find((i) => i.organisation_id === organisationId && i.email === email);
+      // Decided again in the write: an owner's invitation made meanwhile is not the admin's to replace.
+      if (same) this.allow(actor, same.role);
+      data.invitations = data.invitations.filter((i) => i !== same);
       const pending = data.invitations.filter((i) => i.organisation_id === organisationId).length;
       if (pending >= MAX_PENDING_INVITATIONS) throw new InvitationError('too_many_invitations');
       data.invitations.push(invitation);
@@ -100,7 +143,10 @@ export class InvitationService {
 
   /** A new link for a pending invitation, valid INVITATION_DAYS from now; the old link stops working. */
   async resend(actor: TeamActor, organisationId: string, id: string, origin: string): Promise<NewInvitationData> {
-    this.allow(actor, this.pending(organisationId, id).role);
+    const pending = this.pending(organisationId, id);
+    this.allow(actor, pending.role);
+    this.maySend(actor, organisationId);
+    await this.countMail(actor, organisationId, pending.email);
     const now = this.deps.clock();
     const { token, hash } = newLinkToken();
     const renewed = await this.deps.store.update((data) => {
@@ -128,6 +174,31 @@ export class InvitationService {
     await this.record(actor, 'invitation_revoked', revoked);
   }
 
+  /**
+   * Revokes the pending invitations `senderEmail` sent in the organisation that its role `role` (null: removed) no
+   * longer allows, each audited with `reason` and `actor` (who removed or demoted them). Returns how many.
+   */
+  async revokeSentBy(
+    actor: TeamActor,
+    organisationId: string,
+    senderEmail: string,
+    role: Role | null,
+    reason: RevokeReason,
+  ): Promise<number> {
+    const now = this.deps.clock();
+    const orphaned = (i: Invitation) =>
+      i.organisation_id === organisationId && i.invited_by === senderEmail && !(role && mayAssign(role, i.role));
+    if (!this.deps.store.current.invitations.some(orphaned)) return 0;
+    const revoked = await this.deps.store.update((data) => {
+      data.invitations = liveOnly(data.invitations, now);
+      const gone = data.invitations.filter(orphaned);
+      data.invitations = data.invitations.filter((i) => !orphaned(i));
+      return gone;
+    });
+    for (const invitation of revoked) await this.record(actor, 'invitation_revoked', invitation, reason);
+    return revoked.length;
+  }
+
   /** What a link invites to, before its holder chooses a password. */
   lookup(token: string): InvitationPreview {
     const invitation = this.usable(token);
@@ -153,7 +224,11 @@ export class InvitationService {
     const accepted = await this.deps.store.update((data) => {
       data.invitations = liveOnly(data.invitations, now);
       const invitation = findByToken(data.invitations, token);
-      if (!invitation || !data.organisations.some((o) => o.id === invitation.organisation_id)) {
+      if (
+        !invitation ||
+        !data.organisations.some((o) => o.id === invitation.organisation_id) ||
+        !inviterStands(invitation, membershipIn(data))
+      ) {
         throw new InvitationError('invalid_link');
       }
       if (data.accounts.some((a) => a.email === invitation.email)) throw new InvitationError('account_exists');
@@ -189,11 +264,20 @@ export class InvitationService {
     return purgeExpiredLinks(this.deps.store, 'invitations', this.deps.clock());
   }
 
-  /** The live invitation of `token`, or invalid_link; account_exists when its email has an account meanwhile. */
+  /**
+   * The live invitation of `token` whose sender still may send it, or invalid_link; account_exists when its email has
+   * an account (made meanwhile, or already when it was sent).
+   */
   private usable(token: string): Invitation {
-    const invitation = findByToken(this.deps.store.current.invitations, token);
+    const invitation = findByTokenIn(this.deps.store.current.invitations, token);
     if (!invitation || !isLive(invitation, this.deps.clock())) throw new InvitationError('invalid_link');
     if (!this.deps.accounts.organisation(invitation.organisation_id)) throw new InvitationError('invalid_link');
+    const { accounts } = this.deps;
+    const membershipOf = (email: string) => {
+      const account = accounts.findByEmail(email);
+      return account && accounts.membershipOf(account.id);
+    };
+    if (!inviterStands(invitation, membershipOf)) throw new InvitationError('invalid_link');
     if (this.deps.accounts.findByEmail(invitation.email)) throw new InvitationError('account_exists');
     return invitation;
   }
@@ -211,16 +295,35 @@ export class InvitationService {
     if (actor.member && !mayAssign(actor.member.role, role)) throw new InvitationError('forbidden_role');
   }
 
+  /**
+   * Whether the actor may have the service send an invitation: a member whose address is proved (when mail is sent
+   * at all: without SMTP no address can be proved, and nothing is sent in anyone's name), of an organisation whose
+   * subscription is active (when billing is on). The operator always may.
+   */
+  private maySend(actor: TeamActor, organisationId: string): void {
+    if (!actor.member) return;
+    if (this.deps.mailer.enabled && !this.deps.accounts.findById(actor.member.account_id)?.email_verified_at) {
+      throw new InvitationError('email_unverified');
+    }
+    const subscription = this.deps.accounts.subscriptionOfOrganisation(organisationId);
+    if (this.deps.billing && !isSubscriptionActive(subscription, this.deps.clock())) {
+      throw new InvitationError('subscription_required');
+    }
+  }
+
+  /** One mail to `email` on the organisation's account (MailLimitedError beyond); the operator's are not counted. */
+  private async countMail(actor: TeamActor, organisationId: string, email: string): Promise<void> {
+    if (actor.member) await this.deps.mailLimit.require(organisationId, email);
+  }
+
   /** The answer to whoever invited: the link, this once, and whether it was e-mailed too. */
   private async handOver(invitation: Invitation, token: string, origin: string): Promise<NewInvitationData> {
     const link = invitationLink(origin, token);
-    const organisation = this.deps.accounts.organisation(invitation.organisation_id);
     const emailed =
       this.deps.mailer.enabled &&
       (await this.deps.mailer.send(
         invitationMail({
           to: invitation.email,
-          organisation: organisation?.name ?? '',
           invitedBy: invitation.invited_by,
           role: invitation.role,
           link,
@@ -231,7 +334,12 @@ export class InvitationService {
     return { invitation: view(invitation), link, emailed };
   }
 
-  private async record(actor: TeamActor, event: AuditEventType, invitation: Invitation): Promise<void> {
+  private async record(
+    actor: TeamActor,
+    event: AuditEventType,
+    invitation: Invitation,
+    reason?: RevokeReason,
+  ): Promise<void> {
     await this.deps.audit.record({
       event,
       ...actor.by,
@@ -240,6 +348,7 @@ export class InvitationService {
       organisation_id: invitation.organisation_id,
       member_email: invitation.email,
       role: invitation.role,
+      reason,
     });
   }
 }

@@ -20,8 +20,8 @@ import { methodNotAllowed } from '../http/method-not-allowed';
 import { errorResponse, jsonRequestBody, jsonResponse, NO_AUTH, type ApiRegistry } from '../http/openapi-registry';
 import { withValidBody, type ErrorFor } from '../http/validate-request';
 import type { OriginPolicy } from '../sessions/origin-policy';
-import type { InvitationService } from './invitation-service';
-import type { PasswordResetService } from './password-reset-service';
+import { InvitationError, type InvitationService } from './invitation-service';
+import { PasswordResetError, type PasswordResetService } from './password-reset-service';
 import { rethrowLinkError } from './team-invitations-router';
 
 export interface LinkRoutersDeps extends SessionViewDeps {
@@ -30,6 +30,8 @@ export interface LinkRoutersDeps extends SessionViewDeps {
   origins: OriginPolicy;
   /** Password-reset requests' throttle: sign-in's limits, in buckets of their own (LoginThrottle.scoped). */
   resetThrottle: LoginThrottle;
+  /** Links' use (invitation look-up and acceptance, password reset), per client address (links.ts's limits). */
+  linkThrottle: LoginThrottle;
 }
 
 /**
@@ -58,25 +60,40 @@ function refusal(err: unknown): never {
  * Accepting an invitation or resetting a password signs the person in as POST /api/v1/auth/login does.
  */
 export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passwordReset: Router } {
-  const { invitations, resets, origins, resetThrottle } = deps;
+  const { invitations, resets, origins, resetThrottle, linkThrottle } = deps;
   const sessionView = sessionViewer(deps);
   const signIn = async (req: Request, res: Response, { account, member }: { account: Account; member: Member }) => {
     await startSession(req, account.id);
     res.json({ success: true, data: (await sessionView(req, { account, member })) satisfies SessionData });
   };
 
-  const lookup = withValidBody(TokenRequest, linkError, ({ token }, _req, res) => {
-    let preview: InvitationPreview;
+  /**
+   * Runs `use` of a link from the client's address, counted as sign-in counts failures: a link refused (unknown,
+   * used, expired, or its address has an account) counts against the address, anything else is given back.
+   * Throttled: 429 with Retry-After, before the link is even looked at.
+   */
+  const throttled = async <T>(req: Request, use: () => Promise<T>): Promise<T> => {
+    const address = clientAddress(req);
+    const gate = await linkThrottle.begin(address, address).catch(rethrowBusy);
+    if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
     try {
-      preview = invitations.lookup(token);
+      const result = await use();
+      await gate.attempt.succeeded().catch(rethrowBusy);
+      return result;
     } catch (err) {
-      refusal(err);
+      if (err instanceof InvitationError || err instanceof PasswordResetError) gate.attempt.failed();
+      else await gate.attempt.succeeded().catch(() => undefined);
+      return refusal(err);
     }
-    res.json({ success: true, data: preview });
+  };
+
+  const lookup = withValidBody(TokenRequest, linkError, async ({ token }, req, res) => {
+    const preview = await throttled(req, async () => invitations.lookup(token));
+    res.json({ success: true, data: preview satisfies InvitationPreview });
   });
 
   const accept = withValidBody(TokenPasswordRequest, linkError, async ({ token, password }, req, res) => {
-    await signIn(req, res, await invitations.accept(token, password, clientAddress(req)).catch(refusal));
+    await signIn(req, res, await throttled(req, () => invitations.accept(token, password, clientAddress(req))));
   });
 
   const request = withValidBody(
@@ -94,7 +111,7 @@ export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passw
   );
 
   const reset = withValidBody(TokenPasswordRequest, linkError, async ({ token, password }, req, res) => {
-    await signIn(req, res, await resets.reset(token, password, clientAddress(req)).catch(refusal));
+    await signIn(req, res, await throttled(req, () => resets.reset(token, password, clientAddress(req))));
   });
 
   const invitationsRouter = Router();
@@ -121,6 +138,11 @@ export function registerLinkPaths(registry: ApiRegistry): void {
     413: errorResponse('Request body over 10 kB'),
     415: errorResponse('Content-Type is not application/json'),
   };
+  const THROTTLED = {
+    429: errorResponse(
+      'Too many refused links from this client address (20 in 15 minutes, as failed sign-ins); wait Retry-After seconds',
+    ),
+  };
   registry.registerPath({
     method: 'post',
     path: '/api/v1/invitations/lookup',
@@ -129,9 +151,10 @@ export function registerLinkPaths(registry: ApiRegistry): void {
     request: jsonRequestBody(TokenRequest),
     responses: {
       200: jsonResponse(successEnvelope(InvitationPreview), 'The pending invitation'),
-      400: errorResponse('invalid_link: unknown, used, revoked or expired link'),
-      409: errorResponse('account_exists: the email has an account meanwhile (sign in instead)'),
+      400: errorResponse('invalid_link: unknown, used, revoked or expired link, or its sender may no longer send it'),
+      409: errorResponse('account_exists: the email has an account (sign in with it instead)'),
       ...COMMON,
+      ...THROTTLED,
     },
   });
   registry.registerPath({
@@ -143,9 +166,10 @@ export function registerLinkPaths(registry: ApiRegistry): void {
     responses: {
       200: SIGNED_IN,
       400: errorResponse(BAD_LINK),
-      409: errorResponse('account_exists: the email has an account meanwhile (sign in instead)'),
+      409: errorResponse('account_exists: the email has an account (sign in with it instead)'),
       ...COMMON,
-      503: errorResponse('server_busy (Retry-After); session_unavailable'),
+      ...THROTTLED,
+      503: errorResponse('server_busy (Retry-After); rate_limit_unavailable; session_unavailable'),
     },
   });
   registry.registerPath({
@@ -153,7 +177,7 @@ export function registerLinkPaths(registry: ApiRegistry): void {
     path: '/api/v1/auth/password-reset/request',
     summary: 'Ask for a password-reset link by e-mail (only when SMTP_URL is set)',
     description:
-      'Always 202 with the same body, whether or not the email has an account; the link (valid 2 hours) is e-mailed only to an existing account. Limited like sign-in: 5 requests per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
+      'Always 202 with the same body, whether or not the email has an account; the link (valid 2 hours) is e-mailed only to an existing account, and only while the address is under the mail limit (MAIL_LIMIT_PER_RECIPIENT an hour; over it nothing is sent, and the answer is the same). Limited like sign-in: 5 requests per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
     security: NO_AUTH,
     request: jsonRequestBody(ResetRequest),
     responses: {
@@ -174,7 +198,8 @@ export function registerLinkPaths(registry: ApiRegistry): void {
       200: SIGNED_IN,
       400: errorResponse(BAD_LINK),
       ...COMMON,
-      503: errorResponse('server_busy; session_unavailable'),
+      ...THROTTLED,
+      503: errorResponse('server_busy; rate_limit_unavailable; session_unavailable'),
     },
   });
 }

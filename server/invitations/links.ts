@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AccountsFile, AccountStore } from '../accounts/account-store';
+import type { LoginThrottleLimits } from '../auth/login-throttle';
 
 /**
  * The single-use links of invitations and password resets. The token travels after `#` (shared/api/invitations.ts):
@@ -19,7 +20,8 @@ export function tokenHash(token: string): string {
 }
 
 /**
- * The record whose `token_hash` is the hash of `token`, or undefined. Every record is compared, in constant time and
+ * The record whose `token_hash` is the hash of `token` in `records` (a draft inside an update, which the write reads
+ * whole anyway), or undefined. Every record is compared, in constant time and
  * without stopping at a match, so the time taken says nothing about which stored hashes resemble the one asked for.
  */
 export function findByToken<R extends { token_hash: string }>(records: readonly R[], token: string): R | undefined {
@@ -31,6 +33,25 @@ export function findByToken<R extends { token_hash: string }>(records: readonly 
     if (same && found === undefined) found = record;
   }
   return found;
+}
+
+/** Each snapshot's records by token hash, built on first look-up: a snapshot is never changed, only replaced. */
+const indexes = new WeakMap<readonly { token_hash: string }[], Map<string, { token_hash: string }>>();
+
+/**
+ * The record of `token` in `snapshot`, a table of a store's `current` (never a draft being changed: the index is kept
+ * for the array as it was first seen), found by its hash in a Map built once per snapshot: one look-up, not a scan of
+ * every pending link of every organisation. A Map's timing can say at most something about the SHA-256 of stored
+ * tokens, which gives nobody a token.
+ */
+export function findByTokenIn<R extends { token_hash: string }>(snapshot: readonly R[], token: string): R | undefined {
+  let index = indexes.get(snapshot);
+  if (!index) {
+    index = new Map();
+    for (const record of snapshot) index.set(record.token_hash, record);
+    indexes.set(snapshot, index);
+  }
+  return index.get(tokenHash(token)) as R | undefined;
 }
 
 /** Whether a link's record can still be used at `now` (it stops at `expires_at`). */
@@ -59,3 +80,14 @@ export async function purgeExpiredLinks(store: AccountStore, table: LinkTable, n
 
 export const invitationLink = (origin: string, token: string) => `${origin}/console/invitation#${token}`;
 export const resetLink = (origin: string, token: string) => `${origin}/console/reset-password#${token}`;
+
+/**
+ * Refused links per client address: sign-in's per-address limit and window (`login`, DEFAULT_LOGIN_LIMITS unless
+ * configured). Both of the throttle's buckets are the address: a token is 256 random bits, so there is nothing to
+ * slow down per link, and a burst on one link is one address's.
+ */
+export const linkThrottleLimits = (login: LoginThrottleLimits): LoginThrottleLimits => ({
+  perAccount: login.perIp,
+  perIp: login.perIp,
+  windowMs: login.windowMs,
+});

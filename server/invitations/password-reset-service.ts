@@ -6,12 +6,13 @@ import type { Account, AccountsFile, AccountStore, Member, PasswordReset } from 
 import { hashPassword } from '../accounts/passwords';
 import type { AuditRecorder } from '../audit/audit-log';
 import type { Logger } from '../logger';
+import type { MailLimit } from '../mail/mail-limit';
 import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/messages';
 import type { SessionStore } from '../sessions/session-store';
 import type { TeamActor } from '../team/team-service';
 import { AfterAnswer } from '../lifecycle';
-import { findByToken, isLive, liveOnly, newLinkToken, purgeExpiredLinks, resetLink } from './links';
+import { findByToken, findByTokenIn, isLive, liveOnly, newLinkToken, purgeExpiredLinks, resetLink } from './links';
 
 export class PasswordResetError extends Error {
   constructor(readonly code: 'forbidden_role' | 'member_not_found' | 'invalid_link') {
@@ -25,10 +26,16 @@ export interface PasswordResetServiceDeps {
   accounts: AccountService;
   audit: AuditRecorder;
   mailer: Mailer;
+  /**
+   * The one limit on what the service sends: a link an owner or admin issues counts on their organisation (429 when
+   * over), a mail asked for by nobody signed in on its recipient (dropped when over: the answer stays the same).
+   * Absent for the operator's admin CLI, which is not limited.
+   */
+  mailLimit?: MailLimit;
   /** Where a reset ends every session of the account, on every instance. */
   sessions: SessionStore;
   clock: () => Date;
-  logger: Pick<Logger, 'error'>;
+  logger: Pick<Logger, 'error' | 'warn'>;
 }
 
 /** A reset link in the making: the record stored and the link it stands for. */
@@ -78,6 +85,7 @@ export class PasswordResetService {
     if (actor.member && !mayAssign(actor.member.role, target.member.role)) {
       throw new PasswordResetError('forbidden_role');
     }
+    if (actor.member) await this.deps.mailLimit?.require(organisationId, target.account.email);
     const { reset, link } = await this.store(accountId, origin);
     await this.deps.audit.record({
       event: 'password_reset_requested',
@@ -88,7 +96,7 @@ export class PasswordResetService {
       member_email: target.account.email,
       role: target.member.role,
     });
-    const emailed = await this.mail(target.account, target.member, link, reset.expires_at, actor);
+    const emailed = await this.mail(target.account, link, reset.expires_at, actor);
     return { link, expires_at: reset.expires_at, emailed };
   }
 
@@ -98,7 +106,7 @@ export class PasswordResetService {
    */
   async reset(token: string, password: string, ip: string): Promise<{ account: Account; member: Member }> {
     // Checked before the password is hashed: a dead link costs no scrypt.
-    const known = findByToken(this.deps.store.current.password_resets, token);
+    const known = findByTokenIn(this.deps.store.current.password_resets, token);
     if (!known || !isLive(known, this.deps.clock()) || !this.deps.accounts.findById(known.account_id)) {
       throw new PasswordResetError('invalid_link');
     }
@@ -144,9 +152,13 @@ export class PasswordResetService {
     const member = account && this.deps.accounts.membershipOf(account.id);
     let reason: string | undefined;
     let issued: Issued | undefined;
+    const limit = this.deps.mailLimit;
     if (!account || !member) reason = 'unknown_email';
     else if (!this.deps.mailer.enabled) reason = 'mail_disabled';
-    else issued = await this.store(account.id, origin);
+    // Before the link is made: a new link would end the one an earlier mail carries.
+    else if (limit && !(await limit.selfService(account.email, 'password reset', this.deps.logger))) {
+      reason = 'mail_limited';
+    } else issued = await this.store(account.id, origin);
     await this.deps.audit.record({
       event: 'password_reset_requested',
       source: 'web',
@@ -157,7 +169,7 @@ export class PasswordResetService {
       ...(member && { member_email: account!.email, role: member.role }),
       reason,
     });
-    if (issued && account && member) await this.mail(account, member, issued.link, issued.reset.expires_at, null);
+    if (issued && account) await this.mail(account, issued.link, issued.reset.expires_at, null);
   }
 
   /** A new live link for `accountId`, replacing any other it has (and dropping every expired one). */
@@ -179,19 +191,11 @@ export class PasswordResetService {
     return { reset, link: resetLink(origin, token) };
   }
 
-  private async mail(
-    account: Account,
-    member: Member,
-    link: string,
-    expiresAt: string,
-    issuer: TeamActor | null,
-  ): Promise<boolean> {
+  private async mail(account: Account, link: string, expiresAt: string, issuer: TeamActor | null): Promise<boolean> {
     if (!this.deps.mailer.enabled) return false;
-    const organisation = this.deps.accounts.organisation(member.organisation_id);
     return this.deps.mailer.send(
       passwordResetMail({
         to: account.email,
-        organisation: organisation?.name ?? '',
         link,
         expiresAt,
         issuedBy: issuer?.member ? issuer.email : null,

@@ -10,7 +10,9 @@ import {
 } from '../../shared/api/invitations';
 import { MemberParams } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
+import { rethrowBusy } from '../auth/busy-refusal';
 import { AppError } from '../http/app-error';
+import { MailLimitedError } from '../mail/mail-limit';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { errorResponse, jsonRequestBody, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
@@ -32,10 +34,16 @@ export interface TeamInvitationsRouterDeps {
 /** The path parameter naming an invitation. */
 const InvitationParams = z.object({ id: z.string().min(1).max(200) });
 
-/** For `.catch`: the invitation and reset rules' refusals as their contract errors. */
+/**
+ * For `.catch`: the invitation and reset rules' refusals as their contract errors, the mail limit's as 429 with
+ * Retry-After (and an unreachable shared counter as 503: nothing is sent uncounted).
+ */
 export function rethrowLinkError(err: unknown): never {
   if (err instanceof InvitationError || err instanceof PasswordResetError) throw new AppError(err.code);
-  throw err;
+  if (err instanceof MailLimitedError) {
+    throw new AppError('mail_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+  }
+  return rethrowBusy(err);
 }
 
 function invitationId(params: unknown): string {
@@ -109,6 +117,16 @@ export function registerTeamInvitationsPaths(registry: ApiRegistry): void {
       'forbidden_role: members, and admins for an owner (invite, revoke, resend, reset); or forbidden_origin',
     ),
   };
+  const SENDING = {
+    ...REFUSED,
+    403: errorResponse(
+      "forbidden_role: members, and admins for an owner's invitation (invite, re-invite, resend); email_unverified: with SMTP_URL set, the inviter's own address is not confirmed yet; subscription_required: billing is on and the subscription is not active; forbidden_origin",
+    ),
+    429: errorResponse(
+      'mail_limited: the organisation or the address has had its e-mails for the hour (MAIL_LIMIT_PER_ORGANISATION, MAIL_LIMIT_PER_RECIPIENT); wait Retry-After seconds',
+    ),
+    503: errorResponse('rate_limit_unavailable: the shared counter cannot be reached (Retry-After)'),
+  };
   const NEW = jsonResponse(
     successEnvelope(NewInvitationData),
     'The invitation and its single-use link, shown this once (also e-mailed when SMTP_URL is set)',
@@ -126,14 +144,14 @@ export function registerTeamInvitationsPaths(registry: ApiRegistry): void {
     method: 'post',
     path: '/api/v1/team/invitations',
     summary: 'Invite an email with a role (owners: any; admins: admin or member)',
-    description: `The link is valid 7 days and works once. Inviting an email again replaces its pending invitation (the old link stops working). At most ${MAX_PENDING_INVITATIONS} pending invitations per organisation.`,
+    description: `The link is valid 7 days and works once. Inviting an email again replaces its pending invitation (the old link stops working), if the caller could revoke it. At most ${MAX_PENDING_INVITATIONS} pending invitations per organisation. The answer is the same whether or not the email has an account anywhere: its holder learns at the link. Counts against the mail limit whether or not SMTP_URL is set.`,
     security: SESSION_AUTH,
     request: jsonRequestBody(InvitationRequest),
     responses: {
       201: NEW,
       400: errorResponse('invalid_request'),
-      ...REFUSED,
-      409: errorResponse('account_exists: the email already has an account; too_many_invitations'),
+      ...SENDING,
+      409: errorResponse('too_many_invitations'),
     },
   });
   registry.registerPath({
@@ -150,7 +168,7 @@ export function registerTeamInvitationsPaths(registry: ApiRegistry): void {
     summary: 'A new link for a pending invitation, valid 7 days from now (the old one stops working)',
     security: SESSION_AUTH,
     request: params,
-    responses: { 200: NEW, ...REFUSED, 404: errorResponse('invitation_not_found') },
+    responses: { 200: NEW, ...SENDING, 404: errorResponse('invitation_not_found') },
   });
   registry.registerPath({
     method: 'post',
@@ -164,6 +182,8 @@ export function registerTeamInvitationsPaths(registry: ApiRegistry): void {
       201: jsonResponse(successEnvelope(ResetLinkData), 'The link, shown this once'),
       ...REFUSED,
       404: errorResponse('member_not_found'),
+      429: SENDING[429],
+      503: SENDING[503],
     },
   });
 }

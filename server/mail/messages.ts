@@ -16,12 +16,12 @@ export function expiryText(iso: string): string {
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text as HTML: the organisation's name and the inviter's email are typed by people. */
+/** Text as HTML: the inviter's and the issuer's emails are typed by people. */
 function html(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-/** A subject on one line whatever an organisation's name holds. */
+/** A subject on one line, whatever it is built from. */
 function oneLine(text: string): string {
   return text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
 }
@@ -50,22 +50,26 @@ function compose(to: string, subject: string, before: string[], link: string, af
 
 export interface InvitationMailFields {
   to: string;
-  organisation: string;
-  /** The inviting member's email; null for the operator. */
+  /** The inviting member's email (proved: they received mail there); null for the operator. */
   invitedBy: string | null;
   role: Role;
   link: string;
   expiresAt: string;
 }
 
+/**
+ * The invitation: the service's own words only (issue #35). The organisation's name is chosen by whoever signed up,
+ * so it never appears here, where it could pose as the service ("URGENT: verify your Medicare account at …"); the
+ * inviter is named by their proved address, and the practice's name is shown on our own page once the link is opened.
+ */
 export function invitationMail(f: InvitationMailFields): MailMessage {
   const who = f.invitedBy ?? `The operator of ${PRODUCT}`;
   return compose(
     f.to,
-    `You are invited to join ${f.organisation} on ${PRODUCT}`,
+    `You are invited to join a practice's team on ${PRODUCT}`,
     [
-      `${who} invited you to join ${f.organisation} on ${PRODUCT} as ${ROLE_WORDS[f.role]}.`,
-      'Open this link to choose your password and sign in:',
+      `${who} invited you to join their practice's team on ${PRODUCT} as ${ROLE_WORDS[f.role]}.`,
+      "Open this link to see the practice's name, choose your password and sign in:",
     ],
     f.link,
     [
@@ -77,7 +81,6 @@ export function invitationMail(f: InvitationMailFields): MailMessage {
 
 export interface ResetMailFields {
   to: string;
-  organisation: string;
   link: string;
   expiresAt: string;
   /** The admin who issued the link; null when the person asked for it themselves. */
@@ -86,8 +89,8 @@ export interface ResetMailFields {
 
 export function passwordResetMail(f: ResetMailFields): MailMessage {
   const why = f.issuedBy
-    ? `${f.issuedBy} issued a link to set a new password for your ${PRODUCT} account at ${f.organisation}.`
-    : `Someone (hopefully you) asked to reset the password of your ${PRODUCT} account at ${f.organisation}.`;
+    ? `${f.issuedBy} issued a link to set a new password for your ${PRODUCT} account.`
+    : `Someone (hopefully you) asked to reset the password of your ${PRODUCT} account.`;
   return compose(
     f.to,
     `Reset your ${PRODUCT} password`,
@@ -102,20 +105,19 @@ export function passwordResetMail(f: ResetMailFields): MailMessage {
 
 export interface VerificationMailFields {
   to: string;
-  organisation: string;
   link: string;
   expiresAt: string;
 }
 
-/** The link that proves a new owner's address (sign-up, or a new link asked for from the console). */
+/**
+ * The link that proves a new owner's address (sign-up, or a new link asked for from the console). Whoever signs up
+ * may type anyone's address, so nothing they typed (the practice's name) is repeated to it.
+ */
 export function emailVerificationMail(f: VerificationMailFields): MailMessage {
   return compose(
     f.to,
     `Confirm your e-mail address for ${PRODUCT}`,
-    [
-      `Your ${PRODUCT} account for ${f.organisation} was created with this address.`,
-      'Open this link to confirm that it is yours:',
-    ],
+    [`A ${PRODUCT} account was created with this address.`, 'Open this link to confirm that it is yours:'],
     f.link,
     [
       `The link works once and expires on ${expiryText(f.expiresAt)}.`,

@@ -111,7 +111,7 @@ export class SignupService {
       organisation_id: member.organisation_id,
       reason: 'signup',
     });
-    if (issued) this.inBackground(this.verificationMail(account, member.organisation_id, issued), 'email verification');
+    if (issued) this.inBackground(this.verificationMail(account, issued), 'email verification');
     return created;
   }
 
@@ -165,7 +165,7 @@ export class SignupService {
       return null;
     });
     if (current) return { kind: 'already_verified', verified_at: current };
-    this.inBackground(this.verificationMail(account, organisationId, issued), 'email verification');
+    this.inBackground(this.verificationMail(account, issued), 'email verification');
     return { kind: 'sent' };
   }
 
@@ -195,9 +195,8 @@ export class SignupService {
     };
   }
 
-  private verificationMail(account: Account, organisationId: string, issued: { link: string; expiresAt: string }) {
-    const organisation = this.deps.accounts.organisation(organisationId)?.name ?? '';
-    return emailVerificationMail({ to: account.email, organisation, link: issued.link, expiresAt: issued.expiresAt });
+  private verificationMail(account: Account, issued: { link: string; expiresAt: string }) {
+    return emailVerificationMail({ to: account.email, link: issued.link, expiresAt: issued.expiresAt });
   }
 
   /** Sends `message` after the answer; a failure is logged (never the message). */

@@ -32,6 +32,16 @@ export interface TeamServiceDeps {
   /** Where a removed member's sessions are ended at once; absent (the CLI), they end on their next request. */
   sessions?: SessionStore;
   logger?: Pick<Logger, 'warn'>;
+  /** InvitationService: what a removed or demoted member sent and may no longer send is revoked (issue #35). */
+  sentInvitations?: {
+    revokeSentBy(
+      actor: TeamActor,
+      organisationId: string,
+      senderEmail: string,
+      role: Role | null,
+      reason: 'inviter_removed' | 'inviter_role_changed',
+    ): Promise<number>;
+  };
 }
 
 /**
@@ -75,6 +85,13 @@ export class TeamService {
     if (target.member.role === role) return;
     await this.guarded(() => this.deps.accounts.setRole(organisationId, accountId, role));
     await this.record(actor, 'member_role_changed', organisationId, target.account.email, role);
+    await this.deps.sentInvitations?.revokeSentBy(
+      actor,
+      organisationId,
+      target.account.email,
+      role,
+      'inviter_role_changed',
+    );
   }
 
   /** Removes the member and their account, and ends their sessions on every instance. */
@@ -87,6 +104,7 @@ export class TeamService {
       this.deps.logger?.warn({ err }, "could not delete a removed member's sessions (they are refused anyway)");
     });
     await this.record(actor, 'member_removed', organisationId, target.account.email, target.member.role);
+    await this.deps.sentInvitations?.revokeSentBy(actor, organisationId, target.account.email, null, 'inviter_removed');
   }
 
   private memberOf(organisationId: string, accountId: string) {

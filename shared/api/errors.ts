@@ -42,6 +42,10 @@ export const API_ERRORS = {
   account_exists: { status: 409, message: 'An account with this email already exists' },
   invitation_not_found: { status: 404, message: 'No such invitation' },
   too_many_invitations: { status: 409, message: 'An organisation has at most 100 pending invitations' },
+  // Who may make the service send mail, and how much (issue #35): plain words, as the Team page shows them.
+  email_unverified: { status: 403, message: 'Verify your e-mail address before inviting people' },
+  subscription_required: { status: 403, message: 'Invitations need an active subscription' },
+  mail_limited: { status: 429, message: 'Too many invitations and e-mails for now; try again later' },
   invalid_link: { status: 400, message: 'This link is invalid, used or expired' },
   weak_password: { status: 400, message: 'The password must have at least 10 characters' },
   signup_disabled: { status: 403, message: 'Sign-up is switched off on this server' },

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../shared/api/team';
 import { ROLE_DESCRIPTIONS } from '../../console/src/role-words';
+import { OPERATOR } from '../../server/team/team-service';
 import { checkPostcode } from '../helpers/test-server';
 import {
   focused,
@@ -356,6 +357,26 @@ describe('a team in the console', () => {
     }
     expect(answers[0]).toMatch(/ask an owner or admin of your team for a reset link/);
     expect(answers[1]).toBe(answers[0]);
+  });
+
+  it('an invitation to an address that already has an account says so at its link, with the way to sign in', async () => {
+    // Invited as any address is (the inviter is not told: issue #35); the holder of the link learns it here.
+    const { accounts, invitations } = h.server.runtime;
+    const { link } = await invitations.invite(
+      OPERATOR,
+      accounts.membershipOf(accounts.findByEmail(h.account.email)!.id)!.organisation_id,
+      ADMIN,
+      'member',
+      h.server.url,
+    );
+    const w = await newPage();
+    await w.page.goto(link);
+    await expect.poll(() => w.page.getByTestId('invitation-refused').count()).toBe(1);
+    const refused = w.page.getByTestId('invitation-refused');
+    expect(await refused.textContent()).toMatch(/^This e-mail address already has an account here/);
+    expect(await refused.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/console/');
+    expect(await w.page.getByLabel('New password').count()).toBe(0);
+    expect(await seriousViolations(w.page)).toEqual([]);
   });
 
   it('ran without a CSP violation or a script error', async () => {

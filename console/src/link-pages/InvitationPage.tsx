@@ -87,6 +87,14 @@ export function InvitationPage({ onAccepted }: { onAccepted(): Promise<void> }) 
     body = <p className="notice error">{NO_LINK}</p>;
   } else if (!lookup) {
     body = <p className="hint">Reading the invitation…</p>;
+  } else if (!lookup.ok && lookup.code === 'account_exists') {
+    body = (
+      <p className="notice error" role="alert" data-testid="invitation-refused">
+        This e-mail address already has an account here, so it cannot join with this invitation.{' '}
+        <a href="/console/">Sign in</a> with it instead (choose “Forgot password?” there if you need a new one). An
+        account belongs to one practice: to join this one with the same address, ask whoever runs this service.
+      </p>
+    );
   } else if (!lookup.ok) {
     body = (
       <p className="notice error" role="alert" data-testid="invitation-refused">

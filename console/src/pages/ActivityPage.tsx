@@ -37,6 +37,18 @@ function subscriptionWords(e: ActivityEvent): string {
   return what + why;
 }
 
+/** Why an invitation was revoked without anyone revoking it: its sender was removed or demoted (issue #35). */
+const REVOKED_BECAUSE: Readonly<Record<string, string>> = {
+  inviter_removed: ' (whoever sent it was removed from the team)',
+  inviter_role_changed: ' (whoever sent it may no longer invite that role)',
+};
+
+/** Why a reset asked for by e-mail was not sent. */
+const NOT_SENT_BECAUSE: Readonly<Record<string, string>> = {
+  mail_disabled: ' (not sent: no e-mail)',
+  mail_limited: ' (not sent: this address had as many e-mails as it may get in an hour)',
+};
+
 /** What happened, in words; a kind of event this console does not know yet is named by its code. */
 export function activityWords(e: ActivityEvent): string {
   const member = e.member_email ?? 'a member';
@@ -71,12 +83,12 @@ export function activityWords(e: ActivityEvent): string {
     case 'invitation_resent':
       return `Sent ${member} a new invitation link`;
     case 'invitation_revoked':
-      return `Revoked the invitation of ${member}`;
+      return `Revoked the invitation of ${member}${REVOKED_BECAUSE[e.reason ?? ''] ?? ''}`;
     case 'invitation_accepted':
       return `Accepted the invitation and joined as ${role}`;
     case 'password_reset_requested':
       return e.actor === e.member_email
-        ? `Asked for a password reset link by e-mail${e.reason === 'mail_disabled' ? ' (not sent: no e-mail)' : ''}`
+        ? `Asked for a password reset link by e-mail${NOT_SENT_BECAUSE[e.reason ?? ''] ?? ''}`
         : `Issued a password reset link for ${member}`;
     case 'password_reset':
       return 'Set a new password with a reset link';

@@ -11,7 +11,8 @@ import {
 import type { Role } from '../../../shared/api/team';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
-import { emailFor, organisation, signedIn, type Org } from '../team/team-world';
+import { testBackend } from '../../helpers/shared-backends';
+import { emailFor, organisation, PASSWORD, signedIn, twoInstances, type Org } from '../team/team-world';
 
 const NEW = successEnvelope(NewInvitationData.strict());
 const LIST = successEnvelope(InvitationsData.strict());
@@ -34,9 +35,14 @@ async function invite(client: SessionClient, email: string, role: Role) {
   return data;
 }
 
-/** POST without a session (a fresh browser opening the link). */
+let browsers = 0;
+/**
+ * POST without a session (a fresh browser opening the link), each from an address of its own: the refusals the tests
+ * provoke on purpose do not add up to the link throttle's limit.
+ */
 function anonymous(server: TestServer, path: string, body: unknown): Promise<Response> {
-  return new SessionClient(server.url).post(path, { body });
+  const address = `10.35.${Math.floor(++browsers / 250)}.${browsers % 250}`;
+  return new SessionClient(server.url).post(path, { body, headers: { 'x-forwarded-for': address } });
 }
 
 async function expectError(res: Response, status: number, code: string): Promise<void> {
@@ -48,7 +54,8 @@ async function expectError(res: Response, status: number, code: string): Promise
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // X-Forwarded-For believed: the throttle test comes from addresses of its own.
+  server = await startTestServer({ trustProxy: true });
 });
 afterAll(async () => {
   // Nothing a test issued reached the log: no link, token or password, in any line (request log, errors).
@@ -173,14 +180,48 @@ describe('invitations: the happy path', () => {
 });
 
 describe('invitations: refusals', () => {
-  it('an email that already has an account, in any organisation and any case: 409 account_exists', async () => {
+  it('an email with an account anywhere is invited as a new one is (201, same shape); its link says so', async () => {
     const org = await organisation(server);
     const other = await organisation(server);
     const owner = await signedIn(server, org.owner);
+    const fresh = await invite(owner, emailFor('fresh'), 'member');
     for (const email of [org.member.email, other.admin.email.toUpperCase()]) {
-      const res = await owner.post('/api/v1/team/invitations', { body: { email, role: 'member' } });
-      await expectError(res, 409, 'account_exists');
+      const known = await invite(owner, email, 'member');
+      expect(Object.keys(known).sort()).toEqual(Object.keys(fresh).sort());
+      expect(Object.keys(known.invitation).sort()).toEqual(Object.keys(fresh.invitation).sort());
+      expect(known.emailed).toBe(fresh.emailed);
+      // The holder of the link learns it there, and nothing is created or changed.
+      const token = tokenOf(known.link);
+      await expectError(await anonymous(server, '/api/v1/invitations/lookup', { token }), 409, 'account_exists');
+      const accept = await anonymous(server, '/api/v1/invitations/accept', { token, password: NEW_PASSWORD });
+      await expectError(accept, 409, 'account_exists');
     }
+    expect((await new SessionClient(server.url).login(other.admin.email, PASSWORD)).status).toBe(200);
+  });
+
+  it('150 invitations in a row from one organisation: 30 are made, then 429 mail_limited with Retry-After', async () => {
+    const org = await organisation(server);
+    const owner = await signedIn(server, org.owner);
+    const statuses: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      // Addresses with an account and without, mixed: each answered alike until the limit.
+      const email = [org.member.email, org.admin.email][i] ?? emailFor('probe');
+      const res = await owner.post('/api/v1/team/invitations', { body: { email, role: 'member' } });
+      statuses.push(res.status);
+      const body = await json(res);
+      if (res.status === 201) secrets.add(body.data.link).add(tokenOf(body.data.link));
+      else {
+        expect(body.error.code).toBe('mail_limited');
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3000);
+        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+      }
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+    expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+    // The budget is the organisation's: a reset link is refused too, and another organisation is not held back.
+    const reset = await owner.post(`/api/v1/team/members/${org.member.accountId}/reset-link`);
+    await expectError(reset, 429, 'mail_limited');
+    await invite(await signedIn(server, (await organisation(server)).owner), emailFor('elsewhere'), 'member');
   });
 
   it(`an organisation has at most ${MAX_PENDING_INVITATIONS} pending invitations: 409 too_many_invitations`, async () => {
@@ -401,5 +442,128 @@ describe('roles × invitation and reset writes', () => {
       'unauthenticated',
     );
     await expectError(await anon.post('/api/v1/team/members/x/reset-link'), 401, 'unauthenticated');
+  });
+});
+
+describe('an invitation lives only while its sender may send it (issue #35)', () => {
+  const revocations = async (org: Org) =>
+    (await server.runtime.audit.read({ organisationId: org.organisationId }))
+      .filter((e) => e.event === 'invitation_revoked')
+      .map((e) => [e.member_email, e.role, e.reason, e.email]);
+  const pendingOf = async (client: SessionClient) =>
+    LIST.parse(await json(await client.get('/api/v1/team/invitations')))
+      .data.invitations.map((i) => i.email)
+      .sort();
+
+  it('removing an admin revokes the invitations they sent, each audited; their links are dead', async () => {
+    const org = await organisation(server);
+    const owner = await signedIn(server, org.owner);
+    const admin = await signedIn(server, org.admin);
+    const backdoor = await invite(admin, emailFor('backdoor'), 'admin');
+    const kept = await invite(owner, emailFor('kept'), 'member');
+    expect((await owner.request('DELETE', `/api/v1/team/members/${org.admin.accountId}`)).status).toBe(200);
+    expect(await pendingOf(owner)).toEqual([kept.invitation.email]);
+    const body = { token: tokenOf(backdoor.link), password: NEW_PASSWORD };
+    await expectError(await anonymous(server, '/api/v1/invitations/accept', body), 400, 'invalid_link');
+    expect(await revocations(org)).toEqual([[backdoor.invitation.email, 'admin', 'inviter_removed', org.owner.email]]);
+  });
+
+  it('demoting revokes what the new role may not send: owner → admin loses owner invitations, admin → member all', async () => {
+    const org = await organisation(server);
+    const owner = await signedIn(server, org.owner);
+    const coOwner = await org.add('owner');
+    const coOwnerClient = await signedIn(server, coOwner);
+    const toOwner = await invite(coOwnerClient, emailFor('to-owner'), 'owner');
+    const toAdmin = await invite(coOwnerClient, emailFor('to-admin'), 'admin');
+    const fromAdmin = await invite(await signedIn(server, org.admin), emailFor('from-admin'), 'member');
+    const demote = (accountId: string, role: Role) =>
+      owner.request('PATCH', `/api/v1/team/members/${accountId}`, { body: { role } });
+    expect((await demote(coOwner.accountId, 'admin')).status).toBe(200);
+    expect(await pendingOf(owner)).toEqual([toAdmin.invitation.email, fromAdmin.invitation.email].sort());
+    expect((await demote(org.admin.accountId, 'member')).status).toBe(200);
+    expect(await pendingOf(owner)).toEqual([toAdmin.invitation.email]);
+    expect(await revocations(org)).toEqual([
+      [toOwner.invitation.email, 'owner', 'inviter_role_changed', org.owner.email],
+      [fromAdmin.invitation.email, 'member', 'inviter_role_changed', org.owner.email],
+    ]);
+    const lookup = (link: string) => anonymous(server, '/api/v1/invitations/lookup', { token: tokenOf(link) });
+    await expectError(await lookup(toOwner.link), 400, 'invalid_link');
+    expect((await lookup(toAdmin.link)).status).toBe(200);
+  });
+
+  it('a sender removed behind the service’s back (no revocation ran): the link is refused all the same', async () => {
+    const org = await organisation(server);
+    const sent = await invite(await signedIn(server, org.admin), emailFor('orphan'), 'admin');
+    await server.runtime.accounts.removeMember(org.organisationId, org.admin.accountId);
+    const token = tokenOf(sent.link);
+    await expectError(await anonymous(server, '/api/v1/invitations/lookup', { token }), 400, 'invalid_link');
+    const accept = await anonymous(server, '/api/v1/invitations/accept', { token, password: NEW_PASSWORD });
+    await expectError(accept, 400, 'invalid_link');
+    expect(server.runtime.accounts.findByEmail(sent.invitation.email)).toBeUndefined();
+  });
+
+  it("an admin re-inviting the address of an owner's invitation is refused 403, and the invitation stays", async () => {
+    const org = await organisation(server);
+    const owner = await signedIn(server, org.owner);
+    const admin = await signedIn(server, org.admin);
+    const email = emailFor('owners-own');
+    const ownerInvite = await invite(owner, email, 'owner');
+    const res = await admin.post('/api/v1/team/invitations', { body: { email, role: 'admin' } });
+    await expectError(res, 403, 'forbidden_role');
+    expect(LIST.parse(await json(await owner.get('/api/v1/team/invitations'))).data.invitations).toEqual([
+      ownerInvite.invitation,
+    ]);
+    const preview = await anonymous(server, '/api/v1/invitations/lookup', { token: tokenOf(ownerInvite.link) });
+    expect(PREVIEW.parse(await json(preview)).data.role).toBe('owner');
+    // An admin's own invitation of an address is still theirs to replace.
+    const mine = await invite(admin, emailFor('admins-own'), 'member');
+    await invite(admin, mine.invitation.email, 'admin');
+  });
+
+  it.skipIf(testBackend() === 'json')(
+    'the mail limit holds across instances: 40 invitations at once over two instances, exactly 30 made',
+    () =>
+      twoInstances(async (a, b) => {
+        const org = await organisation(a);
+        const clients = [await signedIn(a, org.owner), await signedIn(b, org.owner)];
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            clients[i % 2]!.post('/api/v1/team/invitations', { body: { email: emailFor('split'), role: 'member' } }),
+          ),
+        );
+        const statuses = answers.map((r) => r.status);
+        expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+        expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+        for (const res of answers.filter((r) => r.status === 201)) secrets.add((await json(res)).data.link);
+      }),
+  );
+});
+
+describe('links are looked up by their hash and throttled per client address, as sign-in (issue #35)', () => {
+  const from = (address: string, path: string, body: unknown) =>
+    new SessionClient(server.url).post(path, { body, headers: { 'x-forwarded-for': address } });
+
+  it('20 refused links from one address, then 429 with Retry-After, even for a good link; others are unaffected', async () => {
+    const org = await organisation(server);
+    const { link } = await invite(await signedIn(server, org.owner), emailFor('throttled'), 'member');
+    const token = tokenOf(link);
+    const address = `198.51.100.${process.pid % 250}`;
+    for (let i = 0; i < 20; i++) {
+      const bad = await from(address, '/api/v1/invitations/lookup', {
+        token: `${'B'.repeat(40)}${String(i).padStart(3, '0')}`,
+      });
+      await expectError(bad, 400, 'invalid_link');
+    }
+    for (const [path, body] of [
+      ['/api/v1/invitations/lookup', { token }],
+      ['/api/v1/invitations/accept', { token, password: NEW_PASSWORD }],
+      ['/api/v1/auth/password-reset', { token, password: NEW_PASSWORD }],
+    ] as const) {
+      const res = await from(address, path, body);
+      await expectError(res, 429, 'rate_limited');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(900);
+    }
+    expect((await from('192.0.2.9', '/api/v1/invitations/lookup', { token })).status).toBe(200);
   });
 });

@@ -1,8 +1,15 @@
 import { useState } from 'react';
 import type { Invitation, NewInvitationData } from '../../../../shared/api/invitations';
 import type { Role } from '../../../../shared/api/team';
+import type { AccountFailure } from '../../../../ui/api/account-result';
 import type { Notice } from '../../../../ui/common/NoticeLine';
 import { useConsoleApi, useLoad, useReloadOnFocus } from '../../use-load';
+
+/** Words that say what to do, where the server's message only says what is wrong. */
+const UNPROVED =
+  'Confirm your own e-mail address before inviting people: invitations are e-mailed in your name. Open the ' +
+  'confirmation link we e-mailed you; if you have none, sign out and choose “Forgot password?”: the link it e-mails ' +
+  'you confirms your address too.';
 
 /**
  * The team's pending invitations (owners and admins): inviting an email with a role, revoking and resending. A new
@@ -33,7 +40,7 @@ export function useInvitations() {
       setCreated(null);
       const answer = await api.invite(email, role);
       if (!answer.ok) {
-        setNotice({ kind: 'error', text: api.describe(answer) });
+        setNotice({ kind: 'error', text: refusalWords(api, answer) });
         return;
       }
       made = true;
@@ -48,7 +55,7 @@ export function useInvitations() {
       setCreated(null);
       const answer = await api.resendInvitation(invitation.id);
       if (!answer.ok) {
-        setNotice({ kind: 'error', text: api.describe(answer) });
+        setNotice({ kind: 'error', text: refusalWords(api, answer) });
         return;
       }
       setCreated(answer.data);
@@ -68,4 +75,8 @@ export function useInvitations() {
     });
 
   return { result, busy, notice, created, invite, resend, revoke, describe: api.describe };
+}
+
+function refusalWords(api: ReturnType<typeof useConsoleApi>, failure: AccountFailure): string {
+  return failure.code === 'email_unverified' ? UNPROVED : api.describe(failure);
 }
