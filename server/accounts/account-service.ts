@@ -120,6 +120,17 @@ export interface MemberView {
   member: Member;
 }
 
+/** A member's role change: the member as they were (`before`) and are (`member`). */
+export interface MemberChange extends MemberView {
+  before: Member;
+}
+
+/**
+ * Who may change or remove `target`, checked inside the write on `data` as it is then (not on what a request read
+ * before it): a change two people make at once is judged on the roles each finds. Throws to refuse; nothing is written.
+ */
+export type MemberRule = (target: Member, data: AccountsFile) => void;
+
 /**
  * Accounts (people), the organisations (practices) they are members of, and each organisation's one subscription.
  * Billing is out of scope: the admin CLI sets subscriptions. Who may change what is the callers' rule (team-service,
@@ -238,32 +249,39 @@ export class AccountService {
     });
   }
 
-  /** Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. */
-  async setRole(organisationId: string, accountId: string, role: Role): Promise<Member> {
+  /**
+   * Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. `rule` (who
+   * may make this change) is checked inside the same write, on the members as they are then. Returns the member as
+   * they were and are; unchanged (nothing written) when they had the role already.
+   */
+  async setRole(organisationId: string, accountId: string, role: Role, rule?: MemberRule): Promise<MemberChange> {
     return this.store.update((data) => {
       const member = memberIn(data, organisationId, accountId);
+      rule?.(member, data);
+      const before = { ...member };
       if (member.role === 'owner' && role !== 'owner') keepAnOwner(data, organisationId, accountId);
       member.role = role;
-      return { ...member };
+      return { account: { ...accountOf(data, accountId) }, before, member: { ...member } };
     });
   }
 
   /**
    * Removes the member `accountId` from `organisationId`, and with it their account (an account belongs to one
    * organisation): their sign-in stops working; the keys they created stay the organisation's. The last owner
-   * cannot be removed. Returns the removed account.
+   * cannot be removed; `rule` is checked inside the same write, as setRole's. Returns the removed account and member.
    */
-  async removeMember(organisationId: string, accountId: string): Promise<Account> {
+  async removeMember(organisationId: string, accountId: string, rule?: MemberRule): Promise<MemberView> {
     return this.store.update((data) => {
       const member = memberIn(data, organisationId, accountId);
+      rule?.(member, data);
       if (member.role === 'owner') keepAnOwner(data, organisationId, accountId);
-      const account = data.accounts.find((a) => a.id === accountId)!;
+      const account = accountOf(data, accountId);
       data.members = data.members.filter((m) => m.account_id !== accountId);
       data.accounts = data.accounts.filter((a) => a.id !== accountId);
       // Their reset and verification links go with them (PostgreSQL's rows would: ON DELETE CASCADE).
       data.password_resets = data.password_resets.filter((r) => r.account_id !== accountId);
       data.email_verifications = data.email_verifications.filter((r) => r.account_id !== accountId);
-      return account;
+      return { account, member };
     });
   }
 
@@ -353,6 +371,12 @@ function memberIn(data: AccountsFile, organisationId: string, accountId: string)
   const member = data.members.find((m) => m.account_id === accountId && m.organisation_id === organisationId);
   if (!member) throw new AccountError('member_not_found', `No member ${accountId} in ${organisationId}`);
   return member;
+}
+
+function accountOf(data: AccountsFile, accountId: string): Account {
+  const account = data.accounts.find((a) => a.id === accountId);
+  if (!account) throw new AccountError('member_not_found', `No account ${accountId}`);
+  return account;
 }
 
 /** Refuses a change that would leave `organisationId` without an owner once `accountId` is no longer one. */

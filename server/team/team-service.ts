@@ -1,6 +1,6 @@
 import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
 import { AccountError, type AccountService } from '../accounts/account-service';
-import type { Member } from '../accounts/account-store';
+import type { AccountsFile, Member } from '../accounts/account-store';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
 import type { Logger } from '../logger';
 import type { SessionStore } from '../sessions/session-store';
@@ -62,41 +62,57 @@ export class TeamService {
    * update with using the invitation up (InvitationService.accept), and is audited alike.
    */
   async add(actor: TeamActor, organisationId: string, email: string, password: string, role: Role): Promise<string> {
-    this.allow(actor, role);
+    this.allow(actor.member?.role ?? null, role);
     const account = await this.deps.accounts.createAccount(email, password, { organisationId, role });
     await this.record(actor, 'member_added', organisationId, account.email, role);
     return account.id;
   }
 
+  /**
+   * Gives the member the role. Who may is judged inside the write, on the roles the actor and the member have then: an
+   * admin's change that meets an owner's promotion of the same member is refused, not applied to the new owner.
+   */
   async changeRole(actor: TeamActor, organisationId: string, accountId: string, role: Role): Promise<void> {
-    const target = this.memberOf(organisationId, accountId);
-    this.allow(actor, target.member.role);
-    this.allow(actor, role);
-    if (target.member.role === role) return;
-    await this.guarded(() => this.deps.accounts.setRole(organisationId, accountId, role));
-    await this.record(actor, 'member_role_changed', organisationId, target.account.email, role);
+    const changed = await this.guarded(() =>
+      this.deps.accounts.setRole(organisationId, accountId, role, (target, data) => {
+        const acting = this.roleNow(actor, organisationId, data);
+        this.allow(acting, target.role);
+        this.allow(acting, role);
+      }),
+    );
+    if (changed.before.role === role) return;
+    await this.record(actor, 'member_role_changed', organisationId, changed.account.email, role);
   }
 
   /** Removes the member and their account, and ends their sessions on every instance. */
   async remove(actor: TeamActor, organisationId: string, accountId: string): Promise<void> {
-    const target = this.memberOf(organisationId, accountId);
-    this.allow(actor, target.member.role);
-    await this.guarded(() => this.deps.accounts.removeMember(organisationId, accountId));
+    const removed = await this.guarded(() =>
+      this.deps.accounts.removeMember(organisationId, accountId, (target, data) =>
+        this.allow(this.roleNow(actor, organisationId, data), target.role),
+      ),
+    );
     // Already refused everywhere (no account, no session: require-session.ts); this also frees what they held.
     await this.deps.sessions?.destroyAllFor(accountId).catch((err: unknown) => {
       this.deps.logger?.warn({ err }, "could not delete a removed member's sessions (they are refused anyway)");
     });
-    await this.record(actor, 'member_removed', organisationId, target.account.email, target.member.role);
+    await this.record(actor, 'member_removed', organisationId, removed.account.email, removed.member.role);
   }
 
-  private memberOf(organisationId: string, accountId: string) {
-    const found = this.deps.accounts.membersOf(organisationId).find((m) => m.account.id === accountId);
-    if (!found) throw new TeamError('member_not_found', 'No such member in this organisation');
-    return found;
+  /**
+   * The actor's role in `data` (the write's own copy), not the one their session read: demoted or removed meanwhile,
+   * they act with what is left. null for the operator.
+   */
+  private roleNow(actor: TeamActor, organisationId: string, data: AccountsFile): Role | null {
+    if (!actor.member) return null;
+    const { account_id } = actor.member;
+    const now = data.members.find((m) => m.account_id === account_id && m.organisation_id === organisationId);
+    if (!now) throw new TeamError('forbidden_role');
+    return now.role;
   }
 
-  private allow(actor: TeamActor, role: Role): void {
-    if (actor.member && !mayAssign(actor.member.role, role)) throw new TeamError('forbidden_role');
+  /** Refuses what `acting` (null: the operator, who may) may not give or take: mayAssign's rule. */
+  private allow(acting: Role | null, role: Role): void {
+    if (acting !== null && !mayAssign(acting, role)) throw new TeamError('forbidden_role');
   }
 
   private async guarded<T>(change: () => Promise<T>): Promise<T> {
