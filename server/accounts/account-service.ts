@@ -3,6 +3,7 @@ import { EMAIL_SHAPE, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { Role } from '../../shared/api/team';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
+import type { Alongside } from '../storage/document-store';
 import type { Account, AccountsFile, AccountStore, Member, Organisation, Subscription } from './account-store';
 import { hashPassword } from './passwords';
 import { endOfSydneyDay } from './sydney-time';
@@ -131,6 +132,12 @@ export interface MemberChange extends MemberView {
  */
 export type MemberRule = (target: Member, data: AccountsFile) => void;
 
+/** What goes with a change of a member in its write: who may make it (`rule`) and its audit event (`alongside`). */
+export interface MemberChangeOptions<R> {
+  rule?: MemberRule;
+  alongside?: Alongside<R>;
+}
+
 /**
  * Accounts (people), the organisations (practices) they are members of, and each organisation's one subscription.
  * Billing is out of scope: the admin CLI sets subscriptions. Who may change what is the callers' rule (team-service,
@@ -231,30 +238,42 @@ export class AccountService {
   /**
    * Sign-up's owner (issue #27): a new organisation named `organisationName` with an inactive subscription, as
    * createAccount's default, but from a password already hashed (sign-up hashes before it knows whether the address is
-   * taken, so that a taken one costs the same) and with `alongside` applied to the same write (the verification link),
-   * so a failure leaves neither. Not audited here: sign-up records the event with its reason. Throws
+   * taken, so that a taken one costs the same) and with `also` applied to the same write (the verification link) and
+   * `audit` written with it (sign-up's event, with its reason), so a failure leaves none of them. Throws
    * AccountError('account_exists'), writing nothing, when the email has an account (a concurrent sign-up's included).
    */
   async createSignedUpOwner(
     email: string,
     passwordHash: string,
     organisationName: string,
-    { now = this.clock(), alongside }: { now?: Date; alongside?: (data: AccountsFile, account: Account) => void } = {},
+    {
+      now = this.clock(),
+      also,
+      audit,
+    }: {
+      now?: Date;
+      also?: (data: AccountsFile, account: Account) => void;
+      audit?: Alongside<MemberView>;
+    } = {},
   ): Promise<MemberView> {
     const normalised = checkedEmail(email);
     return this.store.update((data) => {
       const created = addAccount(data, normalised, passwordHash, now, { organisationName });
-      alongside?.(data, created.account);
+      also?.(data, created.account);
       return { account: { ...created.account }, member: { ...created.member } };
-    });
+    }, audit);
   }
 
   /**
-   * Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. `rule` (who
-   * may make this change) is checked inside the same write, on the members as they are then. Returns the member as
-   * they were and are; unchanged (nothing written) when they had the role already.
+   * Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. Returns the
+   * member as they were and are; unchanged (nothing written) when they had the role already.
    */
-  async setRole(organisationId: string, accountId: string, role: Role, rule?: MemberRule): Promise<MemberChange> {
+  async setRole(
+    organisationId: string,
+    accountId: string,
+    role: Role,
+    { rule, alongside }: MemberChangeOptions<MemberChange> = {},
+  ): Promise<MemberChange> {
     return this.store.update((data) => {
       const member = memberIn(data, organisationId, accountId);
       rule?.(member, data);
@@ -262,15 +281,19 @@ export class AccountService {
       if (member.role === 'owner' && role !== 'owner') keepAnOwner(data, organisationId, accountId);
       member.role = role;
       return { account: { ...accountOf(data, accountId) }, before, member: { ...member } };
-    });
+    }, alongside);
   }
 
   /**
    * Removes the member `accountId` from `organisationId`, and with it their account (an account belongs to one
    * organisation): their sign-in stops working; the keys they created stay the organisation's. The last owner
-   * cannot be removed; `rule` is checked inside the same write, as setRole's. Returns the removed account and member.
+   * cannot be removed. Returns the removed account and member.
    */
-  async removeMember(organisationId: string, accountId: string, rule?: MemberRule): Promise<MemberView> {
+  async removeMember(
+    organisationId: string,
+    accountId: string,
+    { rule, alongside }: MemberChangeOptions<MemberView> = {},
+  ): Promise<MemberView> {
     return this.store.update((data) => {
       const member = memberIn(data, organisationId, accountId);
       rule?.(member, data);
@@ -282,7 +305,7 @@ export class AccountService {
       data.password_resets = data.password_resets.filter((r) => r.account_id !== accountId);
       data.email_verifications = data.email_verifications.filter((r) => r.account_id !== accountId);
       return { account, member };
-    });
+    }, alongside);
   }
 
   /** Renames the organisation. */

@@ -10,7 +10,7 @@ import { mayAssign, type Role } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
 import type { Account, AccountStore, Invitation, Member } from '../accounts/account-store';
 import { hashPassword } from '../accounts/passwords';
-import type { AuditEventType, AuditRecorder } from '../audit/audit-log';
+import { mustRecord, type AuditEventType, type AuditInput, type AuditRecorder } from '../audit/audit-log';
 import type { Mailer } from '../mail/mailer';
 import { invitationMail } from '../mail/messages';
 import type { TeamActor } from '../team/team-service';
@@ -85,6 +85,8 @@ export class InvitationService {
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString(),
     };
+    // Its audit event in the same write: an invitation is never made without it (mustRecord).
+    const audited = () => mustRecord(this.deps.audit, this.event(actor, 'invitation_created', invitation));
     await this.deps.store.update((data) => {
       if (data.accounts.some((a) => a.email === email)) throw new InvitationError('account_exists');
       data.invitations = liveOnly(data.invitations, now).filter(
@@ -93,8 +95,7 @@ export class InvitationService {
       const pending = data.invitations.filter((i) => i.organisation_id === organisationId).length;
       if (pending >= MAX_PENDING_INVITATIONS) throw new InvitationError('too_many_invitations');
       data.invitations.push(invitation);
-    });
-    await this.record(actor, 'invitation_created', invitation);
+    }, audited);
     return this.handOver(invitation, token, origin);
   }
 
@@ -232,7 +233,12 @@ export class InvitationService {
   }
 
   private async record(actor: TeamActor, event: AuditEventType, invitation: Invitation): Promise<void> {
-    await this.deps.audit.record({
+    await this.deps.audit.record(this.event(actor, event, invitation));
+  }
+
+  /** The audit event of `invitation` (recorded with its write: mustRecord). */
+  private event(actor: TeamActor, event: AuditEventType, invitation: Invitation): AuditInput {
+    return {
       event,
       ...actor.by,
       account_id: actor.member?.account_id ?? null,
@@ -240,6 +246,6 @@ export class InvitationService {
       organisation_id: invitation.organisation_id,
       member_email: invitation.email,
       role: invitation.role,
-    });
+    };
   }
 }

@@ -1,7 +1,7 @@
 import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
 import { AccountError, type AccountService } from '../accounts/account-service';
 import type { AccountsFile, Member } from '../accounts/account-store';
-import type { AuditActor, AuditRecorder } from '../audit/audit-log';
+import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-log';
 import type { Logger } from '../logger';
 import type { SessionStore } from '../sessions/session-store';
 
@@ -73,29 +73,32 @@ export class TeamService {
    * admin's change that meets an owner's promotion of the same member is refused, not applied to the new owner.
    */
   async changeRole(actor: TeamActor, organisationId: string, accountId: string, role: Role): Promise<void> {
-    const changed = await this.guarded(() =>
-      this.deps.accounts.setRole(organisationId, accountId, role, (target, data) => {
-        const acting = this.roleNow(actor, organisationId, data);
-        this.allow(acting, target.role);
-        this.allow(acting, role);
+    await this.guarded(() =>
+      this.deps.accounts.setRole(organisationId, accountId, role, {
+        rule: (target, data) => {
+          const acting = this.roleNow(actor, organisationId, data);
+          this.allow(acting, target.role);
+          this.allow(acting, role);
+        },
+        alongside: ({ account }) =>
+          mustRecord(this.deps.audit, this.event(actor, 'member_role_changed', organisationId, account.email, role)),
       }),
     );
-    if (changed.before.role === role) return;
-    await this.record(actor, 'member_role_changed', organisationId, changed.account.email, role);
   }
 
   /** Removes the member and their account, and ends their sessions on every instance. */
   async remove(actor: TeamActor, organisationId: string, accountId: string): Promise<void> {
-    const removed = await this.guarded(() =>
-      this.deps.accounts.removeMember(organisationId, accountId, (target, data) =>
-        this.allow(this.roleNow(actor, organisationId, data), target.role),
-      ),
+    await this.guarded(() =>
+      this.deps.accounts.removeMember(organisationId, accountId, {
+        rule: (target, data) => this.allow(this.roleNow(actor, organisationId, data), target.role),
+        alongside: ({ account, member }) =>
+          mustRecord(this.deps.audit, this.event(actor, 'member_removed', organisationId, account.email, member.role)),
+      }),
     );
     // Already refused everywhere (no account, no session: require-session.ts); this also frees what they held.
     await this.deps.sessions?.destroyAllFor(accountId).catch((err: unknown) => {
       this.deps.logger?.warn({ err }, "could not delete a removed member's sessions (they are refused anyway)");
     });
-    await this.record(actor, 'member_removed', organisationId, removed.account.email, removed.member.role);
   }
 
   /**
@@ -127,12 +130,16 @@ export class TeamService {
 
   private async record(
     actor: TeamActor,
-    event: 'member_added' | 'member_role_changed' | 'member_removed',
+    event: TeamEvent,
     organisationId: string,
     memberEmail: string,
     role: Role,
   ): Promise<void> {
-    await this.deps.audit.record({
+    await this.deps.audit.record(this.event(actor, event, organisationId, memberEmail, role));
+  }
+
+  private event(actor: TeamActor, event: TeamEvent, organisationId: string, memberEmail: string, role: Role) {
+    return {
       event,
       ...actor.by,
       account_id: actor.member?.account_id ?? null,
@@ -140,6 +147,8 @@ export class TeamService {
       organisation_id: organisationId,
       member_email: memberEmail,
       role,
-    });
+    };
   }
 }
+
+type TeamEvent = 'member_added' | 'member_role_changed' | 'member_removed';
