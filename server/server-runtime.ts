@@ -103,7 +103,9 @@ export async function openServer(
       listenHost: auth.listenHost,
     }),
     throttle,
-    signIn: new SignInService(data.accounts, throttle, logFailures(data.audit, logger)),
+    signIn: new SignInService(data.accounts, throttle, logFailures(data.audit, logger), undefined, (email) =>
+      links.signup.settled(email),
+    ),
     team: new TeamService({ accounts: data.accounts, audit: logFailures(data.audit, logger), sessions, logger }),
     backends: storage.probes,
     background,

@@ -33,6 +33,8 @@ export class SignInService {
     private readonly throttle: LoginThrottle,
     private readonly audit: AuditRecorder,
     private readonly hashing: HashingLimiter = passwordHashing,
+    /** What a sign-in of an address waits for first: its sign-up still being written after its answer. */
+    private readonly signUpWritten: (email: string) => Promise<void> = async () => undefined,
   ) {}
 
   /**
@@ -66,6 +68,7 @@ export class SignInService {
     const gate = await this.throttle.begin(email, ip);
     if (!gate.ok) throw new SignInError('rate_limited', gate.retryAfterSeconds);
 
+    await this.signUpWritten(email);
     const account = this.accounts.findByEmail(email);
     let verified: boolean;
     try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { VERIFICATION_DAYS, type EmailVerifiedData, type SignupRequest } from '../../shared/api/signup';
-import { AccountError, type AccountService, type MemberView } from '../accounts/account-service';
+import { AccountError, normaliseEmail, type AccountService, type MemberView } from '../accounts/account-service';
 import type { Account, AccountsFile, AccountStore, EmailVerification } from '../accounts/account-store';
 import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
@@ -59,6 +59,8 @@ export class SignupService {
   private readonly afterAnswer: AfterAnswer;
   private readonly resendThrottle: LoginThrottle;
   private readonly hashing: HashingLimiter;
+  /** Sign-ups answered whose write is still running, by normalised email. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: SignupServiceDeps) {
     this.resendThrottle = deps.throttle.scoped('resend');
@@ -93,16 +95,38 @@ export class SignupService {
     } finally {
       place.release();
     }
-    this.afterAnswer.run(afterThisTurn().then(() => this.complete(request, passwordHash, ip, origin)));
+    const email = normaliseEmail(request.email);
+    const written = afterThisTurn().then(() => this.write(request, passwordHash, ip, origin));
+    // Settled (never rejected) while it is pending: what a sign-in of the address waits for (settled()).
+    const pending = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(email, pending);
+    void pending.finally(() => {
+      if (this.writing.get(email) === pending) this.writing.delete(email);
+    });
+    this.afterAnswer.run(written.then((mail) => mail && this.send(mail)));
   }
 
-  /** A sign-up's work after its answer: see signUp. Returns the new owner, or null for an address with an account. */
-  private async complete(
+  /**
+   * Resolves once no sign-up of `email` is still being written: a sign-in right after a sign-up (the page's "Sign in
+   * now") finds the new account, whichever came first. At once when there is none.
+   */
+  settled(email: string): Promise<void> {
+    return this.writing.get(normaliseEmail(email)) ?? Promise.resolve();
+  }
+
+  /**
+   * A sign-up's write after its answer (see signUp): the new owner's account, or nothing for an address with one.
+   * Returns the mail to send then, if any.
+   */
+  private async write(
     request: SignupRequest,
     passwordHash: string,
     ip: string,
     origin: string,
-  ): Promise<MemberView | null> {
+  ): Promise<MailMessage | null> {
     const now = this.deps.clock();
     const issued = this.deps.mailer.enabled ? this.newLink(origin, now) : null;
     let created: MemberView;
@@ -126,14 +150,9 @@ export class SignupService {
       if (!(err instanceof AccountError && err.code === 'account_exists') && !(err instanceof UniqueViolationError)) {
         throw err;
       }
-      if (this.mailEnabled) {
-        await this.send(signupExistingMail({ to: request.email, signInLink: `${origin}/console/` }));
-      }
-      return null;
+      return this.mailEnabled ? signupExistingMail({ to: request.email, signInLink: `${origin}/console/` }) : null;
     }
-    const { account, member } = created;
-    if (issued) await this.send(this.verificationMail(account, member.organisation_id, issued));
-    return created;
+    return issued && this.verificationMail(created.account, created.member.organisation_id, issued);
   }
 
   /**

@@ -144,19 +144,25 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     expect((await sessionOf(browser)).authenticated).toBe(false);
   });
 
-  it('answers before any storage work, the same for a new address and a taken one: a write that hangs delays neither', async () => {
-    const taken = signupEmail('held');
-    await signUpAndSignIn(server, { practice_name: 'Held', email: taken, password: PASSWORD });
+  /** Holds every write of the accounts document until `release` (the writes asked for are counted). */
+  async function holdWrites() {
     const store = await server.runtime.storage.accounts();
     const update = store.update.bind(store);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let writes = 0;
+    const hold = { writes: 0, release: () => (release(), (store.update = update)) };
     store.update = (async (...args: Parameters<typeof update>) => {
-      writes++;
+      hold.writes++;
       await held;
       return update(...args);
     }) as typeof update;
+    return hold;
+  }
+
+  it('answers before any storage work, the same for a new address and a taken one: a write that hangs delays neither', async () => {
+    const taken = signupEmail('held');
+    await signUpAndSignIn(server, { practice_name: 'Held', email: taken, password: PASSWORD });
+    const hold = await holdWrites();
     const fresh = signupEmail('fresh');
     try {
       for (const email of [fresh, taken]) {
@@ -164,13 +170,32 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
         expect(res.status).toBe(202);
       }
       // Both went on to their write after the answer: one each.
-      await expect.poll(() => writes).toBe(2);
+      await expect.poll(() => hold.writes).toBe(2);
     } finally {
-      release();
-      store.update = update;
+      hold.release();
     }
     await server.runtime.signup.drain();
     expect(server.runtime.accounts.findByEmail(fresh)).toBeDefined();
+  });
+
+  it('a sign-in right after a sign-up waits for the account to be written, and signs in', async () => {
+    const email = signupEmail('quick');
+    const hold = await holdWrites();
+    const signup = server.runtime.signup;
+    const settled = signup.settled.bind(signup);
+    let waited = 0;
+    signup.settled = (address) => (waited++, settled(address));
+    try {
+      const { client, res } = await signUp(server, { practice_name: 'Quick', email, password: PASSWORD });
+      expect(res.status).toBe(202);
+      const signingIn = client.login(email, PASSWORD);
+      await expect.poll(() => waited).toBe(1);
+      hold.release();
+      expect((await signingIn).status).toBe(200);
+    } finally {
+      hold.release();
+      signup.settled = settled;
+    }
   });
 
   it('ten concurrent sign-ups with one email make exactly one account, and sign no browser in', async () => {
