@@ -11,12 +11,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { openRuntime } from '../../server/runtime';
-import { startChildServer } from '../lib/child-server';
-import { startCommand } from '../lib/start-command';
+import { startBundledServer } from '../lib/bundled-server';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 const OUT_DIR = '.output/bench-signup-timing';
@@ -68,35 +66,7 @@ async function main(): Promise<void> {
     });
     for (let i = 0; i < SAMPLES; i++) await data.accounts.createAccount(existing(i), PASSWORD);
     await data.close();
-    await build({
-      entryPoints: ['server/index.ts'],
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      packages: 'external',
-      outdir: OUT_DIR,
-      outExtension: { '.js': '.mjs' },
-      logLevel: 'warning',
-    });
-    const server = await startChildServer({
-      entry: path.join(OUT_DIR, 'index.mjs'),
-      nodeArgs: startCommand().nodeArgs,
-      env: {
-        DATA_DIR: dataDir,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        SIGNUP: 'on',
-        SESSION_SECRET: 'b'.repeat(48),
-        PUBLIC_URL: 'http://127.0.0.1',
-        TRUST_PROXY: '1',
-        DISASTERASSIST_BASE_URL: 'http://127.0.0.1:9',
-        DRFA_CSV_URL: 'none',
-      },
-      logFile: path.join(dataDir, 'server.log'),
-      ready: async (url) => (await fetch(`${url}/healthz`)).ok,
-    });
+    const server = await startBundledServer({ outDir: OUT_DIR, dataDir, env: { LOG_LEVEL: 'warn', SIGNUP: 'on' } });
     try {
       // Warm-up (JIT, the first scrypt's allocations): one of each, not counted.
       await signUp(server.url, 'warm-up-new@clinic.example', '100.64.255.254');
