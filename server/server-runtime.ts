@@ -105,7 +105,7 @@ export async function openServer(
       listenHost: auth.listenHost,
     }),
     throttle,
-    signIn: new SignInService(data.accounts, throttle, audit),
+    signIn: new SignInService(data.accounts, throttle, audit, undefined, (email) => links.signup.settled(email)),
     team: new TeamService({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations }),
     backends: storage.probes,
     background,

@@ -17,12 +17,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { openRuntime } from '../../server/runtime';
-import { startChildServer } from '../lib/child-server';
-import { startCommand } from '../lib/start-command';
+import { startBundledServer } from '../lib/bundled-server';
 
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
@@ -87,35 +85,7 @@ async function main(): Promise<void> {
     await data.accounts.setSubscription(EMAIL, { status: 'active' });
     await data.close();
 
-    await build({
-      entryPoints: ['server/index.ts'],
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      packages: 'external',
-      outdir: OUT_DIR,
-      outExtension: { '.js': '.mjs' },
-      logLevel: 'warning',
-    });
-    const server = await startChildServer({
-      entry: path.join(OUT_DIR, 'index.mjs'),
-      nodeArgs: startCommand().nodeArgs,
-      env: {
-        DATA_DIR: dataDir,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'info',
-        SESSION_SECRET: 'b'.repeat(48),
-        PUBLIC_URL: 'http://127.0.0.1',
-        TRUST_PROXY: '1',
-        // Offline: the bench never reaches the real sites (a fresh install would refresh at start).
-        DISASTERASSIST_BASE_URL: 'http://127.0.0.1:9',
-        DRFA_CSV_URL: 'none',
-      },
-      logFile: path.join(dataDir, 'server.log'),
-      ready: async (url) => (await fetch(`${url}/healthz`)).ok,
-    });
+    const server = await startBundledServer({ outDir: OUT_DIR, dataDir });
     try {
       const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
       // Warm-up: one wrong and one right sign-in (JIT, the first scrypt's allocations), then settle.

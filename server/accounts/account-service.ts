@@ -3,6 +3,7 @@ import { EMAIL_SHAPE, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { Role } from '../../shared/api/team';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
+import type { Alongside } from '../storage/document-store';
 import type { Account, AccountsFile, AccountStore, Member, Organisation, Subscription } from './account-store';
 import { hashPassword } from './passwords';
 import { endOfSydneyDay } from './sydney-time';
@@ -120,6 +121,23 @@ export interface MemberView {
   member: Member;
 }
 
+/** A member's role change: the member as they were (`before`) and are (`member`). */
+export interface MemberChange extends MemberView {
+  before: Member;
+}
+
+/**
+ * Who may change or remove `target`, checked inside the write on `data` as it is then (not on what a request read
+ * before it): a change two people make at once is judged on the roles each finds. Throws to refuse; nothing is written.
+ */
+export type MemberRule = (target: Member, data: AccountsFile) => void;
+
+/** What goes with a change of a member in its write: who may make it (`rule`) and its audit event (`alongside`). */
+export interface MemberChangeOptions<R> {
+  rule?: MemberRule;
+  alongside?: Alongside<R>;
+}
+
 /**
  * Accounts (people), the organisations (practices) they are members of, and each organisation's one subscription.
  * Billing is out of scope: the admin CLI sets subscriptions. Who may change what is the callers' rule (team-service,
@@ -220,51 +238,74 @@ export class AccountService {
   /**
    * Sign-up's owner (issue #27): a new organisation named `organisationName` with an inactive subscription, as
    * createAccount's default, but from a password already hashed (sign-up hashes before it knows whether the address is
-   * taken, so that a taken one costs the same) and with `alongside` applied to the same write (the verification link),
-   * so a failure leaves neither. Not audited here: sign-up records the event with its reason. Throws
+   * taken, so that a taken one costs the same) and with `also` applied to the same write (the verification link) and
+   * `audit` written with it (sign-up's event, with its reason), so a failure leaves none of them. Throws
    * AccountError('account_exists'), writing nothing, when the email has an account (a concurrent sign-up's included).
    */
   async createSignedUpOwner(
     email: string,
     passwordHash: string,
     organisationName: string,
-    { now = this.clock(), alongside }: { now?: Date; alongside?: (data: AccountsFile, account: Account) => void } = {},
+    {
+      now = this.clock(),
+      also,
+      audit,
+    }: {
+      now?: Date;
+      also?: (data: AccountsFile, account: Account) => void;
+      audit?: Alongside<MemberView>;
+    } = {},
   ): Promise<MemberView> {
     const normalised = checkedEmail(email);
     return this.store.update((data) => {
       const created = addAccount(data, normalised, passwordHash, now, { organisationName });
-      alongside?.(data, created.account);
+      also?.(data, created.account);
       return { account: { ...created.account }, member: { ...created.member } };
-    });
+    }, audit);
   }
 
-  /** Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. */
-  async setRole(organisationId: string, accountId: string, role: Role): Promise<Member> {
+  /**
+   * Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. Returns the
+   * member as they were and are; unchanged (nothing written) when they had the role already.
+   */
+  async setRole(
+    organisationId: string,
+    accountId: string,
+    role: Role,
+    { rule, alongside }: MemberChangeOptions<MemberChange> = {},
+  ): Promise<MemberChange> {
     return this.store.update((data) => {
       const member = memberIn(data, organisationId, accountId);
+      rule?.(member, data);
+      const before = { ...member };
       if (member.role === 'owner' && role !== 'owner') keepAnOwner(data, organisationId, accountId);
       member.role = role;
-      return { ...member };
-    });
+      return { account: { ...accountOf(data, accountId) }, before, member: { ...member } };
+    }, alongside);
   }
 
   /**
    * Removes the member `accountId` from `organisationId`, and with it their account (an account belongs to one
    * organisation): their sign-in stops working; the keys they created stay the organisation's. The last owner
-   * cannot be removed. Returns the removed account.
+   * cannot be removed. Returns the removed account and member.
    */
-  async removeMember(organisationId: string, accountId: string): Promise<Account> {
+  async removeMember(
+    organisationId: string,
+    accountId: string,
+    { rule, alongside }: MemberChangeOptions<MemberView> = {},
+  ): Promise<MemberView> {
     return this.store.update((data) => {
       const member = memberIn(data, organisationId, accountId);
+      rule?.(member, data);
       if (member.role === 'owner') keepAnOwner(data, organisationId, accountId);
-      const account = data.accounts.find((a) => a.id === accountId)!;
+      const account = accountOf(data, accountId);
       data.members = data.members.filter((m) => m.account_id !== accountId);
       data.accounts = data.accounts.filter((a) => a.id !== accountId);
       // Their reset and verification links go with them (PostgreSQL's rows would: ON DELETE CASCADE).
       data.password_resets = data.password_resets.filter((r) => r.account_id !== accountId);
       data.email_verifications = data.email_verifications.filter((r) => r.account_id !== accountId);
-      return account;
-    });
+      return { account, member };
+    }, alongside);
   }
 
   /** Renames the organisation. */
@@ -353,6 +394,12 @@ function memberIn(data: AccountsFile, organisationId: string, accountId: string)
   const member = data.members.find((m) => m.account_id === accountId && m.organisation_id === organisationId);
   if (!member) throw new AccountError('member_not_found', `No member ${accountId} in ${organisationId}`);
   return member;
+}
+
+function accountOf(data: AccountsFile, accountId: string): Account {
+  const account = data.accounts.find((a) => a.id === accountId);
+  if (!account) throw new AccountError('member_not_found', `No account ${accountId}`);
+  return account;
 }
 
 /** Refuses a change that would leave `organisationId` without an owner once `accountId` is no longer one. */

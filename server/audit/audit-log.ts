@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { keyPrefix } from '../../shared/domain/api-key-format';
 import { Role } from '../../shared/api/team';
 import type { Logger } from '../logger';
+import type { AlongsideWrite } from '../storage/document-store';
 
 export const AuditEventType = z.enum([
   'account_created',
@@ -84,6 +85,26 @@ export type AuditActor = { source: 'web'; ip: string } | { source: 'admin' } | {
 /** Where the services that change state write their audit events. */
 export interface AuditRecorder {
   record(input: AuditInput): Promise<void>;
+  /**
+   * `events` as a write that cannot be dropped: given to a document's update, written with it (in its transaction on
+   * PostgreSQL), and its failure refuses the update. Without it (a stand-in), mustRecord records them one by one.
+   */
+  alongside?(events: AuditInput[]): AlongsideWrite;
+}
+
+/**
+ * `events` as a write that is never logged and dropped: with a document's update (`store.update(change, () =>
+ * mustRecord(audit, event))`) both are written or neither; on its own (`.write()`), its failure is the caller's, who
+ * refuses what it was recording. An acknowledged action has its audit event.
+ */
+export function mustRecord(audit: AuditRecorder, ...events: AuditInput[]): AlongsideWrite {
+  return (
+    audit.alongside?.(events) ?? {
+      async write() {
+        for (const event of events) await audit.record(event);
+      },
+    }
+  );
 }
 
 /**
@@ -200,6 +221,11 @@ export class JsonLinesAuditLog implements AuditLog {
     return new JsonLinesAuditLog(path.join(dataDir, 'audit.jsonl'), clock);
   }
 
+  alongside(events: AuditInput[]): AlongsideWrite {
+    // Another file than the document's: appended on its own, before the document is written (JsonStore.update).
+    return { write: async () => void (await Promise.all(events.map((event) => this.record(event)))) };
+  }
+
   record(input: AuditInput): Promise<void> {
     const event = auditEvent({ ...input, at: (input.at ?? this.clock()).toISOString() });
     const line = redactKeys(JSON.stringify(event)) + '\n';
@@ -258,12 +284,14 @@ export class JsonLinesAuditLog implements AuditLog {
 }
 
 /**
- * The server's recorder: the event has already happened (a sign-in, a new key) when it is recorded, so a failed audit
- * write is logged and does not turn the response into an error. (The admin CLI records with the log itself: a failed
- * write fails the command, for the operator to see.)
+ * The server's recorder for events recorded after their change (a new key): a failed audit write is logged and does
+ * not turn the response into an error. What must not be dropped goes through mustRecord, which this passes on to the
+ * log itself, failures included. (The admin CLI records with the log itself: a failed write fails the command, for
+ * the operator to see.)
  */
 export function logFailures(audit: AuditRecorder, logger: Pick<Logger, 'error'>): AuditRecorder {
   return {
+    alongside: (events) => mustRecord(audit, ...events),
     async record(input) {
       try {
         await audit.record(input);

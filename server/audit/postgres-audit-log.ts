@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { nullableTimestampOut, timestampOut } from '../storage/postgres/rows';
+import type { AlongsideWrite } from '../storage/document-store';
+import { nullableTimestampOut, timestampOut, type Queryable } from '../storage/postgres/rows';
 import { storageError } from '../storage/postgres/unavailable';
 import { auditEvent, redactKeys, type AuditEvent, type AuditFilter, type AuditInput, type AuditLog } from './audit-log';
 
@@ -59,6 +60,34 @@ export const AUDIT_COLUMNS = [
 
 const COLUMNS = AUDIT_COLUMNS.join(', ');
 
+/** Inserts `input` as one row (anything that looks like a whole key cut to its prefix, as JsonLinesAuditLog does). */
+async function insertEvent(client: Queryable, input: AuditInput, clock: () => Date): Promise<void> {
+  const sub = input.subscription;
+  await client.query(
+    `INSERT INTO audit_events (${COLUMNS})
+     VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17)`,
+    [
+      (input.at ?? clock()).toISOString(),
+      input.event,
+      input.source,
+      redactKeys(input.account_id),
+      redactKeys(input.email),
+      redactKeys(input.ip ?? null),
+      redactKeys(input.key_prefix ?? null),
+      redactKeys(input.reason ?? null),
+      sub?.status ?? null,
+      sub?.expires_at ?? null,
+      sub?.rate_limit ?? null,
+      input.organisation_id ?? null,
+      redactKeys(input.member_email ?? null),
+      input.role ?? null,
+      input.stripe_event_id ?? null,
+      redactKeys(input.webhook_host ?? null),
+      input.postcode_count ?? null,
+    ],
+  );
+}
+
 /**
  * The audit trail in PostgreSQL (DATABASE_URL): the `audit_events` table, append-only (its triggers refuse any
  * change), shared by every instance and the admin CLI, so that `npm run admin -- audit` shows what every instance
@@ -74,42 +103,29 @@ export class PostgresAuditLog implements AuditLog {
   ) {}
 
   record(input: AuditInput): Promise<void> {
-    const sub = input.subscription;
-    // As JsonLinesAuditLog: anything that looks like a whole key is cut to its prefix in every text field.
-    const write = this.pool
-      .query(
-        `INSERT INTO audit_events (${COLUMNS})
-         VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17)`,
-        [
-          (input.at ?? this.clock()).toISOString(),
-          input.event,
-          input.source,
-          redactKeys(input.account_id),
-          redactKeys(input.email),
-          redactKeys(input.ip ?? null),
-          redactKeys(input.key_prefix ?? null),
-          redactKeys(input.reason ?? null),
-          sub?.status ?? null,
-          sub?.expires_at ?? null,
-          sub?.rate_limit ?? null,
-          input.organisation_id ?? null,
-          redactKeys(input.member_email ?? null),
-          input.role ?? null,
-          input.stripe_event_id ?? null,
-          redactKeys(input.webhook_host ?? null),
-          input.postcode_count ?? null,
-        ],
-      )
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          throw storageError(err);
-        },
-      );
+    const write = insertEvent(this.pool, input, this.clock).then(
+      () => undefined,
+      (err: unknown) => {
+        throw storageError(err);
+      },
+    );
     this.pending.add(write);
     const forget = () => this.pending.delete(write);
     write.then(forget, forget);
     return write;
+  }
+
+  alongside(events: AuditInput[]): AlongsideWrite {
+    // In the document's transaction (its client): the events are committed with the change, or neither is.
+    return {
+      write: async (transaction = this.pool) => {
+        try {
+          for (const event of events) await insertEvent(transaction, event, this.clock);
+        } catch (err) {
+          throw storageError(err);
+        }
+      },
+    };
   }
 
   async read(filter: AuditFilter = {}): Promise<AuditEvent[]> {

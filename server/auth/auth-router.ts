@@ -44,7 +44,10 @@ export function authRouter(deps: AuthRouterDeps): Router {
     () => 'invalid_request',
     async ({ email, password }, req, res) => {
       const account = await signIn
-        .signIn(email, password, clientAddress(req), (signedIn) => startSession(req, signedIn.id))
+        .signIn(email, password, clientAddress(req), {
+          start: (signedIn) => startSession(req, signedIn.id),
+          end: () => promisify((done) => req.session.destroy(done)),
+        })
         .catch((err: unknown) => {
           if (!(err instanceof SignInError)) rethrowBusy(err);
           throw err.code === 'rate_limited'

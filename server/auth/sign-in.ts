@@ -2,7 +2,7 @@ import type { Account } from '../accounts/account-store';
 import type { AccountService } from '../accounts/account-service';
 import type { HashingLimiter, HashingPlace } from '../accounts/hashing-limiter';
 import { dummyPasswordHash, passwordHashing, verifyPassword } from '../accounts/passwords';
-import type { AuditRecorder } from '../audit/audit-log';
+import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import type { LoginThrottle } from './login-throttle';
 
 export class SignInError extends Error {
@@ -13,6 +13,12 @@ export class SignInError extends Error {
   ) {
     super(code);
   }
+}
+
+/** The session a sign-in starts, and ends again when its audit event cannot be written. */
+export interface SignInSession {
+  start(account: Account): Promise<void>;
+  end(): Promise<void>;
 }
 
 /**
@@ -27,26 +33,24 @@ export class SignInService {
     private readonly throttle: LoginThrottle,
     private readonly audit: AuditRecorder,
     private readonly hashing: HashingLimiter = passwordHashing,
+    /** What a sign-in of an address waits for first: its sign-up still being written after its answer. */
+    private readonly signUpWritten: (email: string) => Promise<void> = async () => undefined,
   ) {}
 
   /**
-   * Checks `password` for `email` from client address `ip`. When it is right, `startSession` gives the account its
-   * session and the sign-in is recorded; otherwise the failure is recorded and SignInError thrown. When the login
+   * Checks `password` for `email` from client address `ip`. When it is right, `session.start` gives the account its
+   * session and the sign-in is recorded (or, when it cannot be, the session ended and the error thrown); otherwise the
+   * failure is recorded and SignInError thrown. When the login
    * throttle counts in a Redis that cannot be reached, rejects with RateLimitUnavailableError; when the password
    * checks' line is full, with HashingBusyError, and the attempt is not counted.
    */
-  async signIn(
-    email: string,
-    password: string,
-    ip: string,
-    startSession: (account: Account) => Promise<void>,
-  ): Promise<Account> {
+  async signIn(email: string, password: string, ip: string, session: SignInSession): Promise<Account> {
     // The place in the password checks' line is taken before the throttle counts the attempt: an attempt refused as
     // busy checked no password, so it must not count as a failure (and the throttle cannot take one back without
     // forgetting the email's earlier failures).
     const place = this.hashing.reserve();
     try {
-      return await this.check(email, password, ip, startSession, place);
+      return await this.check(email, password, ip, session, place);
     } finally {
       // Gives back a place no check used (a throttled attempt); a used one is given back as its check settles.
       place.release();
@@ -57,13 +61,14 @@ export class SignInService {
     email: string,
     password: string,
     ip: string,
-    startSession: (account: Account) => Promise<void>,
+    session: SignInSession,
     place: HashingPlace,
   ): Promise<Account> {
     // A shared throttle that cannot be reached rejects (RateLimitUnavailableError): no password is checked.
     const gate = await this.throttle.begin(email, ip);
     if (!gate.ok) throw new SignInError('rate_limited', gate.retryAfterSeconds);
 
+    await this.signUpWritten(email);
     const account = this.accounts.findByEmail(email);
     let verified: boolean;
     try {
@@ -86,8 +91,15 @@ export class SignInService {
     }
     await gate.attempt.succeeded();
 
-    await startSession(account);
-    await this.audit.record({ event: 'login', source: 'web', ...this.who(account), ip });
+    await session.start(account);
+    // A sign-in without its audit event is refused (503 when the database is out), its session ended: never one
+    // acknowledged that the trail does not show.
+    try {
+      await mustRecord(this.audit, { event: 'login', source: 'web', ...this.who(account), ip }).write();
+    } catch (err) {
+      await session.end().catch(() => undefined);
+      throw err;
+    }
     return account;
   }
 

@@ -10,7 +10,7 @@ import { mayAssign, type Role } from '../../shared/api/team';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import type { Account, AccountsFile, AccountStore, Invitation, Member } from '../accounts/account-store';
 import { hashPassword } from '../accounts/passwords';
-import type { AuditEventType, AuditRecorder } from '../audit/audit-log';
+import { mustRecord, type AuditEventType, type AuditInput, type AuditRecorder } from '../audit/audit-log';
 import type { Mailer } from '../mail/mailer';
 import type { MailLimit } from '../mail/mail-limit';
 import { invitationMail } from '../mail/messages';
@@ -127,6 +127,8 @@ export class InvitationService {
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString(),
     };
+    // Its audit event in the same write: an invitation is never made without it (mustRecord).
+    const audited = () => mustRecord(this.deps.audit, this.event(actor, 'invitation_created', invitation));
     await this.deps.store.update((data) => {
       data.invitations = liveOnly(data.invitations, now);
       const same = data.invitations.find((i) => i.organisation_id === organisationId && i.email === email);
@@ -136,8 +138,7 @@ export class InvitationService {
       const pending = data.invitations.filter((i) => i.organisation_id === organisationId).length;
       if (pending >= MAX_PENDING_INVITATIONS) throw new InvitationError('too_many_invitations');
       data.invitations.push(invitation);
-    });
-    await this.record(actor, 'invitation_created', invitation);
+    }, audited);
     return this.handOver(invitation, token, origin);
   }
 
@@ -340,7 +341,12 @@ export class InvitationService {
     invitation: Invitation,
     reason?: RevokeReason,
   ): Promise<void> {
-    await this.deps.audit.record({
+    await this.deps.audit.record(this.event(actor, event, invitation, reason));
+  }
+
+  /** The audit event of `invitation` (recorded with its write: mustRecord). */
+  private event(actor: TeamActor, event: AuditEventType, invitation: Invitation, reason?: RevokeReason): AuditInput {
+    return {
       event,
       ...actor.by,
       account_id: actor.member?.account_id ?? null,
@@ -349,6 +355,6 @@ export class InvitationService {
       member_email: invitation.email,
       role: invitation.role,
       reason,
-    });
+    };
   }
 }

@@ -1,6 +1,6 @@
 import { linkError } from '../invitations/link-routers';
 import { rethrowBusy } from '../auth/busy-refusal';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { successEnvelope } from '../../shared/api/envelope';
 import {
   EmailVerifiedData,
@@ -9,7 +9,7 @@ import {
   SignupSettingsData,
   VerifyEmailRequest,
 } from '../../shared/api/signup';
-import { promisify, startSession, type SessionViewDeps } from '../auth/session-view';
+import { promisify, type SessionViewDeps } from '../auth/session-view';
 import { signupEnabled, stripeSettings, type Config } from '../config';
 import { AppError } from '../http/app-error';
 import { clientAddress } from '../http/client-address';
@@ -26,6 +26,7 @@ import {
 import { withValidBody } from '../http/validate-request';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { requireSession, signedInAccount, signedInMember } from '../sessions/require-session';
+import { clearSessionCookie } from '../sessions/session-cookie';
 import '../sessions/session-types';
 import { SignupError, type SignupService } from './signup-service';
 
@@ -47,18 +48,18 @@ function refusal(err: unknown): never {
 }
 
 /**
- * A new session with nobody in it, for a sign-up whose address has an account: the browser's session ends as a
- * new owner's would (replaced), and the answer carries a new session cookie just the same, so its headers do not
- * tell the two apart.
+ * Ends whatever session the browser had, as sign-out does: sign-up signs nobody in (a new owner signs in once the
+ * account is made), so what the browser holds afterwards does not depend on whether the address had an account.
  */
-async function startEmptySession(req: Request): Promise<void> {
-  await promisify((done) => req.session.regenerate(done));
-  await promisify((done) => req.session.save(done));
+async function endSession(req: Request, res: Response): Promise<void> {
+  if (req.session) await promisify((done) => req.session.destroy(done));
+  clearSessionCookie(req, res);
 }
 
 /**
- * /api/v1/signup (issue #27): the settings the console's sign-up page reads, the sign-up itself (which signs the new
- * owner in as POST /api/v1/auth/login does), the verification link's use and a new link for the signed-in owner.
+ * /api/v1/signup (issue #27): the settings the console's sign-up page reads, the sign-up itself (which signs nobody
+ * in: the new owner signs in with the password chosen), the verification link's use and a new link for the signed-in
+ * owner.
  * Behind the cookie session, so the Origin rules apply as to sign-in.
  */
 export function signupRouter(deps: SignupRouterDeps): Router {
@@ -75,9 +76,8 @@ export function signupRouter(deps: SignupRouterDeps): Router {
   const whenEnabled: RequestHandler = (_req, _res, next) => next(enabled ? undefined : new AppError('signup_disabled'));
 
   const create = withValidBody(SignupRequest, linkError, async (request, req, res) => {
-    const created = await signup.signUp(request, clientAddress(req), origins.linkOrigin(req)).catch(refusal);
-    if (created) await startSession(req, created.account.id);
-    else await startEmptySession(req);
+    await signup.signUp(request, clientAddress(req), origins.linkOrigin(req)).catch(refusal);
+    await endSession(req, res);
     const data: SignupAcceptedData = {
       email: request.email,
       verification: signup.mailEnabled ? 'sent' : 'not_configured',
@@ -134,9 +134,9 @@ export function registerSignupPaths(registry: ApiRegistry): void {
   registry.registerPath({
     method: 'post',
     path: '/api/v1/signup',
-    summary: 'Sign up a practice: its organisation (inactive subscription) and its owner, who is signed in',
+    summary: 'Sign up a practice: its organisation (inactive subscription) and its owner, who then signs in',
     description:
-      'Always 202 with the same body and a new session cookie, whether or not the email has an account, so the answer tells nobody which addresses have one. A new address: the account and its organisation are created, the owner is signed in (GET /api/v1/auth/session), and with SMTP_URL a link to confirm the address (valid 3 days) is e-mailed. An address with an account: nothing changes, the browser is signed out, and with SMTP_URL the address is told by e-mail how to sign in or reset its password. Limited like sign-in: 5 sign-ups per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
+      'Always 202 with the same body, in the same time, whether or not the email has an account, so the answer tells nobody which addresses have one; the browser is signed out either way (any session it had ends, no new one starts). The work that differs is done after the answer: a new address gets its account and organisation, and with SMTP_URL a link to confirm the address (valid 3 days) by e-mail; the owner signs in with POST /api/v1/auth/login. An address with an account changes nothing, and with SMTP_URL is told by e-mail how to sign in or reset its password. Limited like sign-in: 5 sign-ups per email and 20 per client address in 15 minutes (429 with Retry-After), counted apart from sign-ins.',
     security: NO_AUTH,
     request: jsonRequestBody(SignupRequest),
     responses: {

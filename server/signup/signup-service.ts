@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { VERIFICATION_DAYS, type EmailVerifiedData, type SignupRequest } from '../../shared/api/signup';
-import { AccountError, type AccountService, type MemberView } from '../accounts/account-service';
+import { AccountError, normaliseEmail, type AccountService, type MemberView } from '../accounts/account-service';
 import type { Account, AccountsFile, AccountStore, EmailVerification } from '../accounts/account-store';
 import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
-import type { AuditRecorder } from '../audit/audit-log';
+import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { findByToken, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from '../invitations/links';
 import { AfterAnswer } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { Mailer, MailMessage } from '../mail/mailer';
+import { UniqueViolationError } from '../storage/postgres/postgres-document-store';
 import { emailVerificationMail, signupExistingMail } from '../mail/messages';
 
 export class SignupError extends Error {
@@ -47,9 +48,10 @@ export const verificationLink = (origin: string, token: string) => `${origin}/co
 
 /**
  * Self-service sign-up (issue #27) and the proof of an owner's address. A sign-up creates the account, its
- * organisation with an inactive subscription and (with SMTP) a verification link in one write; an address that has an
- * account already gets no change, only a notice by mail. Both cost one password hash and answer alike; their mail
- * goes out after the answer, so an SMTP server's delay does not tell them apart either. A verification link is
+ * organisation with an inactive subscription, its audit event and (with SMTP) a verification link in one write; an
+ * address that has an account already gets no change, only a notice by mail. Both cost one password hash before the
+ * answer, and answer alike; the write and the mail come after the answer, so neither a storage round trip nor an SMTP
+ * server's delay tells them apart, and nobody is signed in either way. A verification link is
  * single-use, valid VERIFICATION_DAYS, at most one per account (a new one replaces it), stored as its SHA-256 only.
  */
 export class SignupService {
@@ -57,11 +59,15 @@ export class SignupService {
   private readonly afterAnswer: AfterAnswer;
   private readonly resendThrottle: LoginThrottle;
   private readonly hashing: HashingLimiter;
+  /** Sign-ups answered whose write is still running, by normalised email. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: SignupServiceDeps) {
     this.resendThrottle = deps.throttle.scoped('resend');
     this.hashing = deps.hashing ?? passwordHashing;
-    this.afterAnswer = new AfterAnswer((err) => deps.logger.error({ err }, 'could not send a sign-up e-mail'));
+    this.afterAnswer = new AfterAnswer((err) =>
+      deps.logger.error({ err }, 'could not finish a sign-up or send its e-mail after the answer'),
+    );
   }
 
   get mailEnabled(): boolean {
@@ -69,11 +75,14 @@ export class SignupService {
   }
 
   /**
-   * Signs up `request` from client address `ip`, links at `origin`. Returns the new owner, or null when the email had
-   * an account already (nothing changed; the address is told by mail). Rejects with SignupError('rate_limited'),
-   * RateLimitUnavailableError (a shared throttle unreachable) or HashingBusyError (before anything is counted).
+   * Signs up `request` from client address `ip`, links at `origin`. Resolves once the request is accepted, the same for
+   * every address: the one costly step (the password hash) is done before, and what differs is done after the answer
+   * (a new owner's account, its audit event and its verification link in one write, then its mail; or, for an address
+   * with an account, a notice by mail), so neither the answer nor its time tells which it was. Rejects with
+   * SignupError('rate_limited'), RateLimitUnavailableError (a shared throttle unreachable) or HashingBusyError
+   * (before anything is counted).
    */
-  async signUp(request: SignupRequest, ip: string, origin: string): Promise<MemberView | null> {
+  async signUp(request: SignupRequest, ip: string, origin: string): Promise<void> {
     // The place in the password line first: a sign-up refused as busy did nothing, so it must not use up a try.
     const place = this.hashing.reserve();
     let passwordHash: string;
@@ -82,37 +91,68 @@ export class SignupService {
       if (!gate.ok) throw new SignupError('rate_limited', gate.retryAfterSeconds);
       // Every sign-up counts, whatever becomes of it: the limit is on asking.
       gate.attempt.failed();
-      // Hashed whether or not the address is taken: the one costly step costs the same either way.
       passwordHash = await hashPassword(request.password, place);
     } finally {
       place.release();
     }
+    const email = normaliseEmail(request.email);
+    const written = afterThisTurn().then(() => this.write(request, passwordHash, ip, origin));
+    // Settled (never rejected) while it is pending: what a sign-in of the address waits for (settled()).
+    const pending = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(email, pending);
+    void pending.finally(() => {
+      if (this.writing.get(email) === pending) this.writing.delete(email);
+    });
+    this.afterAnswer.run(written.then((mail) => mail && this.send(mail)));
+  }
+
+  /**
+   * Resolves once no sign-up of `email` is still being written: a sign-in right after a sign-up (the page's "Sign in
+   * now") finds the new account, whichever came first. At once when there is none.
+   */
+  settled(email: string): Promise<void> {
+    return this.writing.get(normaliseEmail(email)) ?? Promise.resolve();
+  }
+
+  /**
+   * A sign-up's write after its answer (see signUp): the new owner's account, or nothing for an address with one.
+   * Returns the mail to send then, if any.
+   */
+  private async write(
+    request: SignupRequest,
+    passwordHash: string,
+    ip: string,
+    origin: string,
+  ): Promise<MailMessage | null> {
     const now = this.deps.clock();
     const issued = this.deps.mailer.enabled ? this.newLink(origin, now) : null;
     let created: MemberView;
     try {
       created = await this.deps.accounts.createSignedUpOwner(request.email, passwordHash, request.practice_name, {
         now,
-        alongside: issued ? (data, account) => replaceLink(data, issued.record(account.id), now) : undefined,
+        also: issued ? (data, account) => replaceLink(data, issued.record(account.id), now) : undefined,
+        audit: ({ account, member }) =>
+          mustRecord(this.deps.audit, {
+            event: 'account_created',
+            source: 'web',
+            ip,
+            account_id: account.id,
+            email: account.email,
+            organisation_id: member.organisation_id,
+            reason: 'signup',
+          }),
       });
     } catch (err) {
-      if (!(err instanceof AccountError && err.code === 'account_exists')) throw err;
-      const signInLink = `${origin}/console/`;
-      if (this.mailEnabled) this.inBackground(signupExistingMail({ to: request.email, signInLink }), 'sign-up notice');
-      return null;
+      // Taken: here, or by a sign-up on another instance at the same moment (the database's unique email).
+      if (!(err instanceof AccountError && err.code === 'account_exists') && !(err instanceof UniqueViolationError)) {
+        throw err;
+      }
+      return this.mailEnabled ? signupExistingMail({ to: request.email, signInLink: `${origin}/console/` }) : null;
     }
-    const { account, member } = created;
-    await this.deps.audit.record({
-      event: 'account_created',
-      source: 'web',
-      ip,
-      account_id: account.id,
-      email: account.email,
-      organisation_id: member.organisation_id,
-      reason: 'signup',
-    });
-    if (issued) this.inBackground(this.verificationMail(account, issued), 'email verification');
-    return created;
+    return issued && this.verificationMail(created.account, issued);
   }
 
   /**
@@ -125,23 +165,27 @@ export class SignupService {
     if (!known || !isLive(known, now) || !this.deps.accounts.findById(known.account_id)) {
       throw new SignupError('invalid_link');
     }
-    const account = await this.deps.store.update((data) => {
-      data.email_verifications = liveOnly(data.email_verifications, now);
-      const link = findByToken(data.email_verifications, token);
-      const found = link && data.accounts.find((a) => a.id === link.account_id);
-      if (!found) throw new SignupError('invalid_link');
-      found.email_verified_at ??= now.toISOString();
-      data.email_verifications = data.email_verifications.filter((r) => r.account_id !== found.id);
-      return { ...found };
-    });
-    await this.deps.audit.record({
-      event: 'email_verified',
-      source: 'web',
-      ip,
-      account_id: account.id,
-      email: account.email,
-      organisation_id: this.deps.accounts.membershipOf(account.id)?.organisation_id,
-    });
+    const { account } = await this.deps.store.update(
+      (data) => {
+        data.email_verifications = liveOnly(data.email_verifications, now);
+        const link = findByToken(data.email_verifications, token);
+        const found = link && data.accounts.find((a) => a.id === link.account_id);
+        if (!found) throw new SignupError('invalid_link');
+        found.email_verified_at ??= now.toISOString();
+        data.email_verifications = data.email_verifications.filter((r) => r.account_id !== found.id);
+        const member = data.members.find((m) => m.account_id === found.id);
+        return { account: { ...found }, organisationId: member?.organisation_id };
+      },
+      ({ account, organisationId }) =>
+        mustRecord(this.deps.audit, {
+          event: 'email_verified',
+          source: 'web',
+          ip,
+          account_id: account.id,
+          email: account.email,
+          organisation_id: organisationId,
+        }),
+    );
     return { email: account.email, verified_at: account.email_verified_at! };
   }
 
@@ -201,9 +245,16 @@ export class SignupService {
 
   /** Sends `message` after the answer; a failure is logged (never the message). */
   private inBackground(message: MailMessage, purpose: string): void {
-    this.afterAnswer.run(this.deps.mailer.send(message, purpose));
+    this.afterAnswer.run(this.send(message, purpose));
+  }
+
+  private async send(message: MailMessage, purpose = 'sign-up'): Promise<void> {
+    await this.deps.mailer.send(message, purpose);
   }
 }
+
+/** Resolves after the current turn of the event loop: the answer is written before the work after it starts. */
+const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** `record` as its account's one live link (any other it had, and every expired one, dropped). */
 function replaceLink(data: AccountsFile, record: EmailVerification, now: Date): void {

@@ -4,6 +4,7 @@ import { Low, type Adapter } from 'lowdb';
 import type { z } from 'zod';
 import { DurableJsonFile, removeOrphanedTempFiles } from './durable-json-file';
 import { acquireOwnedLock, type OwnedLock, type OwnedLockOptions } from './owned-lock';
+import type { Alongside } from './document-store';
 
 /** Upgrades the body of a file written with schema version `from` to version `from + 1`. */
 export type Migration = (data: Record<string, unknown>) => Record<string, unknown>;
@@ -211,7 +212,7 @@ export class JsonStore<T extends object> {
    * Applies `change` to a copy of the freshest content and writes it. If `change` throws, nothing is written and
    * the error propagates. Changes are applied one at a time, in call order.
    */
-  update<R>(change: (draft: T) => R | Promise<R>): Promise<R> {
+  update<R>(change: (draft: T) => R | Promise<R>, alongside?: Alongside<R>): Promise<R> {
     return this.serialise(async () => {
       const lock = await this.adapter.lock();
       try {
@@ -227,7 +228,10 @@ export class JsonStore<T extends object> {
         const draft = structuredClone(base);
         const result = await change(draft);
         await this.options.maintain?.(draft);
-        if (needsWrite || JSON.stringify(draft) !== JSON.stringify(base)) {
+        const changed = JSON.stringify(draft) !== JSON.stringify(base);
+        // Another file: not one write with the document, so first — a change is never on disk without it.
+        if (changed) await alongside?.(result)?.write();
+        if (needsWrite || changed) {
           const checked = this.adapter.validate(draft);
           // Written by Low's adapter before Low holds it (Low#write writes what Low already holds): readers of
           // `current` never see content that is not on disk yet, nor keep seeing it when the write fails.

@@ -1,7 +1,7 @@
 import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
 import { AccountError, type AccountService } from '../accounts/account-service';
-import type { Member } from '../accounts/account-store';
-import type { AuditActor, AuditRecorder } from '../audit/audit-log';
+import type { AccountsFile, Member } from '../accounts/account-store';
+import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-log';
 import type { Logger } from '../logger';
 import type { SessionStore } from '../sessions/session-store';
 
@@ -72,49 +72,62 @@ export class TeamService {
    * update with using the invitation up (InvitationService.accept), and is audited alike.
    */
   async add(actor: TeamActor, organisationId: string, email: string, password: string, role: Role): Promise<string> {
-    this.allow(actor, role);
+    this.allow(actor.member?.role ?? null, role);
     const account = await this.deps.accounts.createAccount(email, password, { organisationId, role });
     await this.record(actor, 'member_added', organisationId, account.email, role);
     return account.id;
   }
 
+  /**
+   * Gives the member the role. Who may is judged inside the write, on the roles the actor and the member have then: an
+   * admin's change that meets an owner's promotion of the same member is refused, not applied to the new owner.
+   */
   async changeRole(actor: TeamActor, organisationId: string, accountId: string, role: Role): Promise<void> {
-    const target = this.memberOf(organisationId, accountId);
-    this.allow(actor, target.member.role);
-    this.allow(actor, role);
-    if (target.member.role === role) return;
-    await this.guarded(() => this.deps.accounts.setRole(organisationId, accountId, role));
-    await this.record(actor, 'member_role_changed', organisationId, target.account.email, role);
-    await this.deps.sentInvitations?.revokeSentBy(
-      actor,
-      organisationId,
-      target.account.email,
-      role,
-      'inviter_role_changed',
+    const { account } = await this.guarded(() =>
+      this.deps.accounts.setRole(organisationId, accountId, role, {
+        rule: (target, data) => {
+          const acting = this.roleNow(actor, organisationId, data);
+          this.allow(acting, target.role);
+          this.allow(acting, role);
+        },
+        alongside: ({ account }) =>
+          mustRecord(this.deps.audit, this.event(actor, 'member_role_changed', organisationId, account.email, role)),
+      }),
     );
+    await this.deps.sentInvitations?.revokeSentBy(actor, organisationId, account.email, role, 'inviter_role_changed');
   }
 
   /** Removes the member and their account, and ends their sessions on every instance. */
   async remove(actor: TeamActor, organisationId: string, accountId: string): Promise<void> {
-    const target = this.memberOf(organisationId, accountId);
-    this.allow(actor, target.member.role);
-    await this.guarded(() => this.deps.accounts.removeMember(organisationId, accountId));
+    const { account } = await this.guarded(() =>
+      this.deps.accounts.removeMember(organisationId, accountId, {
+        rule: (target, data) => this.allow(this.roleNow(actor, organisationId, data), target.role),
+        alongside: ({ account, member }) =>
+          mustRecord(this.deps.audit, this.event(actor, 'member_removed', organisationId, account.email, member.role)),
+      }),
+    );
     // Already refused everywhere (no account, no session: require-session.ts); this also frees what they held.
     await this.deps.sessions?.destroyAllFor(accountId).catch((err: unknown) => {
       this.deps.logger?.warn({ err }, "could not delete a removed member's sessions (they are refused anyway)");
     });
-    await this.record(actor, 'member_removed', organisationId, target.account.email, target.member.role);
-    await this.deps.sentInvitations?.revokeSentBy(actor, organisationId, target.account.email, null, 'inviter_removed');
+    await this.deps.sentInvitations?.revokeSentBy(actor, organisationId, account.email, null, 'inviter_removed');
   }
 
-  private memberOf(organisationId: string, accountId: string) {
-    const found = this.deps.accounts.membersOf(organisationId).find((m) => m.account.id === accountId);
-    if (!found) throw new TeamError('member_not_found', 'No such member in this organisation');
-    return found;
+  /**
+   * The actor's role in `data` (the write's own copy), not the one their session read: demoted or removed meanwhile,
+   * they act with what is left. null for the operator.
+   */
+  private roleNow(actor: TeamActor, organisationId: string, data: AccountsFile): Role | null {
+    if (!actor.member) return null;
+    const { account_id } = actor.member;
+    const now = data.members.find((m) => m.account_id === account_id && m.organisation_id === organisationId);
+    if (!now) throw new TeamError('forbidden_role');
+    return now.role;
   }
 
-  private allow(actor: TeamActor, role: Role): void {
-    if (actor.member && !mayAssign(actor.member.role, role)) throw new TeamError('forbidden_role');
+  /** Refuses what `acting` (null: the operator, who may) may not give or take: mayAssign's rule. */
+  private allow(acting: Role | null, role: Role): void {
+    if (acting !== null && !mayAssign(acting, role)) throw new TeamError('forbidden_role');
   }
 
   private async guarded<T>(change: () => Promise<T>): Promise<T> {
@@ -129,12 +142,16 @@ export class TeamService {
 
   private async record(
     actor: TeamActor,
-    event: 'member_added' | 'member_role_changed' | 'member_removed',
+    event: TeamEvent,
     organisationId: string,
     memberEmail: string,
     role: Role,
   ): Promise<void> {
-    await this.deps.audit.record({
+    await this.deps.audit.record(this.event(actor, event, organisationId, memberEmail, role));
+  }
+
+  private event(actor: TeamActor, event: TeamEvent, organisationId: string, memberEmail: string, role: Role) {
+    return {
       event,
       ...actor.by,
       account_id: actor.member?.account_id ?? null,
@@ -142,6 +159,8 @@ export class TeamService {
       organisation_id: organisationId,
       member_email: memberEmail,
       role,
-    });
+    };
   }
 }
+
+type TeamEvent = 'member_added' | 'member_role_changed' | 'member_removed';

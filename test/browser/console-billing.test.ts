@@ -74,6 +74,15 @@ describe('with Stripe: sign-up, Checkout, the key, the Customer Portal', () => {
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
 
+    // Nobody is signed in by a sign-up: the next page signs the owner in with the password just typed.
+    await expect.poll(() => heading(page)).toBe('Next: sign in');
+    expect(await testText(page, 'signup-check')).toBe(
+      `If ${OWNER} is new here, your practice’s account is ready. Sign in with the password you just chose.`,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await tabTo(page, 'Sign in now');
+    await page.keyboard.press('Enter');
+
     await expect.poll(() => heading(page)).toBe('Billing');
     expect(new URL(page.url()).pathname).toBe('/console/billing');
     await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe(OWNER);
@@ -171,13 +180,19 @@ describe('with Stripe: sign-up, Checkout, the key, the Customer Portal', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('a known address: not signed in, told to sign in or reset the password', async () => {
+  it('a known address: the same page as a new one; its own password is what signs in, or a reset', async () => {
     const other = await h.newPage();
     opened.push(other);
-    await signUp(other.page, h.server.url, { practice: 'Someone Else', email: OWNER, password: PASSWORD });
-    await expect.poll(() => heading(other.page)).toBe('Already have an account?');
-    expect(await testText(other.page, 'signup-check')).toContain('If this address already has an account');
-    expect(await main(other.page).getByRole('link', { name: 'Sign in' }).count()).toBe(1);
+    await signUp(other.page, h.server.url, { practice: 'Someone Else', email: OWNER, password: `not ${PASSWORD}` });
+    await expect.poll(() => heading(other.page)).toBe('Next: sign in');
+    expect(await testText(other.page, 'signup-check')).toBe(
+      `If ${OWNER} is new here, your practice’s account is ready. Sign in with the password you just chose.`,
+    );
+    await main(other.page).getByRole('button', { name: 'Sign in now' }).click();
+    await expect
+      .poll(() => main(other.page).getByRole('alert').textContent())
+      .toMatch(/^That did not sign you in\. If this address already had an account/);
+    expect(await main(other.page).getByRole('link', { name: 'Sign in another way' }).count()).toBe(1);
     expect(await seriousViolations(other.page)).toEqual([]);
     await main(other.page).getByRole('link', { name: 'Reset your password' }).click();
     await expect.poll(() => heading(other.page)).toBe('Reset your password');
@@ -363,6 +378,12 @@ describe('operator mode with sign-up on and e-mail: the new owner confirms the a
 
   it('signs up onto the Overview, which says the operator activates the subscription', async () => {
     await signUp(page, h.server.url, { practice: 'Mailed Practice', email, password: PASSWORD });
+    await expect.poll(() => heading(page)).toBe('Next: sign in');
+    expect(await testText(page, 'signup-check')).toBe(
+      `We have sent a message to ${email}. For a new account it holds a link to confirm the address; if the address ` +
+        'already had an account, it says how to sign in or reset the password. Sign in with the password you just chose.',
+    );
+    await main(page).getByRole('button', { name: 'Sign in now' }).click();
     await expect.poll(() => heading(page)).toBe('Overview');
     await expect
       .poll(() => testText(page, 'overview-inactive'))

@@ -8,7 +8,7 @@ import { BY_HAND_PREFIX } from '../../server/usage/by-hand';
 import type { UsageKind } from '../../server/usage/usage-repository';
 import { checkPostcode } from '../helpers/test-server';
 import { mailPart, startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver';
-import { openBillingHarness, signUp, subscribe, type BillingHarness } from './helpers/billing-harness';
+import { openBillingHarness, signUpAndSignIn, subscribe, type BillingHarness } from './helpers/billing-harness';
 import { openConsoleHarness, pageProblems, type ConsoleHarness, type WatchedPage } from './helpers/console-harness';
 
 /**
@@ -218,7 +218,7 @@ describe('with Stripe', () => {
 
   it('Billing: a practice just back from Checkout, active and renewing', async () => {
     const { page } = w;
-    await signUp(page, billing.server.url, { practice: PRACTICE, email: OWNER, password: PASSWORD });
+    await signUpAndSignIn(page, billing.server.url, { practice: PRACTICE, email: OWNER, password: PASSWORD });
     await expect.poll(() => heading(page)).toBe('Billing');
     // The address confirmed first, as the practice would: the picture shows no banner asking for it.
     await page.goto(await verificationLink(OWNER));

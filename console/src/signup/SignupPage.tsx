@@ -120,20 +120,62 @@ function SignupForm({ busy, notice, onSubmit }: { busy: boolean; notice: Notice;
 
 type Submitted = { practice_name: string; email: string; password: string };
 
+/** Said when "Sign in now" did not: the address had an account already, with its own password. */
+const NOT_SIGNED_IN =
+  'That did not sign you in. If this address already had an account, sign in with that account’s password, or reset it.';
+
 /**
- * The answer to a sign-up that did not sign anyone in: the address has an account already, or the server chose not to
- * say. The same words either way, so the page tells nobody which addresses have accounts.
+ * The answer to every sign-up, the same words whether or not the address had an account (the server signs nobody in
+ * and answers alike, so the page tells nobody which addresses have accounts): what happens next, and signing in with
+ * the password just typed, which works for a new account.
  */
-function NotSignedIn({ accepted }: { accepted: SignupAcceptedData }) {
+function SignedUp({
+  accepted,
+  password,
+  onSignedIn,
+}: {
+  accepted: SignupAcceptedData;
+  password: string;
+  onSignedIn(): Promise<void>;
+}) {
+  const api = useConsoleApi();
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  const email = <strong>{accepted.email}</strong>;
+  const signIn = async () => {
+    setBusy(true);
+    setNotice(null);
+    const answer = await api.login({ email: accepted.email, password });
+    if (answer.ok && answer.data.authenticated) {
+      await onSignedIn();
+      return;
+    }
+    setBusy(false);
+    const refused = !answer.ok && answer.code !== 'invalid_credentials';
+    setNotice({ kind: 'error', text: refused ? api.describe(answer) : NOT_SIGNED_IN });
+  };
   return (
-    <PublicPage title="Already have an account?" focusHeading>
+    <PublicPage title="Next: sign in" focusHeading>
       <p data-testid="signup-check">
-        No new account was signed in for <strong>{accepted.email}</strong>. If this address already has an account, sign
-        in or reset your password.
+        {accepted.verification === 'sent' ? (
+          <>
+            We have sent a message to {email}. For a new account it holds a link to confirm the address; if the address
+            already had an account, it says how to sign in or reset the password.
+          </>
+        ) : (
+          <>If {email} is new here, your practice’s account is ready.</>
+        )}{' '}
+        Sign in with the password you just chose.
       </p>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => void signIn()}>
+          Sign in now
+        </button>
+      </div>
+      <NoticeLine notice={notice} />
       <ul>
         <li>
-          <Link to="">Sign in</Link>
+          <Link to="">Sign in another way</Link>
         </li>
         <li>
           <Link to="forgot-password">Reset your password</Link>
@@ -144,36 +186,38 @@ function NotSignedIn({ accepted }: { accepted: SignupAcceptedData }) {
 }
 
 /**
- * /console/signup: a practice creates its organisation and its owner's account. A new owner is signed in by the
- * server; `onSignedUp` then opens the console (Billing, to subscribe, or the Overview where the operator activates it).
+ * /console/signup: a practice creates its organisation and its owner's account. Nobody is signed in by it: the next
+ * page signs the owner in with the password just chosen; `onSignedUp` then opens the console (Billing, to subscribe,
+ * or the Overview where the operator activates it).
  */
 export function SignupPage({ onSignedUp }: { onSignedUp(settings: SignupSettingsData): Promise<void> }) {
   const api = useConsoleApi();
   const settings = useSignupSettings();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
-  const [notSignedIn, setNotSignedIn] = useState<SignupAcceptedData | null>(null);
+  const [accepted, setAccepted] = useState<{
+    answer: SignupAcceptedData;
+    password: string;
+    mode: SignupSettingsData;
+  } | null>(null);
 
   const signUp = async (request: Submitted, mode: SignupSettingsData) => {
     setBusy(true);
     setNotice(null);
     const answer = await api.signup(request);
+    setBusy(false);
     if (!answer.ok) {
-      setBusy(false);
       setNotice({ kind: 'error', text: refusalWords(answer, api.describe) });
       return;
     }
-    // The answer is the same for a new address and a known one: the session says whether someone was signed in.
-    const session = await api.session();
-    if (session.ok && session.data.authenticated && session.data.account) {
-      await onSignedUp(mode);
-      return;
-    }
-    setBusy(false);
-    setNotSignedIn(answer.data);
+    setAccepted({ answer: answer.data, password: request.password, mode });
   };
 
-  if (notSignedIn) return <NotSignedIn accepted={notSignedIn} />;
+  if (accepted) {
+    return (
+      <SignedUp accepted={accepted.answer} password={accepted.password} onSignedIn={() => onSignedUp(accepted.mode)} />
+    );
+  }
   let body;
   if (!settings) {
     body = <p className="hint">Loading…</p>;

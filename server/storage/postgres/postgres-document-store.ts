@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { DocumentStore } from '../document-store';
+import type { Alongside, DocumentStore } from '../document-store';
 import type { DataVersions, VersionedDocument } from './data-versions';
 import type { Queryable } from './rows';
 import { storageError } from './unavailable';
@@ -111,12 +111,12 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
     return () => this.listeners.delete(listener);
   }
 
-  update<R>(change: (draft: T) => R | Promise<R>): Promise<R> {
+  update<R>(change: (draft: T) => R | Promise<R>, alongside?: Alongside<R>): Promise<R> {
     return this.serialise(async () => {
       for (let attempt = 1; ; attempt++) {
         let outcome: { result: R; committed: boolean };
         try {
-          outcome = await this.transaction(change);
+          outcome = await this.transaction(change, alongside);
         } catch (err) {
           const code = errorCode(err);
           // The whole transaction again, the change included, on whatever the winner wrote.
@@ -161,7 +161,10 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
     await this.reloading?.catch(() => undefined);
   }
 
-  private async transaction<R>(change: (draft: T) => R | Promise<R>): Promise<{ result: R; committed: boolean }> {
+  private async transaction<R>(
+    change: (draft: T) => R | Promise<R>,
+    alongside: Alongside<R> | undefined,
+  ): Promise<{ result: R; committed: boolean }> {
     return this.withClient('BEGIN', async (client) => {
       const { rows } = await client.query<{ version: string }>(BUMP_SQL, [this.codec.name]);
       if (!rows[0]) throw new Error(`data_version has no row ${JSON.stringify(this.codec.name)}`);
@@ -180,6 +183,7 @@ export class PostgresDocumentStore<T> implements DocumentStore<T>, VersionedDocu
       }
       const checked = this.codec.schema.parse(draft);
       await this.codec.save(client, base, checked);
+      await alongside?.(result)?.write(client);
       await client.query('COMMIT');
       this.publish(this.codec.retained ? this.codec.retained(checked) : checked, version);
       return { result, committed: true };

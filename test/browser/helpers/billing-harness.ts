@@ -60,6 +60,13 @@ export async function signUp(page: Page, serverUrl: string, practice: NewPractic
   await page.getByRole('button', { name: 'Create account' }).click();
 }
 
+/** Signs up, then "Sign in now" on the page that follows (sign-up itself signs nobody in). */
+export async function signUpAndSignIn(page: Page, serverUrl: string, practice: NewPractice): Promise<void> {
+  await signUp(page, serverUrl, practice);
+  await expect.poll(() => heading(page)).toBe('Next: sign in');
+  await page.getByRole('button', { name: 'Sign in now' }).click();
+}
+
 /** Subscribe on the Billing page, Pay on the stand-in's Checkout page: back on Billing, active. */
 export async function subscribe(page: Page, standIn: StripeStandIn): Promise<void> {
   // By keyboard, as someone without a mouse would: the button takes focus and Enter presses it.

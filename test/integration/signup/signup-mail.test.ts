@@ -10,6 +10,7 @@ import {
   plainText,
   sessionOf,
   signUp,
+  signUpAndSignIn,
   signupEmail,
   startSmtp,
   subjectOf,
@@ -75,6 +76,8 @@ describe('sign-up with e-mail (SMTP_URL)', () => {
     const { client, res } = await signUp(server, { practice_name: 'Bondi <Clinic>', email, password: PASSWORD });
     expect(res.status).toBe(202);
     expect(ACCEPTED.parse(await json(res)).data).toEqual({ email, verification: 'sent' });
+    await server.runtime.signup.drain();
+    expect((await client.login(email, PASSWORD)).status).toBe(200);
     expect((await sessionOf(client)).account.email_verified).toBe(false);
 
     const mails = await mailsTo(email, before);
@@ -109,9 +112,9 @@ describe('sign-up with e-mail (SMTP_URL)', () => {
   it('an address with an account gets the same answer and a notice by mail; nothing else changes', async () => {
     const email = signupEmail('exists');
     const first = await signUp(server, { practice_name: 'Original', email, password: PASSWORD });
-    const account = server.runtime.accounts.findByEmail(email)!;
-    // The first sign-up's verification mail gone first, so only the notice comes after.
+    // The first sign-up's account made and its verification mail gone first, so only the notice comes after.
     await server.runtime.signup.drain();
+    const account = server.runtime.accounts.findByEmail(email)!;
     const before = smtp.received.length;
     const second = await signUp(server, { practice_name: 'Phishing Name', email, password: OTHER_PASSWORD });
     expect(second.res.status).toBe(202);
@@ -132,7 +135,7 @@ describe('sign-up with e-mail (SMTP_URL)', () => {
   it('a new link replaces the old one; a reset by link proves the address too and ends the pending link', async () => {
     const email = signupEmail('resend');
     const start = smtp.received.length;
-    const { client } = await signUp(server, { practice_name: 'Resend', email, password: PASSWORD });
+    const client = await signUpAndSignIn(server, { practice_name: 'Resend', email, password: PASSWORD });
     const old = await verificationLink(email, start);
     const from = smtp.received.length;
     const res = await client.post('/api/v1/signup/verification');

@@ -3,7 +3,7 @@ import { useRedisServer } from '../../helpers/redis-per-file';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
-import { expectError, PASSWORD, signUp, signupEmail } from './signup-world';
+import { expectError, PASSWORD, signUp, signUpAndSignIn, signupEmail } from './signup-world';
 
 // The file's own redis-server, stopped mid-test: the throttle and the sessions live there (REDIS_URL).
 const redis = useRedisServer();
@@ -49,8 +49,9 @@ describe('sign-up while Redis is out', () => {
         (await signUp(server, { practice_name: 'During', email: during, password: PASSWORD })).res.status === 202,
       { timeoutMs: 10_000, intervalMs: 200, what: 'sign-up to work again after Redis restarted' },
     );
+    await server.runtime.signup.drain();
     expect(server.runtime.accounts.findByEmail(during)).toBeDefined();
-    const { client } = await signUp(server, {
+    const client = await signUpAndSignIn(server, {
       practice_name: 'After',
       email: signupEmail('after'),
       password: PASSWORD,

@@ -27,6 +27,21 @@ export async function signUp(
   return { client, res: await client.post('/api/v1/signup', { body }) };
 }
 
+/**
+ * Signs up `body`, waits for the work done after the answer (the account, its mail), then signs the new owner in with
+ * the password chosen, as the sign-up page's next step does: sign-up itself signs nobody in.
+ */
+export async function signUpAndSignIn(
+  server: Pick<TestServer, 'url' | 'runtime'>,
+  body: { practice_name: string; email: string; password: string },
+  client = new SessionClient(server.url),
+): Promise<SessionClient> {
+  expect((await signUp(server, body, client)).res.status).toBe(202);
+  await server.runtime.signup.drain();
+  expect((await client.login(body.email.trim(), body.password)).status).toBe(200);
+  return client;
+}
+
 /** GET /api/v1/auth/session's data for `client`. */
 export async function sessionOf(client: SessionClient) {
   const res = await client.get('/api/v1/auth/session');

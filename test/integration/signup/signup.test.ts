@@ -5,7 +5,7 @@ import { SignupAcceptedData, SignupSettingsData } from '../../../shared/api/sign
 import { OPERATOR } from '../../../server/team/team-service';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
-import { expectError, OTHER_PASSWORD, PASSWORD, sessionOf, signUp, signupEmail } from './signup-world';
+import { expectError, OTHER_PASSWORD, PASSWORD, sessionOf, signUp, signUpAndSignIn, signupEmail } from './signup-world';
 
 const ACCEPTED = successEnvelope(SignupAcceptedData.strict());
 const SETTINGS = successEnvelope(SignupSettingsData.strict());
@@ -68,7 +68,7 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     });
   });
 
-  it('creates the organisation and its owner, signed in, with an inactive subscription until the operator activates it', async () => {
+  it('creates the organisation and its owner, who signs in with the password chosen, with an inactive subscription until the operator activates it', async () => {
     const email = signupEmail('owner');
     const { client, res } = await signUp(server, {
       practice_name: '  Riverside Family Practice ',
@@ -78,6 +78,10 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     expect(res.status).toBe(202);
     expect(ACCEPTED.parse(await json(res)).data).toEqual({ email, verification: 'not_configured' });
     expect(res.headers.get('cache-control')).toBe('no-store');
+    // Nobody is signed in by a sign-up: the session would tell a new address from one with an account.
+    expect((await sessionOf(client)).authenticated).toBe(false);
+    await server.runtime.signup.drain();
+    expect((await client.login(email, PASSWORD)).status).toBe(200);
 
     const session = SESSION.parse({ success: true, data: await sessionOf(client) }).data;
     expect(session).toMatchObject({
@@ -94,8 +98,7 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     expect(generated.status).toBe(201);
     expect((await json(generated)).data.api_key).toEqual(expect.any(String));
 
-    // The password chosen signs in; the event says where the account came from.
-    expect((await new SessionClient(server.url).login(email, PASSWORD)).status).toBe(200);
+    // The event says where the account came from.
     const events = await server.runtime.audit.read({ organisationId: session.organisation!.id });
     expect(events.find((e) => e.event === 'account_created')).toMatchObject({
       source: 'web',
@@ -106,33 +109,96 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     });
   });
 
-  it('an address with an account gets the same answer, is not signed in, and the account is unchanged', async () => {
+  it('an address with an account gets the same answer, byte for byte, with the same headers and no session; the account is unchanged', async () => {
     const email = signupEmail('taken');
+    const answer = async (res: Response) => ({
+      status: res.status,
+      body: Buffer.from(await res.arrayBuffer()).toString(),
+      headers: [...res.headers.keys()].filter((h) => h !== 'date').sort(),
+      cookies: res.headers.getSetCookie(),
+    });
     const first = await signUp(server, { practice_name: 'First Practice', email, password: PASSWORD });
+    const firstAnswer = await answer(first.res);
+    await server.runtime.signup.drain();
     const before = server.runtime.accounts.findByEmail(email)!;
     const accounts = server.runtime.accounts.list().length;
-    // Someone signed in elsewhere tries it from the same browser: the browser's session ends all the same.
-    const other = signupEmail('other');
-    const { client: browser } = await signUp(server, { practice_name: 'Other', email: other, password: PASSWORD });
-    const second = await signUp(server, { practice_name: 'Second Practice', email, password: OTHER_PASSWORD }, browser);
+    const second = await signUp(server, { practice_name: 'Second Practice', email, password: OTHER_PASSWORD });
+    expect(await answer(second.res)).toEqual(firstAnswer);
+    expect(firstAnswer.cookies).toEqual([]);
+    for (const { client } of [first, second]) expect((await sessionOf(client)).authenticated).toBe(false);
 
-    expect(second.res.status).toBe(first.res.status);
-    expect(await json(second.res)).toEqual(await json(first.res));
-    const headerNames = (res: Response) => [...res.headers.keys()].filter((h) => h !== 'date').sort();
-    expect(headerNames(second.res)).toEqual(headerNames(first.res));
-    expect(second.res.headers.getSetCookie()).toHaveLength(1);
-    expect((await sessionOf(second.client)).authenticated).toBe(false);
-
+    await server.runtime.signup.drain();
     expect(server.runtime.accounts.findByEmail(email)).toEqual(before);
-    expect(server.runtime.accounts.list()).toHaveLength(accounts + 1);
+    expect(server.runtime.accounts.list()).toHaveLength(accounts);
     expect(
       server.runtime.accounts.organisation(server.runtime.accounts.membershipOf(before.id)!.organisation_id)!.name,
     ).toBe('First Practice');
     expect((await new SessionClient(server.url).login(email, PASSWORD)).status).toBe(200);
     await expectError(await new SessionClient(server.url).login(email, OTHER_PASSWORD), 401, 'invalid_credentials');
+
+    // A browser signed in as someone else that signs up is signed out, whichever the address.
+    const other = signupEmail('other');
+    const browser = await signUpAndSignIn(server, { practice_name: 'Other', email: other, password: PASSWORD });
+    const fromBrowser = await signUp(server, { practice_name: 'Third', email, password: OTHER_PASSWORD }, browser);
+    expect(fromBrowser.res.status).toBe(202);
+    expect((await sessionOf(browser)).authenticated).toBe(false);
   });
 
-  it('ten concurrent sign-ups with one email make exactly one account, and sign exactly one browser in', async () => {
+  /** Holds every write of the accounts document until `release` (the writes asked for are counted). */
+  async function holdWrites() {
+    const store = await server.runtime.storage.accounts();
+    const update = store.update.bind(store);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = { writes: 0, release: () => (release(), (store.update = update)) };
+    store.update = (async (...args: Parameters<typeof update>) => {
+      hold.writes++;
+      await held;
+      return update(...args);
+    }) as typeof update;
+    return hold;
+  }
+
+  it('answers before any storage work, the same for a new address and a taken one: a write that hangs delays neither', async () => {
+    const taken = signupEmail('held');
+    await signUpAndSignIn(server, { practice_name: 'Held', email: taken, password: PASSWORD });
+    const hold = await holdWrites();
+    const fresh = signupEmail('fresh');
+    try {
+      for (const email of [fresh, taken]) {
+        const { res } = await signUp(server, { practice_name: 'Held', email, password: OTHER_PASSWORD });
+        expect(res.status).toBe(202);
+      }
+      // Both went on to their write after the answer: one each.
+      await expect.poll(() => hold.writes).toBe(2);
+    } finally {
+      hold.release();
+    }
+    await server.runtime.signup.drain();
+    expect(server.runtime.accounts.findByEmail(fresh)).toBeDefined();
+  });
+
+  it('a sign-in right after a sign-up waits for the account to be written, and signs in', async () => {
+    const email = signupEmail('quick');
+    const hold = await holdWrites();
+    const signup = server.runtime.signup;
+    const settled = signup.settled.bind(signup);
+    let waited = 0;
+    signup.settled = (address) => (waited++, settled(address));
+    try {
+      const { client, res } = await signUp(server, { practice_name: 'Quick', email, password: PASSWORD });
+      expect(res.status).toBe(202);
+      const signingIn = client.login(email, PASSWORD);
+      await expect.poll(() => waited).toBe(1);
+      hold.release();
+      expect((await signingIn).status).toBe(200);
+    } finally {
+      hold.release();
+      signup.settled = settled;
+    }
+  });
+
+  it('ten concurrent sign-ups with one email make exactly one account, and sign no browser in', async () => {
     const email = signupEmail('race');
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -140,9 +206,10 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
       ),
     );
     expect(answers.map((a) => a.res.status)).toEqual(Array(10).fill(202));
+    await server.runtime.signup.drain();
     expect(server.runtime.accounts.list().filter((a) => a.account.email === email)).toHaveLength(1);
     const signedIn = await Promise.all(answers.map(async (a) => (await sessionOf(a.client)).authenticated));
-    expect(signedIn.filter(Boolean)).toHaveLength(1);
+    expect(signedIn.filter(Boolean)).toHaveLength(0);
   });
 
   it('a short password is 400 weak_password; other bad input is a 4xx envelope, never a 500', async () => {
@@ -185,14 +252,12 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
   it('a name in any script and unicode digits in the password are taken as typed', async () => {
     const email = signupEmail('unicode');
     const password = '٣٤٥٦٧٨٩٠١٢ كلمة';
-    const { client, res } = await signUp(server, { practice_name: 'عيادة 家庭医 Ωμέγα', email, password });
-    expect(res.status).toBe(202);
+    const client = await signUpAndSignIn(server, { practice_name: 'عيادة 家庭医 Ωμέγα', email, password });
     expect((await sessionOf(client)).organisation.name).toBe('عيادة 家庭医 Ωμέγα');
-    expect((await new SessionClient(server.url).login(email, password)).status).toBe(200);
   });
 
   it('a browser with a session cookie signing up from another site is 403 forbidden_origin, and nothing is made', async () => {
-    const { client } = await signUp(server, {
+    const client = await signUpAndSignIn(server, {
       practice_name: 'Has Cookie',
       email: signupEmail('c'),
       password: PASSWORD,
@@ -215,7 +280,7 @@ describe('sign-up switched on (SIGNUP=on, operator mode)', () => {
     await expectError(await anon.post('/api/v1/signup/verify-email', { body: extra }), 400, 'invalid_request');
     await expectError(await anon.post('/api/v1/signup/verification'), 401, 'unauthenticated');
     const email = signupEmail('nomail');
-    const { client } = await signUp(server, { practice_name: 'No Mail', email, password: PASSWORD });
+    const client = await signUpAndSignIn(server, { practice_name: 'No Mail', email, password: PASSWORD });
     const res = await client.post('/api/v1/signup/verification');
     expect(res.status).toBe(202);
     expect(ACCEPTED.parse(await json(res)).data).toEqual({ email, verification: 'not_configured' });
@@ -259,6 +324,7 @@ describe('sign-up under a flood', () => {
       const answers = await Promise.all(
         emails.map((email) => signUp(server, { practice_name: 'Flood', email, password: PASSWORD })),
       );
+      await server.runtime.signup.drain();
       const statuses = answers.map((a) => a.res.status);
       expect(statuses.every((s) => s === 202 || s === 503)).toBe(true);
       expect(statuses).toContain(503);
@@ -312,6 +378,7 @@ describe('sign-up throttle', () => {
       const byAddress = await signUp(server, { practice_name: 'x', email: signupEmail('ip'), password: PASSWORD });
       await expectError(byAddress.res, 429, 'rate_limited');
       // Counted apart from sign-in: the owner still signs in.
+      await server.runtime.signup.drain();
       expect((await new SessionClient(server.url).login(email, PASSWORD)).status).toBe(200);
     } finally {
       await server.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../shared/api/team';
 import { TeamData } from '../../../shared/api/team';
 import { successEnvelope } from '../../../shared/api/envelope';
+import { OPERATOR } from '../../../server/team/team-service';
 import { testBackend } from '../../helpers/shared-backends';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
@@ -150,6 +151,49 @@ describe('roles × writes', () => {
         error: { code: 'last_owner', message: 'An organisation keeps at least one owner' },
       });
     }
+  });
+
+  it("an owner's promotion and an admin's demotion of one member at once: the admin never demotes the new owner (25 rounds)", async () => {
+    const org = await organisation(server);
+    const owner = await signedIn(server, org.owner);
+    const admin = await signedIn(server, org.admin);
+    const person = await org.add('admin');
+    const path = `/api/v1/team/members/${person.accountId}`;
+    for (let round = 0; round < 25; round++) {
+      expect((await owner.request('PATCH', path, { body: { role: 'admin' } })).status).toBe(200);
+      const [promoted, demoted] = await Promise.all([
+        owner.request('PATCH', path, { body: { role: 'owner' } }),
+        admin.request('PATCH', path, { body: { role: 'member' } }),
+      ]);
+      expect(promoted.status).toBe(200);
+      // Either the demotion came first (an admin demoting an admin) and the promotion after, or it found an owner.
+      if (demoted.status !== 200) {
+        expect(demoted.status).toBe(403);
+        expect((await json(demoted)).error).toEqual({
+          code: 'forbidden_role',
+          message: 'Your role does not allow this',
+        });
+      }
+      expect(server.runtime.accounts.membershipOf(person.accountId)?.role, `round ${round}`).toBe('owner');
+    }
+  });
+
+  it('an actor demoted or removed since their session was read acts with the role they have now', async () => {
+    const org = await organisation(server);
+    const admin = server.runtime.accounts.membershipOf(org.admin.accountId)!;
+    const asRead = { member: { ...admin }, email: org.admin.email, by: { source: 'web', ip: '127.0.0.1' } } as const;
+    await server.runtime.team.changeRole(OPERATOR, org.organisationId, org.admin.accountId, 'member');
+    for (const attempt of [
+      () => server.runtime.team.changeRole(asRead, org.organisationId, org.member.accountId, 'admin'),
+      () => server.runtime.team.remove(asRead, org.organisationId, org.member.accountId),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({ code: 'forbidden_role' });
+    }
+    await server.runtime.team.remove(OPERATOR, org.organisationId, org.admin.accountId);
+    await expect(
+      server.runtime.team.changeRole(asRead, org.organisationId, org.member.accountId, 'admin'),
+    ).rejects.toMatchObject({ code: 'forbidden_role' });
+    expect(server.runtime.accounts.membershipOf(org.member.accountId)?.role).toBe('member');
   });
 
   it('another organisation is out of reach: 404 member_not_found, nothing changed', async () => {

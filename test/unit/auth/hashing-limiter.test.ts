@@ -121,7 +121,11 @@ describe('SignInService when password checks are busy', () => {
       { record: async (event) => void audited.push(event) },
       limiter,
     );
-    const signIn = (password: string) => service.signIn(account.email, password, '192.0.2.1', async () => undefined);
+    const signIn = (password: string) =>
+      service.signIn(account.email, password, '192.0.2.1', {
+        start: async () => undefined,
+        end: async () => undefined,
+      });
 
     const held = limiter.reserve(); // someone else's check
     for (let i = 0; i < 5; i++) await expect(signIn(`wrong ${i}`)).rejects.toBeInstanceOf(HashingBusyError);
