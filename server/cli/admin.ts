@@ -47,7 +47,9 @@ Commands:
                                                Stripe's billing changes (with their event ids)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
                                                its tables); keeps what the database already has, so running it again
-                                               adds only what is new; all or nothing
+                                               adds only what is new; all or nothing, but for a record it
+                                               cannot hold (a NUL in its text, an address that cannot be
+                                               normalised): reported and left out with what depends on it
 
 Works on DATA_DIR (default ./data), the same directory as the server; a running server sees changes within 2 s.`;
 

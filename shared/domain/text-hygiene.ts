@@ -67,7 +67,7 @@ export function normaliseEmailAddress(raw: string): string {
  */
 export function emailAddressProblem(address: string): string | null {
   if (!PRINTABLE_ASCII.test(address)) {
-    return 'must be written in ASCII letters (an international domain in its xn-- form)';
+    return 'must be printable ASCII: no space, control, invisible or look-alike letter (an international domain in its xn-- form)';
   }
   if (address.length > MAX_EMAIL_LENGTH) return `must have at most ${MAX_EMAIL_LENGTH} characters`;
   if (!EMAIL_SHAPE.test(address)) return 'must be an email address';
