@@ -7,6 +7,7 @@ import { RESET_HOURS } from '../../shared/api/invitations';
 import { Role } from '../../shared/api/team';
 import { PasswordResetService } from '../invitations/password-reset-service';
 import { openMailer } from '../mail/open-mailer';
+import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
 import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
@@ -98,6 +99,10 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   },
 
   async 'create-account'(data, options) {
+    // The rule the API's schemas apply to a practice's name (shared/domain/text-hygiene.ts): one line, no NUL.
+    if (options.organisation !== undefined && !isPlainText(options.organisation)) {
+      throw new UsageError('--organisation must be one line of text, without control characters');
+    }
     const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), {
       by: ADMIN,
       organisationName: options.organisation,

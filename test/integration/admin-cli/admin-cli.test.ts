@@ -160,6 +160,10 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       const commands: Record<string, string[]> = {
         duplicate: ['create-account', '--email', email.toUpperCase(), '--password', 'another long password'],
         badEmail: ['create-account', '--email', 'not-an-email', '--password', PASSWORD],
+        // A trailing dot, fullwidth letters: the same address (issue #35).
+        lookAlikeOfOwn: ['create-account', '--email', `${email.toUpperCase()}.`, '--password', PASSWORD],
+        cyrillic: ['create-account', '--email', `\u0445${email}`, '--password', PASSWORD],
+        controlInName: ['create-account', '--email', `x${email}`, '--password', PASSWORD, '--organisation', 'A\tB'],
         keyOnNewAccount: ['create-key', '--email', email],
         createExpired: ['create-account', '--email', expired, '--password', PASSWORD],
         createFresh: ['create-account', '--email', fresh, '--password', PASSWORD],
@@ -182,6 +186,15 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
 
     it('refuses a malformed email with exit 1', () => {
       expectFailure(r.badEmail!, /Not an email address: not-an-email/);
+    });
+
+    it('takes an address as sign-up does: one with a trailing dot is the same, a look-alike letter refused', () => {
+      expectFailure(r.lookAlikeOfOwn!, /already exists/);
+      expectFailure(r.cyrillic!, /Not an email address/);
+    });
+
+    it('refuses an organisation name with a control character with exit 2 and the usage', () => {
+      expectUsage(r.controlInName!, '--organisation must be one line of text');
     });
 
     it('create-key on a new account (its subscription starts inactive) exits 1', () => {
