@@ -136,7 +136,11 @@ export function formatImportReport(report: ImportReport): string {
       : `${report.inserted} new rows in all.`,
     ...(report.leftOut.length === 0
       ? []
-      : ['', 'Left out or changed (fix what is left out in DATA_DIR and run the import again):', ...report.leftOut]),
+      : [
+          '',
+          'Left out (not counted above: fix them in DATA_DIR and run the import again), or imported changed:',
+          ...report.leftOut,
+        ]),
   ];
   return lines.join('\n');
 }
