@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EMAIL_SHAPE, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/api/auth';
+import { MIN_PASSWORD_LENGTH } from '../../shared/api/auth';
+import { emailAddressProblem, normaliseEmailAddress } from '../../shared/domain/text-hygiene';
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { Role } from '../../shared/api/team';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
@@ -24,8 +25,9 @@ export class AccountError extends Error {
   }
 }
 
+/** An address as accounts are stored and looked up (normaliseEmailAddress, as every request's schema does). */
 export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return normaliseEmailAddress(email);
 }
 
 export function isSubscriptionActive(sub: Pick<Subscription, 'status' | 'expires_at'> | undefined, now: Date): boolean {
@@ -59,7 +61,7 @@ function addAccount(
   now: Date,
   place: NewAccountPlace,
 ): MemberView {
-  if (data.accounts.some((a) => a.email === email)) {
+  if (data.accounts.some((a) => normaliseEmail(a.email) === email)) {
     throw new AccountError('account_exists', `An account for ${email} already exists`);
   }
   if ('organisationId' in place && !data.organisations.some((o) => o.id === place.organisationId)) {
@@ -329,7 +331,7 @@ export class AccountService {
   ): Promise<Subscription> {
     const normalised = normaliseEmail(email);
     const changed = await this.store.update((data) => {
-      const account = data.accounts.find((a) => a.email === normalised);
+      const account = data.accounts.find((a) => normaliseEmail(a.email) === normalised);
       if (!account) throw new AccountError('account_not_found', `No account for ${normalised}`);
       const member = data.members.find((m) => m.account_id === account.id);
       if (!member) throw new AccountError('organisation_not_found', `${normalised} is in no organisation`);
@@ -367,7 +369,13 @@ export class AccountService {
 
   private reindex(): void {
     const { accounts, members, organisations, subscriptions } = this.store.current;
-    this.byEmail = new Map(accounts.map((a) => [a.email, a]));
+    // An address stored before today's normalisation (`a@b.example.`, with its trailing dot) is found by its normal
+    // form; an account stored exactly in that form wins over it.
+    this.byEmail = new Map();
+    for (const a of accounts) {
+      const key = normaliseEmail(a.email);
+      if (a.email === key || !this.byEmail.has(key)) this.byEmail.set(key, a);
+    }
     this.byId = new Map(accounts.map((a) => [a.id, a]));
     this.memberByAccount = new Map(members.map((m) => [m.account_id, m]));
     this.organisationById = new Map(organisations.map((o) => [o.id, o]));
@@ -378,7 +386,7 @@ export class AccountService {
 
 function checkedEmail(email: string): string {
   const normalised = normaliseEmail(email);
-  if (!EMAIL_SHAPE.test(normalised) || normalised.length > MAX_EMAIL_LENGTH) {
+  if (emailAddressProblem(normalised) !== null) {
     throw new AccountError('invalid_email', `Not an email address: ${email}`);
   }
   return normalised;

@@ -15,11 +15,13 @@ import {
   SUBSCRIPTIONS,
 } from './postgres-account-store';
 import { accountsDocument } from './accounts-document';
+import { screenAccounts } from './import-accounts-screen';
 
 /**
  * accounts.json (upgraded to organisations when older) into `accounts`, `organisations`, `members`, `subscriptions`,
  * `invitations`, `password_resets`, `email_verifications` and `billing_events`, parents first, each left alone when the database has its key. An email that
- * differs only in case from another account's is an error naming it (accounts_email_unique), not a skip. Expired links
+ * differs only in case from another account's in the database is an error naming it (accounts_email_unique), not a
+ * skip; what the service would refuse today is left out and reported (screenAccounts). Expired links
  * are copied as they are: the server's next write or purge drops them, as it would have in DATA_DIR.
  */
 export const accountsImporter: FeatureImporter<
@@ -40,7 +42,8 @@ export const accountsImporter: FeatureImporter<
 
   read: readStoreFile(accountsDocument, accountsDocument.defaults()),
 
-  async write(client, file) {
+  async write(client, snapshot, skips) {
+    const file = screenAccounts(snapshot, skips);
     const accounts = await step('accounts', () => insertCounted(client, ACCOUNTS, file.accounts));
     const organisations = await step('organisations', () => insertCounted(client, ORGANISATIONS, file.organisations));
     const members = await step('members', () => insertCounted(client, MEMBERS, file.members));

@@ -28,8 +28,13 @@ export const catchmentsImporter: FeatureImporter<CatchmentsFile, CatchmentCounts
 
   read: readStoreFile(catchmentsDocument, emptyCatchments()),
 
-  async write(client, file) {
-    const { catchments, catchmentAlerts, metaUpdated } = await step('catchments', () => importCatchments(client, file));
+  async write(client, file, skips) {
+    // The catchment of a subscription left out goes with it.
+    const kept = {
+      ...file,
+      catchments: file.catchments.filter((c) => !skips.isLeftOut('subscription', c.subscription_id)),
+    };
+    const { catchments, catchmentAlerts, metaUpdated } = await step('catchments', () => importCatchments(client, kept));
     return {
       counts: { catchments, catchmentAlerts },
       changed: anyInserted(catchments, catchmentAlerts) || metaUpdated,

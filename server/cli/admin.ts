@@ -7,6 +7,7 @@ import { RESET_HOURS } from '../../shared/api/invitations';
 import { Role } from '../../shared/api/team';
 import { PasswordResetService } from '../invitations/password-reset-service';
 import { openMailer } from '../mail/open-mailer';
+import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
 import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
@@ -47,7 +48,9 @@ Commands:
                                                Stripe's billing changes (with their event ids)
   migrate-json-to-postgres                     copy DATA_DIR's JSON files into the database at DATABASE_URL (creating
                                                its tables); keeps what the database already has, so running it again
-                                               adds only what is new; all or nothing
+                                               adds only what is new; all or nothing, but for a record it
+                                               cannot hold (a NUL in its text, an address that cannot be
+                                               normalised): reported and left out with what depends on it
 
 Works on DATA_DIR (default ./data), the same directory as the server; a running server sees changes within 2 s.`;
 
@@ -96,6 +99,10 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   },
 
   async 'create-account'(data, options) {
+    // The rule the API's schemas apply to a practice's name (shared/domain/text-hygiene.ts): one line, no NUL.
+    if (options.organisation !== undefined && !isPlainText(options.organisation)) {
+      throw new UsageError('--organisation must be one line of text, without control characters');
+    }
     const account = await data.accounts.createAccount(required(options, 'email'), required(options, 'password'), {
       by: ADMIN,
       organisationName: options.organisation,

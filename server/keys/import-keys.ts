@@ -6,6 +6,7 @@ import { readStore, type FeatureImporter } from '../storage/import/feature-impor
 import { ImportError, problems, step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import { insertCounted, loadTemporary } from '../storage/import/import-rows';
+import type { ImportSkips } from '../storage/import/import-skips';
 import { anyInserted, tableCount, type TableCount } from '../storage/postgres/table-count';
 import { ApiKeyRecord, type KeysFile } from './key-records';
 import { keysDocument } from './keys-document';
@@ -41,12 +42,19 @@ export const keysImporter: FeatureImporter<KeysSnapshot, Pick<ImportCounts, 'api
     return { keys, archivedKeys };
   },
 
-  async write(client, { keys, archivedKeys }) {
+  async write(client, { keys, archivedKeys }, skips) {
     // Anything that looks like a whole key is cut to its prefix (redactKeys, as the audit trails do), here and in the
-    // audit events, so that not even a file written by some buggy release can put a key into the database.
-    const records = [...archivedKeys, ...keys.keys].map((k) => ({ ...k, prefix: redactKeys(k.prefix) }));
+    // audit events, so that not even a file written by some buggy release can put a key into the database. A key of
+    // a subscription left out stays out; one whose creator was left out stays its organisation's, with no creator.
+    const records = [...archivedKeys, ...keys.keys]
+      .filter((k) => !skips.isLeftOut('subscription', k.subscription_id))
+      .map((k) => ({
+        ...k,
+        account_id: skips.isLeftOut('account', k.account_id) ? null : k.account_id,
+        prefix: redactKeys(k.prefix),
+      }));
     const apiKeys = await step('api keys', () => insertCounted(client, API_KEYS, records));
-    const keyActions = await step('key actions', () => insertKeyActions(client, keys));
+    const keyActions = await step('key actions', () => insertKeyActions(client, keys, skips));
     return {
       counts: { apiKeys: { ...apiKeys, fromArchive: archivedKeys.length }, keyActions },
       changed: anyInserted(apiKeys, keyActions),
@@ -88,10 +96,10 @@ async function readKeyArchive(file: string): Promise<ApiKeyRecord[]> {
  * Key actions have no id of their own: an (account, time) pair the file holds n times is inserted as often as the
  * table holds it fewer than n times.
  */
-async function insertKeyActions(client: PoolClient, file: KeysFile): Promise<TableCount> {
-  const rows = Object.entries(file.key_actions).flatMap(([account_id, times]) =>
-    times.map((at) => ({ account_id, at })),
-  );
+async function insertKeyActions(client: PoolClient, file: KeysFile, skips: ImportSkips): Promise<TableCount> {
+  const rows = Object.entries(file.key_actions)
+    .filter(([account_id]) => !skips.isLeftOut('account', account_id))
+    .flatMap(([account_id, times]) => times.map((at) => ({ account_id, at })));
   if (rows.length === 0) return tableCount(0, 0);
   await loadTemporary(client, 'import_key_actions', 'account_id text NOT NULL, at timestamptz NOT NULL', rows);
   const { rowCount } = await client.query(`

@@ -27,8 +27,10 @@ export const sessionsImporter: FeatureImporter<SessionsFile, Pick<ImportCounts, 
     return reader.read();
   },
 
-  async write(client, file) {
-    const rows = Object.entries(file.sessions).map(([sid_hash, s]) => ({
+  async write(client, file, skips) {
+    // The sessions of an account left out go with it.
+    const kept = Object.entries(file.sessions).filter(([, s]) => !skips.isLeftOut('account', s.account_id));
+    const rows = kept.map(([sid_hash, s]) => ({
       sid_hash,
       account_id: s.account_id,
       created_at: s.created_at,

@@ -26,8 +26,9 @@ const KEY_USAGE: ImportTarget = {
 export const usageImporter: FeatureImporter<UsageFile, Pick<ImportCounts, 'keyUsage'>> = {
   document: null,
   read: readStoreFile(usageDocument, { rows: [] }),
-  async write(client, file) {
-    const keyUsage = await step('key usage', () => insertCounted(client, KEY_USAGE, file.rows));
+  async write(client, file, skips) {
+    const rows = file.rows.filter((r) => !skips.isLeftOut('subscription', r.subscription_id));
+    const keyUsage = await step('key usage', () => insertCounted(client, KEY_USAGE, rows));
     return { counts: { keyUsage }, changed: false };
   },
 };

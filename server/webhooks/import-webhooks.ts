@@ -22,10 +22,19 @@ export const webhooksImporter: FeatureImporter<WebhooksFile, Pick<ImportCounts, 
 
   read: readStoreFile(webhooksDocument, { webhooks: [], deliveries: [] }),
 
-  async write(client, data) {
+  async write(client, data, skips) {
+    // A webhook of a subscription left out goes with it, as does one whose URL the database cannot hold (reported);
+    // their deliveries follow them.
+    const webhookRows = skips.storable(
+      'webhooks.json',
+      data.webhooks.filter((w) => !skips.isLeftOut('subscription', w.subscription_id)),
+      (w) => `the webhook of subscription ${w.subscription_id}`,
+    );
+    const kept = new Set(webhookRows.map((w) => w.subscription_id));
+    const deliveries = data.deliveries.filter((d) => kept.has(d.subscription_id));
     const { webhooks, webhookDeliveries } = await step('webhooks', async () => ({
-      webhooks: await insertCounted(client, WEBHOOKS, data.webhooks, { queued_through: none('text') }),
-      webhookDeliveries: await insertCounted(client, WEBHOOK_DELIVERIES, data.deliveries, {
+      webhooks: await insertCounted(client, WEBHOOKS, webhookRows, { queued_through: none('text') }),
+      webhookDeliveries: await insertCounted(client, WEBHOOK_DELIVERIES, deliveries, {
         claimed_until: none('timestamptz'),
         claimed_by: none('text'),
       }),

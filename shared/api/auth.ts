@@ -1,28 +1,16 @@
 import { z } from 'zod';
+import { EmailAddress, passwordText } from './text-fields';
 import { Role } from './team';
 
-/**
- * What counts as an email address, here and in the account service (`a@b.c`): one loose rule, so nobody whose
- * account the admin CLI created is refused at sign-in by a stricter validator. A well-formed but unknown address gets
- * the same 401 as a wrong password.
- */
-export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const MAX_EMAIL_LENGTH = 254;
+export { EMAIL_SHAPE, MAX_EMAIL_LENGTH } from '../domain/text-hygiene';
+export { EmailAddress } from './text-fields';
 /** The shortest password an account may have (set by the operator, an invitation or a reset). */
 export const MIN_PASSWORD_LENGTH = 10;
-
-/** An email address as every request body takes one: trimmed, lower case, EMAIL_SHAPE. */
-export const EmailAddress = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(MAX_EMAIL_LENGTH)
-  .regex(EMAIL_SHAPE, 'must be an email address');
 
 export const LoginRequest = z
   .object({
     email: EmailAddress.meta({ example: 'reception@clinic.example' }),
-    password: z.string().min(1).max(1024),
+    password: passwordText().min(1).max(1024),
   })
   .meta({ id: 'LoginRequest' });
 export type LoginRequest = z.infer<typeof LoginRequest>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAustralianPostcode } from './postcode';
+import { plainText } from './text-fields';
 import { IsoDate } from '../domain/dates';
 import { StateCode } from '../domain/declaration';
 import { LgaRef, LgaSource } from '../domain/lga';
@@ -28,7 +29,7 @@ export const CheckRequest = z
         description: `Historical check for a claim audit (YYYY-MM-DD, Australia/Sydney, from ${FIRST_CHECK_DATE}, never in the future). Default: today.`,
         example: '2025-03-10',
       }),
-    suburb: z.string().min(1).max(100).optional().meta({
+    suburb: plainText().min(1).max(100).optional().meta({
       description: "Narrows a postcode that spans several LGAs to this suburb's LGA",
       example: 'Brisbane City',
     }),

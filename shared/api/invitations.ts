@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailAddress, MIN_PASSWORD_LENGTH } from './auth';
 import { Role } from './team';
+import { passwordText } from './text-fields';
 
 /**
  * Invitations and password resets (issue #26). A link carries a single-use token after `#` (the fragment never
@@ -20,7 +21,7 @@ const Email = EmailAddress.meta({ example: 'gp@clinic.example' });
 /** A token as links carry it: 43 base64url characters (32 random bytes). */
 export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a link token');
 
-const Password = z.string().min(MIN_PASSWORD_LENGTH).max(1024);
+const Password = passwordText().min(MIN_PASSWORD_LENGTH).max(1024);
 
 /** POST /api/v1/team/invitations (owners; admins for admin and member). */
 export const InvitationRequest = z.object({ email: Email, role: Role }).strict().meta({ id: 'InvitationRequest' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailAddress, MIN_PASSWORD_LENGTH } from './auth';
+import { passwordText, plainText } from './text-fields';
 import { LinkToken } from './invitations';
 
 /**
@@ -37,9 +38,9 @@ export type SignupSettingsData = z.infer<typeof SignupSettingsData>;
 /** POST /api/v1/signup. */
 export const SignupRequest = z
   .object({
-    practice_name: z.string().trim().min(1).max(120).meta({ example: 'Riverside Family Practice' }),
+    practice_name: plainText().trim().min(1).max(120).meta({ example: 'Riverside Family Practice' }),
     email: EmailAddress.meta({ example: 'owner@riverside.example' }),
-    password: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
+    password: passwordText().min(MIN_PASSWORD_LENGTH).max(1024),
   })
   .strict()
   .meta({ id: 'SignupRequest' });

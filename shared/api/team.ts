@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text-fields';
 
 /**
  * What a member of an organisation (a practice) may do:
@@ -47,7 +48,7 @@ export const MAX_ORGANISATION_NAME_LENGTH = 200;
 
 /** PATCH /api/v1/team: the organisation's name (owners only). */
 export const OrganisationRequest = z
-  .object({ name: z.string().trim().min(1).max(MAX_ORGANISATION_NAME_LENGTH) })
+  .object({ name: plainText().trim().min(1).max(MAX_ORGANISATION_NAME_LENGTH) })
   .strict()
   .meta({ id: 'OrganisationRequest' });
 
@@ -55,4 +56,4 @@ export const OrganisationRequest = z
 export const RoleRequest = z.object({ role: Role }).strict().meta({ id: 'RoleRequest' });
 
 /** The path parameter naming a member. */
-export const MemberParams = z.object({ account_id: z.string().min(1).max(200) });
+export const MemberParams = z.object({ account_id: plainText().min(1).max(200) });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { Alert } from './alerts';
 import { IsoTimestamp } from './keys';
+import { plainText } from './text-fields';
 
 export const WebhookRequest = z
   .object({
-    url: z.string().max(2000).meta({
+    url: plainText().max(2000).meta({
       description: 'http(s) URL the alerts are POSTed to',
       example: 'https://clinic.example.com.au/hooks/dte',
     }),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PoolClient } from 'pg';
 import { openJsonDocument, readOnce, type DocumentDeclaration } from '../document';
 import type { ImportCounts } from './import-report';
+import type { ImportSkips } from './import-skips';
 
 /** What one importer's write did: its lines of the report, and whether its document changed. */
 export interface Written<C extends Partial<ImportCounts>> {
@@ -30,9 +31,12 @@ export interface FeatureImporter<S, C extends Partial<ImportCounts>> {
   read(dataDir: string): Promise<S>;
   /**
    * Inserts, in the import's transaction, what the database does not have yet, in file order; what it has is left
-   * alone and counted as already present. Each part runs as a `step` so that an error names it.
+   * alone and counted as already present. Each part runs as a `step` so that an error names it. A record the
+   * database cannot hold or the service would refuse is left out and reported in `skips`, which also says what the
+   * importers before this one left out (an account, an organisation, a subscription), so that what refers to it
+   * stays out too.
    */
-  write(client: PoolClient, snapshot: S): Promise<Written<C>>;
+  write(client: PoolClient, snapshot: S, skips: ImportSkips): Promise<Written<C>>;
 }
 
 /**

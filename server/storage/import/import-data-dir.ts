@@ -5,6 +5,7 @@ import { migrateDatabase, SchemaTooNewError, type MigrateResult } from '../postg
 import type { FeatureImporter } from './feature-importer';
 import { describe, ImportError } from './import-error';
 import { rowsInserted, type ImportCounts, type ImportReport } from './import-report';
+import { ImportSkips } from './import-skips';
 
 /**
  * `npm run admin -- migrate-json-to-postgres`: copies the state a DATA_DIR holds as JSON files into the PostgreSQL
@@ -15,6 +16,9 @@ import { rowsInserted, type ImportCounts, type ImportReport } from './import-rep
  *   counts as empty and is not created.
  * - Then the schema is brought up to date (migrateDatabase) and everything is written in one transaction: any error
  *   rolls all of it back.
+ * - A record the database cannot hold (a NUL or a lone surrogate in its text) or the service would refuse today (an
+ *   address that cannot be normalised, a name with control characters) is left out with what depends on it, and
+ *   reported (ImportSkips): one such record does not keep the others out.
  * - Nothing the database already holds is overwritten: rows are inserted with `ON CONFLICT (<primary key>) DO
  *   NOTHING` and counted as already present. Only the primary key is named, so any other conflict (an email that
  *   differs only in case from another account's, a second active key of an account, a key hash in use) is an error
@@ -66,9 +70,10 @@ export async function runImport(
   try {
     await client.query('BEGIN');
     try {
-      const { counts, bumped } = await writeAll(client, importers, snapshots);
+      const skips = new ImportSkips();
+      const { counts, bumped } = await writeAll(client, importers, snapshots, skips);
       await client.query('COMMIT');
-      return { dataDir, schema, ...counts, bumped, inserted: rowsInserted(counts) };
+      return { dataDir, schema, ...counts, bumped, inserted: rowsInserted(counts), leftOut: skips.lines };
     } catch (err) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => {
         broken = rollbackError;
@@ -107,6 +112,7 @@ async function writeAll(
   client: PoolClient,
   importers: readonly AnyImporter[],
   snapshots: readonly unknown[],
+  skips: ImportSkips,
 ): Promise<{ counts: ImportCounts; bumped: string[] }> {
   // The counters' row locks first, in name order: a store updating one of these documents meanwhile waits for the
   // import (and the import for it), as its updates wait for one another.
@@ -115,7 +121,7 @@ async function writeAll(
   const changed = new Set<string>();
   const counts: Partial<ImportCounts> = {};
   for (const [i, importer] of importers.entries()) {
-    const written = await importer.write(client, snapshots[i]);
+    const written = await importer.write(client, snapshots[i], skips);
     Object.assign(counts, written.counts);
     if (written.changed && importer.document !== null) changed.add(importer.document);
   }

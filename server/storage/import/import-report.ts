@@ -54,6 +54,8 @@ export interface ImportReport extends ImportCounts {
   bumped: string[];
   /** Rows inserted in all tables (declarations_meta and ingest_state not counted: they are updated, not inserted). */
   inserted: number;
+  /** What was left out or imported otherwise than the files hold it, and why: one line each (ImportSkips). */
+  leftOut: string[];
 }
 
 type TableName = { [K in keyof ImportCounts]: ImportCounts[K] extends TableCount ? K : never }[keyof ImportCounts];
@@ -132,6 +134,13 @@ export function formatImportReport(report: ImportReport): string {
     report.bumped.length === 0
       ? 'Nothing new: 0 rows inserted, the database is unchanged.'
       : `${report.inserted} new rows in all.`,
+    ...(report.leftOut.length === 0
+      ? []
+      : [
+          '',
+          'Left out (not counted above: fix them in DATA_DIR and run the import again), or imported changed:',
+          ...report.leftOut,
+        ]),
   ];
   return lines.join('\n');
 }

@@ -160,6 +160,22 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       const commands: Record<string, string[]> = {
         duplicate: ['create-account', '--email', email.toUpperCase(), '--password', 'another long password'],
         badEmail: ['create-account', '--email', 'not-an-email', '--password', PASSWORD],
+        // Issue #35: a look-alike letter in an address, a control character in a name. Refused before any storage is
+        // touched, so on the JSON backend only (each CLI start costs most of a second of CPU).
+        ...(testBackend() === 'json'
+          ? {
+              cyrillic: ['create-account', '--email', `\u0445${email}`, '--password', PASSWORD],
+              controlInName: [
+                'create-account',
+                '--email',
+                `x${email}`,
+                '--password',
+                PASSWORD,
+                '--organisation',
+                'A\tB',
+              ],
+            }
+          : {}),
         keyOnNewAccount: ['create-key', '--email', email],
         createExpired: ['create-account', '--email', expired, '--password', PASSWORD],
         createFresh: ['create-account', '--email', fresh, '--password', PASSWORD],
@@ -183,6 +199,20 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
     it('refuses a malformed email with exit 1', () => {
       expectFailure(r.badEmail!, /Not an email address: not-an-email/);
     });
+
+    it.skipIf(testBackend() === 'shared')(
+      'refuses an address with a look-alike letter with exit 1, as sign-up does',
+      () => {
+        expectFailure(r.cyrillic!, /Not an email address/);
+      },
+    );
+
+    it.skipIf(testBackend() === 'shared')(
+      'refuses an organisation name with a control character with exit 2 and the usage',
+      () => {
+        expectUsage(r.controlInName!, '--organisation must be one line of text');
+      },
+    );
 
     it('create-key on a new account (its subscription starts inactive) exits 1', () => {
       expectFailure(r.keyOnNewAccount!, /subscription is inactive/);

@@ -22,6 +22,7 @@ import { tempDir } from '../../helpers/temp-dir';
 import { openDataDir, seedAccount } from '../../helpers/test-server';
 import { ingestStateDocument } from '../../../server/ingest/ingest-state-document';
 import { openJsonDocument } from '../../../server/storage/document';
+import { isPlainText } from '../../../shared/domain/text-hygiene';
 
 // A real PostgreSQL on loopback, one for the file; each test gets its own database and DATA_DIR.
 const postgres = usePostgresServer();
@@ -408,6 +409,79 @@ describe('npm run admin -- migrate-json-to-postgres', () => {
     expectOneLineFailure(result, /nothing was imported \(rolled back\): accounts: .*accounts_email_unique/);
     expect(result.stderr).toContain(victim.email);
     expect(await snapshot(pool)).toEqual(before);
+  });
+
+  it('a NUL in an address or a name, a look-alike address: those records reported and left out, the others imported', async () => {
+    const { dataDir, accountIds, rawKeys } = await buildDataDir();
+    const [a, b, c] = accountIds as [string, string, string];
+    const file = path.join(dataDir, 'accounts.json');
+    const accountsFile = await readJson<AccountsFile>(file);
+    const account = (id: string) => accountsFile.accounts.find((x) => x.id === id)!;
+    const organisationOf = (id: string) => accountsFile.members.find((m) => m.account_id === id)!.organisation_id;
+    // What the JSON server stored before such text was refused: b's address with a NUL, the name of c's practice
+    // with one, and a's address with a trailing dot (which reads as the address without it).
+    const normalA = account(a).email;
+    account(a).email = `${normalA}.`;
+    account(b).email = `ex\u0000ists@clinic-two.example`;
+    const badOrganisation = accountsFile.organisations.find((o) => o.id === organisationOf(c))!;
+    badOrganisation.name = 'Clinic\u0000Three';
+    // And an invitation to a Cyrillic look-alike of a's address.
+    accountsFile.invitations.push({
+      ...accountsFile.invitations[0]!,
+      id: 'invitation-2',
+      token_hash: fakeHash(9),
+      email: normalA.replace('c', '\u0441'),
+    });
+    await writeFile(file, JSON.stringify(accountsFile));
+    // A failed sign-in's address with a NUL in the audit trail (before its torn last line).
+    const audit = path.join(dataDir, 'audit.jsonl');
+    const lines = (await readFile(audit, 'utf8')).split('\n');
+    lines.splice(
+      1,
+      0,
+      JSON.stringify({ ...JSON.parse(lines[0]!), event: 'login_failed', email: 'ex\u0000ists@x.example' }),
+    );
+    await writeFile(audit, lines.join('\n'));
+    const { url, pool } = await freshDatabase();
+
+    const result = await runImport(dataDir, url);
+
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const report = result.stdout;
+    expect(report).toContain(`accounts.json: account ${b} ("ex\\u0000ists@clinic-two.example") left out`);
+    expect(report).toContain(
+      `accounts.json: organisation ${badOrganisation.id} ("Clinic\\u0000Three") left out with its 1 member account(s)`,
+    );
+    expect(report).toContain(`accounts.json: account ${a}: ${JSON.stringify(`${normalA}.`)} imported as ${normalA}`);
+    // The look-alike letter shows as what it is.
+    const lookAlike = `\\u0441${normalA.slice(1)}`;
+    expect(report).toContain(
+      `invitation invitation-2 (to "${lookAlike}") left out: its e-mail address must be printable ASCII`,
+    );
+    expect(report).toMatch(/audit\.jsonl: the login_failed event of .* left out: email holds a NUL/);
+    // No raw control character, no password hash, no key in the report.
+    expect(isPlainText(report.replace(/\n/g, ' '))).toBe(true);
+    expect(report).not.toContain('scrypt$');
+    for (const key of rawKeys) expect(report).not.toContain(key);
+    expect(reportCounts(report)).toMatchObject({
+      accounts: [1, 1, 0],
+      organisations: [2, 2, 0],
+      invitations: [1, 1, 0],
+    });
+
+    const emails = await pool.query<{ id: string; email: string }>('SELECT id, email FROM accounts ORDER BY id');
+    expect(emails.rows).toEqual([{ id: a, email: normalA }]);
+    const organisations = await pool.query<{ id: string }>('SELECT id FROM organisations');
+    expect(organisations.rows.map((o) => o.id).sort()).toEqual([organisationOf(a), organisationOf(b)].sort());
+    // c's key, its sessions and its subscription stayed out with its practice; a's are in.
+    const keys = await pool.query<{ account_id: string | null }>('SELECT DISTINCT account_id FROM api_keys');
+    expect(keys.rows).toEqual([{ account_id: a }]);
+    const sessions = await pool.query<{ account_id: string }>('SELECT account_id FROM sessions');
+    expect(sessions.rows).toEqual([{ account_id: a }]);
+    const events = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_events WHERE email LIKE 'ex%'",
+    );
+    expect(events.rows[0]!.n).toBe(0);
   });
 
   it('a broken keys.json: exit 1 naming the file, nothing written to the database', async () => {
