@@ -106,7 +106,7 @@ export class SignupService {
     void pending.finally(() => {
       if (this.writing.get(email) === pending) this.writing.delete(email);
     });
-    this.afterAnswer.run(written.then((mail) => mail && this.send(mail)));
+    this.afterAnswer.run(written.then((mail) => mail && this.send(mail.message, mail.purpose)));
   }
 
   /**
@@ -126,7 +126,7 @@ export class SignupService {
     passwordHash: string,
     ip: string,
     origin: string,
-  ): Promise<MailMessage | null> {
+  ): Promise<{ message: MailMessage; purpose: string } | null> {
     const now = this.deps.clock();
     const issued = this.deps.mailer.enabled ? this.newLink(origin, now) : null;
     let created: MemberView;
@@ -150,9 +150,10 @@ export class SignupService {
       if (!(err instanceof AccountError && err.code === 'account_exists') && !(err instanceof UniqueViolationError)) {
         throw err;
       }
-      return this.mailEnabled ? signupExistingMail({ to: request.email, signInLink: `${origin}/console/` }) : null;
+      const notice = signupExistingMail({ to: request.email, signInLink: `${origin}/console/` });
+      return this.mailEnabled ? { message: notice, purpose: 'sign-up notice' } : null;
     }
-    return issued && this.verificationMail(created.account, issued);
+    return issued && { message: this.verificationMail(created.account, issued), purpose: 'email verification' };
   }
 
   /**
@@ -248,7 +249,7 @@ export class SignupService {
     this.afterAnswer.run(this.send(message, purpose));
   }
 
-  private async send(message: MailMessage, purpose = 'sign-up'): Promise<void> {
+  private async send(message: MailMessage, purpose: string): Promise<void> {
     await this.deps.mailer.send(message, purpose);
   }
 }
