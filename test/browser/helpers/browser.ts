@@ -334,3 +334,53 @@ export function animationFrames(page: Page, count = 4): Promise<void> {
     count,
   );
 }
+
+/** Evaluates an expression in a frame's content-script world (see contentScriptWorld). */
+export type WorldEvaluate = <T>(expression: string) => Promise<T>;
+
+/**
+ * The extension's content-script world (its isolated world) in a page's main frame, or in the frame whose URL
+ * contains `frameUrlPart`: what a script that reached that world could do, for tests that try. Through the DevTools
+ * protocol, which names each execution context with its world; waits until the content script's world exists.
+ */
+export async function contentScriptWorld(
+  page: Page,
+  ext: ExtensionBrowser,
+  frameUrlPart?: string,
+): Promise<WorldEvaluate> {
+  const cdp = await page.context().newCDPSession(page);
+  const worlds: { id: number; origin: string; frameId: string }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context }) => {
+    const aux = context.auxData as { type?: string; frameId?: string } | undefined;
+    if (aux?.type === 'isolated') worlds.push({ id: context.id, origin: context.origin, frameId: aux.frameId ?? '' });
+  });
+  await cdp.send('Runtime.enable');
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const frames: { id: string; url: string }[] = [];
+  const walk = (tree: typeof frameTree) => {
+    frames.push({ id: tree.frame.id, url: tree.frame.url });
+    for (const child of tree.childFrames ?? []) walk(child);
+  };
+  walk(frameTree);
+  const frame = frameUrlPart ? frames.find((f) => f.url.includes(frameUrlPart)) : frames[0];
+  if (!frame) throw new Error(`no frame with ${frameUrlPart} in ${frames.map((f) => f.url).join(', ')}`);
+  const extensionOrigin = `chrome-extension://${ext.extensionId}`;
+  const deadline = Date.now() + 10_000;
+  let world = worlds.find((w) => w.frameId === frame.id && w.origin === extensionOrigin);
+  while (!world) {
+    if (Date.now() > deadline) throw new Error(`no content-script world in ${frame.url}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    world = worlds.find((w) => w.frameId === frame.id && w.origin === extensionOrigin);
+  }
+  const contextId = world.id;
+  return async <T>(expression: string): Promise<T> => {
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+      expression,
+      contextId,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    return result.value as T;
+  };
+}
