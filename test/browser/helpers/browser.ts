@@ -8,6 +8,7 @@ import {
   chromium,
   selectors,
   type BrowserContext,
+  type CDPSession,
   type Frame,
   type Locator,
   type Page,
@@ -373,14 +374,17 @@ export async function contentScriptWorld(
     world = worlds.find((w) => w.frameId === frame.id && w.origin === extensionOrigin);
   }
   const contextId = world.id;
-  return async <T>(expression: string): Promise<T> => {
-    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
-      expression,
-      contextId,
-      awaitPromise: true,
-      returnByValue: true,
-    });
-    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-    return result.value as T;
-  };
+  return <T>(expression: string) => evaluateInContext<T>(cdp, contextId, expression);
+}
+
+/** Evaluates `expression` in one execution context (a DevTools protocol id) and returns its JSON value. */
+export async function evaluateInContext<T>(cdp: CDPSession, contextId: number, expression: string): Promise<T> {
+  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+    expression,
+    contextId,
+    returnByValue: true,
+    awaitPromise: true,
+  });
+  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+  return result.value as T;
 }
