@@ -40,15 +40,6 @@ async function notifyTabs(change: 'configChanged' | 'switchesChanged'): Promise<
   );
 }
 
-/** Calls `task` once, 150 ms after the last of a burst of calls (a policy or a Save changes several values at once). */
-function debounced(task: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(task, 150);
-  };
-}
-
 /**
  * The keys (the person's in storage.local, the organisation's in managed storage) are for the background and the
  * extension's pages alone: Chrome lets content scripts read every storage area but session by default, and a content
@@ -74,10 +65,11 @@ function toolbarButton() {
  * or could not reach the server may now get an answer: tell the tabs (content scripts ask again themselves).
  */
 function watchConnection(checks: CheckService): void {
-  const notify = debounced(() => void notifyTabs('configChanged'));
+  let notify: ReturnType<typeof setTimeout> | undefined;
   const configChanged = () => {
     checks.clear();
-    notify();
+    clearTimeout(notify);
+    notify = setTimeout(() => void notifyTabs('configChanged'), 150);
   };
   serverUrlItem.watch(configChanged);
   apiKeyItem.watch(configChanged);
@@ -276,7 +268,8 @@ function registerContentScriptMessages(): void {
     'siteSwitches',
     pageOrContentScript(({ data, sender }) => switchesFor(contentScriptOrigin(sender), String(data))),
   );
-  watchSwitches(debounced(() => void notifyTabs('switchesChanged')));
+  // At once, as the content script's own storage watch did: a site switched off loses its badges without a wait.
+  watchSwitches(() => void notifyTabs('switchesChanged'));
   onMessage(
     'openOptions',
     pageOrContentScript(() => browser.runtime.openOptionsPage()),
