@@ -27,13 +27,15 @@ export function fromExtensionPage(sender: Sender, me: Self = self()): boolean {
 
 /**
  * The web origin of the frame a content script's message came from, as the browser names it (not as the message
- * says): `sender.origin` (an about:blank or srcdoc frame has its creator's), else its URL's, else its tab's. Null for
- * anything but this extension's content script in an http(s) frame of a tab.
+ * says): `sender.origin` (an about:blank or srcdoc frame has its creator's), else its URL's, else its tab's. A data:
+ * or sandboxed frame (an opaque origin, "null") goes with its tab's page, as it did when the script decided itself:
+ * the script runs there only when the browser matched the frame's creator to a chosen site. Null for anything but this
+ * extension's content script in an http(s) frame of a tab.
  */
 export function contentScriptOrigin(sender: Sender, me: Self = self()): string | null {
   if (sender.id !== me.id || sender.tab?.id === undefined || sender.url?.startsWith(me.base)) return null;
   // Chrome names the frame's own origin (never its tab's instead); Firefox gives no origin, only the URLs.
-  if (sender.origin !== undefined) return httpOrigin(sender.origin);
+  if (sender.origin !== undefined && sender.origin !== 'null') return httpOrigin(sender.origin);
   return httpOrigin(sender.url) ?? httpOrigin(sender.tab.url);
 }
 

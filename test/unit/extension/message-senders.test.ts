@@ -51,7 +51,11 @@ describe('contentScriptOrigin: the frame as the browser names it', () => {
     expect(contentScriptOrigin({ ...contentScript, origin: 'https://ads.test', frameId: 9 }, ME)).toBe(
       'https://ads.test',
     );
-    expect(contentScriptOrigin({ ...contentScript, origin: 'null', frameId: 9 }, ME)).toBeNull();
+    // A data: or sandboxed frame: its tab's page (the browser ran the script there for its creator's origin).
+    expect(contentScriptOrigin({ ...contentScript, url: 'data:text/html,x', origin: 'null', frameId: 9 }, ME)).toBe(
+      PMS,
+    );
+    expect(contentScriptOrigin({ ...contentScript, origin: 'chrome-extension://other' }, ME)).toBeNull();
   });
 
   it('Firefox (no sender.origin): the frame’s URL, else its tab’s', () => {
