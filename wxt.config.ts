@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'wxt';
 
 /**
@@ -22,6 +23,12 @@ export default defineConfig({
   // The icons (toolbar, extensions page, notifications) are the extension's, kept with its sources.
   publicDir: 'extension/public',
   modules: ['@wxt-dev/module-react'],
+  hooks: {
+    // Run in the content script before WXT makes its context: no page can switch the script off (see the file).
+    'config:resolved': (wxt) => {
+      wxt.config.plugins.push(path.resolve(import.meta.dirname, 'extension/page/script-handover.ts'));
+    },
+  },
   // `wxt dev` would otherwise try to launch a browser as root and crash; tests load the built extension themselves.
   webExt: { disabled: true },
   // The browser tests build into a private temporary folder so a build never swaps files under a browser that

@@ -1,7 +1,7 @@
 import { AlertsData, type Alert } from '../../shared/api/alerts';
 import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
+import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from '../../ui/api/server-request';
 import type { AlertsProblem } from '../common/setup-answers';
 
 /**
@@ -13,6 +13,8 @@ export const ALERTS_PROBLEM_WORDS: Record<AlertsProblem, string> = {
   not_configured: 'the extension is not set up yet: its Server URL and API key are entered in the options.',
   no_permission: 'the browser has not allowed access to the server: open the options and allow it.',
   unreachable: 'the server could not be reached.',
+  redirected:
+    'the server’s address sends the extension to another address, so nothing was sent. Ask the clinic’s IT provider to enter the server’s new address in the options.',
   invalid_key:
     'the server did not accept the API key saved in this browser. Ask the practice manager or IT for the current key.',
   subscription_inactive: 'the clinic’s subscription is inactive.',
@@ -51,6 +53,7 @@ export async function requestAlerts(
   });
   if (!answer) return { ok: false, problem: 'unreachable' };
   const { response, body } = answer;
+  if (isRedirect(response)) return { ok: false, problem: 'redirected' };
   if (response.ok) {
     const parsed = successEnvelope(AlertsData).safeParse(body);
     return parsed.success ? { ok: true, alerts: parsed.data.data.alerts } : { ok: false, problem: 'unexpected' };

@@ -2,7 +2,7 @@ import { ErrorEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { ClientCheckResponse } from '../../ui/result/check-answer';
 import type { CheckOutcome, Problem } from '../../ui/result/outcome';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
+import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from '../../ui/api/server-request';
 import { retryAfterSeconds } from '../../ui/result/retry-after';
 
 /** API error codes the badge has its own words for; every other code is a server error. */
@@ -33,6 +33,7 @@ export async function requestCheck(
   });
   if (!answer) return { ok: false, postcode, problem: 'unreachable' };
   const { response, body } = answer;
+  if (isRedirect(response)) return { ok: false, postcode, problem: 'redirected' };
   if (response.ok) {
     // Leniently: a server without this one's later fields is still a server (see ui/result/check-answer.ts).
     const parsed = ClientCheckResponse.safeParse(body);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Health } from '../../shared/api/health';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
+import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from '../../ui/api/server-request';
 import type { ServerProbe } from '../common/setup-answers';
 
 /**
@@ -14,6 +14,7 @@ export async function probeServer(fetchFn: Fetch, serverUrl: string): Promise<Se
   const answer = await sendRequest(fetchFn, `${serverUrl}/healthz`, { method: 'GET', credentials: 'omit' });
   if (!answer) return 'unreachable';
   const { response, body } = answer;
+  if (isRedirect(response)) return 'redirected';
   if (response.ok) return HealthAnswer.safeParse(body).success ? 'ok' : 'not_this_service';
   // A proxy in front of a stopped server.
   return GATEWAY_STATUSES.has(response.status) ? 'unreachable' : 'not_this_service';

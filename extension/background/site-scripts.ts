@@ -13,6 +13,7 @@ import { effective, readManagedSettings, watchManagedSettings, type Managed } fr
 import { originPattern } from '../common/server-url';
 import { serverUrlItem } from '../common/settings';
 import { onSiteMessage } from '../common/site-messages';
+import { pageOnly } from './message-senders';
 import { onSiteChoiceInstalled } from './site-choice-upgrade';
 
 /** The id of the one registered content script (scripting API). */
@@ -261,6 +262,13 @@ export function startSiteScripts(): void {
       await injectIntoOpenTabs(await syncSiteScripts());
     })().catch(() => undefined);
   });
-  onSiteMessage('useOnSite', ({ data }) => useOnSite(String(data)));
-  onSiteMessage('stopOnSite', ({ data }) => stopOnSite(String(data)));
+  // The popup's, never a content script's: a hostile frame must not choose its own origin without the person's click.
+  onSiteMessage(
+    'useOnSite',
+    pageOnly(({ data }) => useOnSite(String(data))),
+  );
+  onSiteMessage(
+    'stopOnSite',
+    pageOnly(({ data }) => stopOnSite(String(data))),
+  );
 }

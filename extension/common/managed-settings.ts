@@ -132,10 +132,10 @@ function managedArea(): Browser.storage.StorageArea | null {
 }
 
 /**
- * The policy as it is now, read afresh each call (the API key is never kept anywhere else). `keys` limits the read to
- * what the caller needs: a content script asks for `page_text` only, so the key never enters a page's process. A
- * browser without managed storage (Firefox with no policies.json entry rejects the read) reads as no policy: the
- * extension then works on what the options page holds.
+ * The policy as it is now, read afresh each call (the API key is never kept anywhere else), by the background and the
+ * extension's pages only (content scripts are refused managed storage). `keys` limits the read to what the caller
+ * needs. A browser without managed storage (Firefox with no policies.json entry rejects the read) reads as no policy:
+ * the extension then works on what the options page holds.
  */
 export async function readManagedSettings(keys: readonly ManagedKey[] = MANAGED_KEYS): Promise<ManagedSettings> {
   const area = managedArea();

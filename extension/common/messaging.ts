@@ -27,15 +27,28 @@ export interface SelectionResult {
   outcome: CheckOutcome | SelectionNotice;
 }
 
+/** What the content script does in its frame (answered by the background, which alone reads the settings). */
+export interface SiteSwitches {
+  /** Badges at all: the site is chosen (the policy's or the person's) and not switched off in the popup. */
+  running: boolean;
+  /** Badges on postcodes in the page's text too. */
+  textOn: boolean;
+}
+
 /**
  * Every message between the extension's parts. The background service worker answers all of them: it is the only
- * part that talks to the server (`configChanged` and `showSelectionResult` are the messages it sends, to the tabs).
- * Content scripts send only `check`, with only the postcode.
+ * part that talks to the server (`configChanged`, `switchesChanged` and `showSelectionResult` are the messages it
+ * sends, to the tabs). Content scripts send only `check` (with only the postcode, and only from a chosen site),
+ * `siteSwitches` and `openOptions`; the background refuses them every other message (background/message-senders.ts).
  */
 export interface ProtocolMap {
   check(postcode: string): CheckOutcome;
   /** Background → content scripts: the server URL or key changed; badges showing a setup problem ask again. */
   configChanged(): void;
+  /** Content script → background: its switches in the sender's frame, on a page of this site (the top page's origin). */
+  siteSwitches(site: string): SiteSwitches;
+  /** Background → content scripts: a site list or the policy changed; each asks for its switches again. */
+  switchesChanged(): void;
   /**
    * Background → the content script of the frame where the user chose "Check disaster eligibility" on selected text:
    * show this result at the selection. The answer says whether it was shown (false: no selection to show it at).

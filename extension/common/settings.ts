@@ -2,8 +2,8 @@ import { storage } from 'wxt/utils/storage';
 
 /**
  * What the extension keeps, all in `storage.local` of this browser profile (never synced to other devices: an API
- * key is a clinic's secret). Content scripts read only the site lists: `disabledSites`, `readOnlyOffSites` and
- * `enabledSites` (enabled-sites.ts).
+ * key is a clinic's secret). Only the background and the extension's pages read it: the background keeps storage from
+ * content scripts (TRUSTED_CONTEXTS), and answers them their switches from the site lists instead.
  *
  * These are the person's own values. An organisation's policy (managed-settings.ts) wins over them without touching
  * them: effective-settings.ts decides which applies, so they come back as they were if the policy drops a setting.

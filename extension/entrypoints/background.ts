@@ -13,6 +13,8 @@ import { alertsOn, effectiveConnection } from '../common/effective-settings';
 import { readManagedSettings, watchManagedSettings } from '../common/managed-settings';
 import type { AccountResult } from '../../ui/api/account-result';
 import { onMessage, sendMessage } from '../common/messaging';
+import { contentScriptOrigin, pageOnly, pageOrChosenSite, pageOrContentScript } from '../background/message-senders';
+import { switchesFor, watchSwitches } from '../background/site-switches';
 import { normaliseServerUrl, originPattern } from '../common/server-url';
 import { apiKeyItem, disabledSitesItem, serverUrlItem } from '../common/settings';
 
@@ -28,14 +30,29 @@ const fetchFn: Fetch = (input, init) => fetch(input, init);
 const hasServerPermission = (serverUrl: string) =>
   browser.permissions.contains({ origins: [originPattern(serverUrl)] });
 
-/** Tells every tab's content scripts that the settings changed. Tabs without one simply do not answer. */
-async function notifyTabs(): Promise<void> {
+/** Tells every tab's content scripts that something they follow changed. Tabs without one simply do not answer. */
+async function notifyTabs(change: 'configChanged' | 'switchesChanged'): Promise<void> {
   const tabs = await browser.tabs.query({});
   await Promise.all(
     tabs.map((tab) =>
-      tab.id === undefined ? undefined : sendMessage('configChanged', undefined, tab.id).catch(() => undefined),
+      tab.id === undefined ? undefined : sendMessage(change, undefined, tab.id).catch(() => undefined),
     ),
   );
+}
+
+/**
+ * The keys (the person's in storage.local, the organisation's in managed storage) are for the background and the
+ * extension's pages alone: Chrome lets content scripts read every storage area but session by default, and a content
+ * script lives in a web page's process. They ask the background for what they need (their switches) instead. The level
+ * is kept by the browser; set again at every start, for an extension updated from a version that did not set it.
+ * Firefox has no access levels (nor this threat from its content processes' storage reads): there the call is absent.
+ */
+function keepStorageFromContentScripts(): void {
+  for (const area of [browser.storage.local, browser.storage.managed]) {
+    const setAccessLevel = (area as { setAccessLevel?: (options: { accessLevel: string }) => Promise<void> })
+      .setAccessLevel;
+    void setAccessLevel?.call(area, { accessLevel: 'TRUSTED_CONTEXTS' }).catch(() => undefined);
+  }
 }
 
 /** The toolbar button: `action` in MV3, `browserAction` in MV2 (Firefox). */
@@ -52,7 +69,7 @@ function watchConnection(checks: CheckService): void {
   const configChanged = () => {
     checks.clear();
     clearTimeout(notify);
-    notify = setTimeout(() => void notifyTabs(), 150);
+    notify = setTimeout(() => void notifyTabs('configChanged'), 150);
   };
   serverUrlItem.watch(configChanged);
   apiKeyItem.watch(configChanged);
@@ -121,8 +138,14 @@ function startAlerts(): void {
   browser.runtime.onInstalled.addListener(() => void alerts.poll());
   void scheduleAlerts().catch(() => undefined);
   recheckAlertsOnChange(alerts);
-  onMessage('alertsSeen', () => alerts.opened());
-  onMessage('checkAlerts', () => alerts.poll());
+  onMessage(
+    'alertsSeen',
+    pageOnly(() => alerts.opened()),
+  );
+  onMessage(
+    'checkAlerts',
+    pageOnly(() => alerts.poll()),
+  );
   // A click on an alerts notification opens the alerts list (the popup's page, in a tab), which marks them seen.
   browser.notifications.onClicked.addListener((id) => {
     if (!id.startsWith(ALERTS_NOTIFICATION_PREFIX)) return;
@@ -158,48 +181,99 @@ async function withServer<T>(call: (serverUrl: string) => Promise<AccountResult<
   return call(serverUrl);
 }
 
-/** The options page's sign-in, session and key management, over the cookie session on the server in use. */
+/**
+ * The options page's sign-in, session and key management, over the cookie session on the server in use: for the
+ * extension's own pages only (a content script asking for a new key would hand it to whatever reached that script).
+ */
 function registerAccountMessages(checks: CheckService): void {
-  onMessage('login', ({ data }) =>
-    withServer(async (url) => {
-      const login = await accountApi.login(fetchFn, url, {
-        email: String(data.email),
-        password: String(data.password),
-      });
-      if (!login.ok) return login;
-      return accountApi.session(fetchFn, url);
-    }),
+  onMessage(
+    'login',
+    pageOnly(({ data }) =>
+      withServer(async (url) => {
+        const login = await accountApi.login(fetchFn, url, {
+          email: String(data.email),
+          password: String(data.password),
+        });
+        if (!login.ok) return login;
+        return accountApi.session(fetchFn, url);
+      }),
+    ),
   );
-  onMessage('logout', () =>
-    withServer(async (url) => {
-      const result = await accountApi.logout(fetchFn, url);
-      return result.ok ? { ok: true, data: null } : result;
-    }),
+  onMessage(
+    'logout',
+    pageOnly(() =>
+      withServer(async (url) => {
+        const result = await accountApi.logout(fetchFn, url);
+        return result.ok ? { ok: true, data: null } : result;
+      }),
+    ),
   );
-  onMessage('session', () => withServer((url) => accountApi.session(fetchFn, url)));
-  onMessage('keyStatus', () => withServer((url) => accountApi.keyStatus(fetchFn, url)));
-  onMessage('generateKey', () => withServer((url) => accountApi.generateKey(fetchFn, url)));
+  onMessage(
+    'session',
+    pageOnly(() => withServer((url) => accountApi.session(fetchFn, url))),
+  );
+  onMessage(
+    'keyStatus',
+    pageOnly(() => withServer((url) => accountApi.keyStatus(fetchFn, url))),
+  );
+  onMessage(
+    'generateKey',
+    pageOnly(() => withServer((url) => accountApi.generateKey(fetchFn, url))),
+  );
   // The old key stops working now, though this browser may still hold it: forget answers given under it.
   const forgetChecksIfOk = <T>(result: AccountResult<T>): AccountResult<T> => {
     if (result.ok) checks.clear();
     return result;
   };
-  onMessage('regenerateKey', () => withServer((url) => accountApi.regenerateKey(fetchFn, url).then(forgetChecksIfOk)));
-  onMessage('revokeKey', () => withServer((url) => accountApi.revokeKey(fetchFn, url).then(forgetChecksIfOk)));
+  onMessage(
+    'regenerateKey',
+    pageOnly(() => withServer((url) => accountApi.regenerateKey(fetchFn, url).then(forgetChecksIfOk))),
+  );
+  onMessage(
+    'revokeKey',
+    pageOnly(() => withServer((url) => accountApi.revokeKey(fetchFn, url).then(forgetChecksIfOk))),
+  );
 }
 
+/** The options page's Catchment section (its pages only, like the account's). */
 function registerCatchmentMessages(): void {
-  onMessage('getCatchment', () => withServer((url) => catchmentApi.get(fetchFn, url)));
-  onMessage('saveCatchment', ({ data }) =>
-    withServer((url) =>
-      catchmentApi.save(
-        fetchFn,
-        url,
-        (Array.isArray(data) ? data : []).map((p) => String(p)),
+  onMessage(
+    'getCatchment',
+    pageOnly(() => withServer((url) => catchmentApi.get(fetchFn, url))),
+  );
+  onMessage(
+    'saveCatchment',
+    pageOnly(({ data }) =>
+      withServer((url) =>
+        catchmentApi.save(
+          fetchFn,
+          url,
+          (Array.isArray(data) ? data : []).map((p) => String(p)),
+        ),
       ),
     ),
   );
-  onMessage('catchmentCsv', () => withServer((url) => catchmentApi.csv(fetchFn, url)));
+  onMessage(
+    'catchmentCsv',
+    pageOnly(() => withServer((url) => catchmentApi.csv(fetchFn, url))),
+  );
+}
+
+/**
+ * What content scripts may ask (besides a check): their switches, for the frame the browser says they run in, and the
+ * options page opened. When a list or the policy changes they are told to ask again.
+ */
+function registerContentScriptMessages(): void {
+  onMessage(
+    'siteSwitches',
+    pageOrContentScript(({ data, sender }) => switchesFor(contentScriptOrigin(sender), String(data))),
+  );
+  // At once, as the content script's own storage watch did: a site switched off loses its badges without a wait.
+  watchSwitches(() => void notifyTabs('switchesChanged'));
+  onMessage(
+    'openOptions',
+    pageOrContentScript(() => browser.runtime.openOptionsPage()),
+  );
 }
 
 /**
@@ -208,6 +282,7 @@ function registerCatchmentMessages(): void {
  * worker's first turn, so an event that woke it reaches its listener.
  */
 export default defineBackground(() => {
+  keepStorageFromContentScripts();
   // The content script, on the chosen sites only: registered now, and whenever the choice changes.
   startSiteScripts();
   // Every request takes its server and key from effectiveConnection: the organisation's policy where it set usable
@@ -215,13 +290,20 @@ export default defineBackground(() => {
   const checks = new CheckService({ fetch: fetchFn, config: effectiveConnection, hasPermission: hasServerPermission });
   watchConnection(checks);
   startAlerts();
-  onMessage('check', ({ data }) => checks.check(String(data)));
+  // A check spends the clinic's budget: from the extension's pages, and from content scripts on chosen sites only.
+  onMessage(
+    'check',
+    pageOrChosenSite(({ data }) => checks.check(String(data))),
+  );
   registerSelectionMenu(checks);
-  onMessage('openOptions', () => browser.runtime.openOptionsPage());
-  onMessage('probeServer', ({ data }) => {
-    const url = normaliseServerUrl(String(data));
-    return url ? probeServer(fetchFn, url) : 'not_this_service';
-  });
+  registerContentScriptMessages();
+  onMessage(
+    'probeServer',
+    pageOnly(({ data }) => {
+      const url = normaliseServerUrl(String(data));
+      return url ? probeServer(fetchFn, url) : 'not_this_service';
+    }),
+  );
   registerAccountMessages(checks);
   registerCatchmentMessages();
 });

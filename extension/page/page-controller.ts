@@ -21,6 +21,7 @@ const RECHECK_ON_RETURN: ReadonlySet<Problem> = new Set([
   'invalid_key',
   'subscription_inactive',
   'unreachable',
+  'redirected',
   'server_error',
 ]);
 

@@ -6,6 +6,7 @@ import { type TestServer } from '../helpers/test-server';
 import { tempDir } from '../helpers/temp-dir';
 import {
   chooseMenuItem,
+  evaluateInContext,
   MENU_ID,
   openPanel,
   selectText,
@@ -88,14 +89,7 @@ afterAll(async () => {
 async function inContentScript<T>(frameId: string, expression: string): Promise<T> {
   const contextId = worlds.get(frameId);
   if (contextId === undefined) throw new Error(`no content script in frame ${frameId}`);
-  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
-    expression,
-    contextId,
-    returnByValue: true,
-    awaitPromise: true,
-  });
-  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-  return result.value as T;
+  return evaluateInContext<T>(cdp, contextId, expression);
 }
 
 /** Records every `showSelectionResult` message the frame's content script receives (without answering it). */

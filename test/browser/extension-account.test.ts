@@ -4,6 +4,7 @@ import { OPERATOR } from '../../server/team/team-service';
 import { type SeededAccount, type TestServer } from '../helpers/test-server';
 import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
+import { startRedirectingServers } from '../helpers/redirecting-server';
 
 let server: TestServer;
 let account: SeededAccount;
@@ -94,6 +95,35 @@ describe('options page: set up this computer', () => {
     await options.getByLabel('Show', { exact: true }).check();
     expect(await field.evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'))).toBe('none');
     await options.getByLabel('Show', { exact: true }).uncheck();
+  });
+});
+
+describe('a clinic server whose address redirects', () => {
+  it('gets neither the password nor a key sent on, and the pages say so in words', async () => {
+    const redirecting = await startRedirectingServers(307);
+    try {
+      await options.bringToFront();
+      const host = new URL(redirecting.url).host;
+      expect(await saveServerUrl(redirecting.url)).toBe(
+        `Not saved: ${host} redirects elsewhere, and the extension does not follow a redirect with the clinic's key or a password. Enter the server's final address (ask the IT provider for it).`,
+      );
+      // A server saved before it began redirecting: sign-in (the password) and a check (a key) go nowhere else.
+      await ext.setStorage({ serverUrl: redirecting.url, apiKey: 'sk_live_0123456789abcdefghijklmnopqrstuv' });
+      await options.reload();
+      await options.getByLabel('Email').fill(account.email);
+      await options.getByLabel('Password').fill(account.password);
+      await options.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => options.getByRole('alert').textContent()).toContain('redirects elsewhere');
+      expect(await options.getByRole('alert').textContent()).not.toMatch(/\b30\d\b/);
+      for (const status of [307, 302]) {
+        redirecting.status = status;
+        expect(await badgeText(status === 307 ? '4000' : '2480')).toContain('Server address moved');
+      }
+      expect(redirecting.received).toEqual([]);
+    } finally {
+      await ext.setStorage({ serverUrl: server.url, apiKey: '' });
+      await redirecting.close();
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import {
 import {
   allBadges,
   badgeAfter,
+  contentScriptWorld,
   openPanel,
   typePostcode,
   OVERLAY_TAG,
@@ -390,5 +391,94 @@ describe('popup', () => {
     await expect
       .poll(() => badgeAfter(page, '#postcode').textContent(), { timeout: 10_000 })
       .toContain('Not eligible · Lismore');
+  });
+});
+
+/** A message as the content script's messenger sends it (@webext-core/messaging), for a script in its world. */
+function messageFromWorld(type: string, data?: unknown): string {
+  const message = JSON.stringify({ id: 1, type, data, timestamp: 0 });
+  return `new Promise((resolve) => chrome.runtime.sendMessage(${message}, resolve))`;
+}
+
+describe('what reaches the content script’s world, or the page, can do', () => {
+  it('from the content script’s world: no key in storage, and only a check and its switches are answered', async () => {
+    await openPractice();
+    expect(await badgeFor('4000')).toContain('Eligible · Brisbane');
+    const world = await contentScriptWorld(page, ext);
+    // The person's key (storage.local) is kept from content scripts whole: the read is refused.
+    const stored = await world<string>(
+      'chrome.storage.local.get(null).then((v) => JSON.stringify(v), (e) => String(e))',
+    );
+    expect(stored).not.toContain(account.apiKey!);
+    expect(stored).toMatch(/not allowed/);
+
+    const refused = /answered only for the extension’s own pages/;
+    const hostile = 'http://127.0.0.1:9';
+    for (const [type, data] of [
+      ['regenerateKey'],
+      ['revokeKey'],
+      ['generateKey'],
+      ['keyStatus'],
+      ['session'],
+      ['login', { email: account.email, password: account.password }],
+      ['logout'],
+      ['saveCatchment', ['4000']],
+      ['getCatchment'],
+      ['catchmentCsv'],
+      ['probeServer', server.url],
+      ['checkAlerts'],
+      ['alertsSeen'],
+      // "Use on this site" for another origin (a hostile frame's), without the person's click in the popup.
+      ['useOnSite', hostile],
+      ['stopOnSite', pages.origin],
+    ] as const) {
+      const answer = await world<{ res?: unknown; err?: { message: string } }>(messageFromWorld(type, data));
+      expect({ type, answer: answer.err?.message ?? answer.res }).toEqual({
+        type,
+        answer: expect.stringMatching(refused),
+      });
+    }
+    expect(await ext.getStorage(['enabledSites'])).toEqual({ enabledSites: [pages.origin] });
+    // The key still works: nothing was regenerated or revoked.
+    expect((await checkPostcode(server, account.apiKey!, { postcode: '4000' })).status).toBe(200);
+
+    // What the content script needs is answered, for the frame the browser says it runs in.
+    const check = await world<{ res: { ok: boolean } }>(messageFromWorld('check', '2480'));
+    expect(check.res.ok).toBe(true);
+    const switches = await world<{ res: unknown }>(messageFromWorld('siteSwitches', pages.origin));
+    expect(switches.res).toEqual({ running: true, textOn: true });
+  });
+
+  it('a page’s script cannot switch the content script off, and is not told the extension’s id', async () => {
+    const other = await ext.context.newPage();
+    // Everything the page could hear from the content script, from before it starts.
+    await other.addInitScript(() => {
+      const heard: string[] = [];
+      (window as unknown as { heard: string[] }).heard = heard;
+      window.addEventListener('message', (event) => heard.push(JSON.stringify(event.data)));
+    });
+    await other.goto(`${pages.origin}/practice.html`);
+    await typePostcode(other.locator('#postcode'), '4000');
+    await expect
+      .poll(() => badgeAfter(other, '#postcode').textContent(), { timeout: 10_000 })
+      .toContain('Eligible · Brisbane');
+    const heard = () => other.evaluate(() => (window as unknown as { heard: string[] }).heard);
+    expect((await heard()).filter((text) => text.includes(ext.extensionId))).toEqual([]);
+    // WXT's "a newer copy of the script started" event, as the page's own script can make it (it knows the id from
+    // anywhere: the store's page, another install).
+    await other.evaluate((id) => {
+      const name = `${id}:content:wxt:content-script-started`;
+      const detail = { contentScriptName: 'content', messageId: 'page' };
+      document.dispatchEvent(new CustomEvent(name, { detail }));
+      window.postMessage({ type: name, ...detail }, '*');
+    }, ext.extensionId);
+    await typePostcode(other.locator('#postcode'), '2480');
+    // A script switched off takes its badge away: read without waiting for one to come back.
+    const badgeNow = () =>
+      badgeAfter(other, '#postcode')
+        .textContent({ timeout: 500 })
+        .catch(() => 'no badge');
+    await expect.poll(badgeNow, { timeout: 10_000 }).toContain('Not eligible · Lismore');
+    await other.close();
   });
 });

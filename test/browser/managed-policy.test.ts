@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { seedAccount, type SeededAccount, type TestServer } from '../helpers/test-server';
 import {
   badgeAfter,
+  contentScriptWorld,
   openPopupOver,
   registeredSites,
   typePostcode,
@@ -158,6 +159,15 @@ describe("the policy's server and key", () => {
     await expect
       .poll(() => badgeAfter(practice, '#postcode').textContent(), { timeout: 10_000 })
       .toContain('Eligible · Brisbane');
+    // The content script works on the policy's site without reading the policy: its world is refused managed storage
+    // (the key is there), while the background still reads it (the badge's answer came with the policy's key).
+    const world = await contentScriptWorld(practice, ext);
+    const managed = await world<string>(
+      'chrome.storage.managed.get(null).then((v) => JSON.stringify(v), (e) => String(e))',
+    );
+    expect(managed).not.toContain(apiKey.slice(8));
+    expect(managed).toMatch(/not allowed/);
+    expect(await managedNow()).toMatchObject({ api_key: apiKey });
     await practice.close();
   });
 

@@ -87,7 +87,14 @@ const FIELDS: [string, (p: Page) => Locator, string][] = [
 
 async function badgeText(scope: Locator, field: string): Promise<string> {
   const badge = badgeAfter(scope, field);
-  return (await badge.count()) > 0 ? ((await badge.first().textContent()) ?? '') : '';
+  if ((await badge.count()) === 0) return '';
+  // A badge may go between finding it and reading it (a switch just turned off): not waited for to come back.
+  return (
+    (await badge
+      .first()
+      .textContent({ timeout: 500 })
+      .catch(() => '')) ?? ''
+  );
 }
 
 /** Every field's badge text, by where the field is ('' for none). */

@@ -3,7 +3,7 @@ import { SessionData } from '../../shared/api/auth';
 import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
 import { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
 import type { AccountResult } from './account-result';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from './server-request';
+import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from './server-request';
 
 const UNREACHABLE = {
   ok: false,
@@ -52,6 +52,14 @@ export async function sessionCall<T>(
   );
   if (!answer) return { ...UNREACHABLE };
   const { response, body: json } = answer;
+  if (isRedirect(response)) {
+    return {
+      ok: false,
+      code: 'redirected',
+      message:
+        'The server address redirects elsewhere, and a sign-in or key is never sent on to another address: ask your IT provider for the final address and enter that as the Server URL.',
+    };
+  }
   if (response.ok) {
     const data = readSuccess(json);
     if (data !== null) return { ok: true, data };

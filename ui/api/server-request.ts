@@ -40,8 +40,18 @@ function isNetworkError(error: unknown): boolean {
 }
 
 /**
+ * Whether the server answered a redirect, which is never followed (see sendRequest): a browser's `fetch` hands back an
+ * opaque redirect (status 0), Node's the 3xx itself.
+ */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/**
  * One request to the eligibility server, for the check and the account endpoints alike: the shared timeout, no HTTP
- * cache, its body read as JSON when it is JSON. Null when the server could not be reached (network error or
+ * cache, no redirect followed (every call carries a credential: the API key, the session cookie or a password, and a
+ * browser re-sends a 307's body and keeps a custom header on the way to whatever host the redirect names; see
+ * isRedirect), its body read as JSON when it is JSON. Null when the server could not be reached (network error or
  * timeout); any other exception is a bug and is thrown. `read: 'text'` reads a successful answer as text.
  */
 export async function sendRequest(
@@ -52,10 +62,16 @@ export async function sendRequest(
 ): Promise<{ response: Response; body: unknown } | null> {
   let response: Response;
   try {
-    response = await fetchFn(url, { ...init, cache: 'no-store', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    response = await fetchFn(url, {
+      ...init,
+      cache: 'no-store',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
   } catch (error) {
     if (isNetworkError(error)) return null;
     throw error;
   }
+  if (isRedirect(response)) return { response, body: undefined };
   return { response, body: read === 'text' ? await readText(response) : await readJson(response) };
 }

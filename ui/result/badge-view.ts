@@ -33,6 +33,7 @@ const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set([
   'no_permission',
   'invalid_key',
   'subscription_inactive',
+  'redirected',
 ]);
 
 function lgaWords(data: ClientCheckData): string {
@@ -76,6 +77,11 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
     label: 'Server unreachable',
     detail:
       'The eligibility server could not be reached. Check the network connection and the Server URL in the options.',
+  },
+  redirected: {
+    label: 'Server address moved',
+    detail:
+      "The server's address sends the extension to another address, so the check was not sent. Ask the clinic's IT provider to enter the server's new address in the extension's options.",
   },
   data_unavailable: {
     label: 'Data not available yet',

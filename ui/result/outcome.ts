@@ -15,6 +15,8 @@ export type Problem =
   | 'subscription_inactive'
   | 'rate_limited'
   | 'unreachable'
+  /** The server's address answered with a redirect, which is never followed with the key (the IT provider fixes it). */
+  | 'redirected'
   | 'data_unavailable'
   | 'postcode_not_found'
   | 'invalid_postcode'

@@ -16,7 +16,13 @@ export interface ResultViewOptions {
 }
 
 /** Problems the user fixes in the options (offered "Open options"). */
-const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set(['not_configured', 'no_key', 'no_permission', 'invalid_key']);
+const SETUP_PROBLEMS: ReadonlySet<Problem> = new Set([
+  'not_configured',
+  'no_key',
+  'no_permission',
+  'invalid_key',
+  'redirected',
+]);
 /** Problems that may go away by asking again (offered "Try again"). */
 const TRANSIENT_PROBLEMS: ReadonlySet<Problem> = new Set([
   'unreachable',

@@ -13,6 +13,12 @@ export function notSavedNotice(probe: Exclude<ServerProbe, 'ok'>, url: string): 
       text: `Not saved: ${host} did not answer. Check the Server URL, and that this computer can reach the server (its network, VPN or proxy).`,
     };
   }
+  if (probe === 'redirected') {
+    return {
+      kind: 'error',
+      text: `Not saved: ${host} redirects elsewhere, and the extension does not follow a redirect with the clinic's key or a password. Enter the server's final address (ask the IT provider for it).`,
+    };
+  }
   return {
     kind: 'error',
     text: `Not saved: ${host} answered, but it is not a disaster eligibility server. Check the Server URL: it is the server's address as the practice manager or IT provider gave it, not the address of a web page.`,

@@ -8,6 +8,7 @@ import {
   chromium,
   selectors,
   type BrowserContext,
+  type CDPSession,
   type Frame,
   type Locator,
   type Page,
@@ -333,4 +334,57 @@ export function animationFrames(page: Page, count = 4): Promise<void> {
       }),
     count,
   );
+}
+
+/** Evaluates an expression in a frame's content-script world (see contentScriptWorld). */
+export type WorldEvaluate = <T>(expression: string) => Promise<T>;
+
+/**
+ * The extension's content-script world (its isolated world) in a page's main frame, or in the frame whose URL
+ * contains `frameUrlPart`: what a script that reached that world could do, for tests that try. Through the DevTools
+ * protocol, which names each execution context with its world; waits until the content script's world exists.
+ */
+export async function contentScriptWorld(
+  page: Page,
+  ext: ExtensionBrowser,
+  frameUrlPart?: string,
+): Promise<WorldEvaluate> {
+  const cdp = await page.context().newCDPSession(page);
+  const worlds: { id: number; origin: string; frameId: string }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context }) => {
+    const aux = context.auxData as { type?: string; frameId?: string } | undefined;
+    if (aux?.type === 'isolated') worlds.push({ id: context.id, origin: context.origin, frameId: aux.frameId ?? '' });
+  });
+  await cdp.send('Runtime.enable');
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const frames: { id: string; url: string }[] = [];
+  const walk = (tree: typeof frameTree) => {
+    frames.push({ id: tree.frame.id, url: tree.frame.url });
+    for (const child of tree.childFrames ?? []) walk(child);
+  };
+  walk(frameTree);
+  const frame = frameUrlPart ? frames.find((f) => f.url.includes(frameUrlPart)) : frames[0];
+  if (!frame) throw new Error(`no frame with ${frameUrlPart} in ${frames.map((f) => f.url).join(', ')}`);
+  const extensionOrigin = `chrome-extension://${ext.extensionId}`;
+  const deadline = Date.now() + 10_000;
+  let world = worlds.find((w) => w.frameId === frame.id && w.origin === extensionOrigin);
+  while (!world) {
+    if (Date.now() > deadline) throw new Error(`no content-script world in ${frame.url}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    world = worlds.find((w) => w.frameId === frame.id && w.origin === extensionOrigin);
+  }
+  const contextId = world.id;
+  return <T>(expression: string) => evaluateInContext<T>(cdp, contextId, expression);
+}
+
+/** Evaluates `expression` in one execution context (a DevTools protocol id) and returns its JSON value. */
+export async function evaluateInContext<T>(cdp: CDPSession, contextId: number, expression: string): Promise<T> {
+  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+    expression,
+    contextId,
+    returnByValue: true,
+    awaitPromise: true,
+  });
+  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+  return result.value as T;
 }
