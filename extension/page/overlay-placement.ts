@@ -85,6 +85,8 @@ export class BadgePlacer {
       const plan = this.planFor(entry, layer, { viewport, page }, layoutChanged, gone);
       if (plan !== undefined) plans.push([entry, plan]);
     }
+    // A clip box made while planning (its first badge settled this frame) is read too: the writes need its box.
+    for (const clip of this.clips.values()) clip.box ??= clipRect(clip.chain, open);
     return { viewport, origin, fixedOrigin, plans, gone };
   }
 
