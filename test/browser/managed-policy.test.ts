@@ -115,6 +115,15 @@ async function popupCheck(popup: Page, postcode: string): Promise<string> {
   return (await status.textContent()) ?? '';
 }
 
+/** Types `postcode` in a new tab of the practice page (a policy site) and waits for its badge to say `words`. */
+async function expectPracticeBadge(postcode: string, words: string): Promise<void> {
+  const practice = await ext.context.newPage();
+  await practice.goto(`${pages.origin}/practice.html`);
+  await typePostcode(practice.locator('#postcode'), postcode);
+  await expect.poll(() => badgeAfter(practice, '#postcode').textContent(), { timeout: 10_000 }).toContain(words);
+  await practice.close();
+}
+
 /** Requests the server logged for a path (method, path and status only: the log never holds a key). */
 const requestsTo = (path: string) =>
   server.logs.filter((line) => {
@@ -152,13 +161,7 @@ describe("the policy's server and key", () => {
     await expect
       .poll(async () => (await registeredSites(ext)).join(' '), { timeout: 10_000 })
       .toContain(`${pages.origin}/*`);
-    const practice = await ext.context.newPage();
-    await practice.goto(`${pages.origin}/practice.html`);
-    await typePostcode(practice.locator('#postcode'), '4000');
-    await expect
-      .poll(() => badgeAfter(practice, '#postcode').textContent(), { timeout: 10_000 })
-      .toContain('Eligible · Brisbane');
-    await practice.close();
+    await expectPracticeBadge('4000', 'Eligible · Brisbane');
   });
 
   it('are shown read-only and marked in the options page; the key is never in the page', async () => {
@@ -310,13 +313,7 @@ describe('a policy changed while the browser runs', () => {
       await options.close();
       expect(await registeredSites(ext)).toEqual([`${pages.origin}/*`]);
       // The content script runs on the good site: its badge asks for the server the policy failed to give.
-      const practice = await ext.context.newPage();
-      await practice.goto(`${pages.origin}/practice.html`);
-      await typePostcode(practice.locator('#postcode'), '4000');
-      await expect
-        .poll(() => badgeAfter(practice, '#postcode').textContent(), { timeout: 10_000 })
-        .toContain('Set server URL in options');
-      await practice.close();
+      await expectPracticeBadge('4000', 'Set server URL in options');
     } finally {
       await setPolicy(fullPolicy());
     }
