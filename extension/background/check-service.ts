@@ -1,4 +1,5 @@
 import { isAustralianPostcode } from '../../shared/api/postcode';
+import { sydneyToday } from '../../shared/domain/dates';
 import type { CheckFailure, CheckOutcome, Problem } from '../../ui/result/outcome';
 import { requestCheck } from './check-request';
 import type { Fetch } from '../../ui/api/server-request';
@@ -24,11 +25,19 @@ export interface CheckServiceDeps {
 const CACHEABLE_PROBLEMS: ReadonlySet<Problem> = new Set(['postcode_not_found', 'invalid_postcode']);
 
 export const DEFAULT_TTL_MS = 5 * 60_000;
+/**
+ * How long a failure about the key or the server is given to every tab without asking again: a page of many postcodes
+ * (or many tabs) meeting a stopped server or a revoked key asks once, not once per postcode. A new key or server
+ * (`clear`) ends it at once.
+ */
+export const FAILURE_TTL_MS = 10_000;
 
 /**
- * The background's check: one answer per postcode reused for a short time, one request in flight per postcode
- * however many fields ask, and a server that said "wait" (429 or 503 with Retry-After) is not asked again until
- * then. Every failure comes back as a CheckOutcome, never as a thrown error.
+ * The background's check, shared by every tab: one answer per postcode and Sydney day (the day the server judges
+ * declarations on: an answer from before midnight is not today's) reused for a short time, one request in flight per
+ * postcode however many fields ask, a failure about the key or server reused briefly, and a server that said "wait"
+ * (429 or 503 with Retry-After) is not asked again until then. Every failure comes back as a CheckOutcome, never as a
+ * thrown error.
  */
 export class CheckService {
   private readonly cache = new Map<string, { outcome: CheckOutcome; expires: number }>();
@@ -62,8 +71,8 @@ export class CheckService {
     if (!apiKey) return { ok: false, postcode, problem: 'no_key' };
 
     const account = `${serverUrl}\n${apiKey}`;
-    const key = `${account}\n${postcode}`;
     const now = this.now();
+    const key = `${account}\n${postcode}\n${sydneyToday(new Date(now))}`;
     const cached = this.cache.get(key);
     if (cached && cached.expires > now) return cached.outcome;
     if (cached) this.cache.delete(key);
@@ -107,9 +116,11 @@ export class CheckService {
       this.release();
     }
     if (outcome.ok || CACHEABLE_PROBLEMS.has(outcome.problem)) {
-      this.remember(key, outcome);
+      this.remember(key, outcome, this.ttlMs);
     } else if (outcome.retryAt !== undefined) {
       this.blocked.set(account, { until: outcome.retryAt, problem: outcome.problem, status: outcome.status });
+    } else {
+      this.remember(key, outcome, FAILURE_TTL_MS);
     }
     return outcome;
   }
@@ -140,9 +151,9 @@ export class CheckService {
     else this.running--;
   }
 
-  private remember(key: string, outcome: CheckOutcome): void {
+  private remember(key: string, outcome: CheckOutcome, ttlMs: number): void {
     this.cache.delete(key);
-    this.cache.set(key, { outcome, expires: this.now() + this.ttlMs });
+    this.cache.set(key, { outcome, expires: this.now() + ttlMs });
     while (this.cache.size > this.maxEntries) {
       const oldest = this.cache.keys().next().value;
       if (oldest === undefined) break;

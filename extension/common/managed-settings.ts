@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { apiKeyProblem } from './api-key-check';
-import { normaliseServerUrl } from './server-url';
+import { checkSitePattern } from './match-pattern';
+import { keepsKeyPrivate, normaliseServerUrl } from './server-url';
 
 /**
  * What an organisation's policy may set (managed storage: Chrome's and Edge's `3rdparty` policy checked against
@@ -12,7 +13,7 @@ export interface ManagedSettings {
   /** Never shown: the options page and popup say only that the organisation set one (and whether it is valid). */
   apiKey?: Managed<string>;
   /** Match patterns of the practice software's origins, where the content script is registered. */
-  sites?: Managed<string[]>;
+  sites?: ManagedSites;
   pageText?: Managed<boolean>;
   alerts?: Managed<boolean>;
 }
@@ -27,20 +28,18 @@ export type ManagedKey = (typeof MANAGED_KEYS)[number];
 /** Said next to every setting the policy holds. */
 export const SET_BY_ORGANISATION = 'Set by your organisation';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** A policy's server URL: https, or http only for a server on this computer. */
+/** A policy's server URL: https, or http only for a server on this computer. The value is never repeated. */
 export function managedServerUrl(raw: unknown): Managed<string> {
   if (typeof raw !== 'string') return { ok: false, problem: 'The server URL set by your organisation is not text.' };
   const url = normaliseServerUrl(raw);
   if (!url) {
     return {
       ok: false,
-      problem: `The server URL set by your organisation is not a web address: "${raw.slice(0, 80)}".`,
+      problem:
+        'The server URL set by your organisation is not a web address such as https://eligibility.example.com.au (with no user name or password in it), so it is not used.',
     };
   }
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && !LOOPBACK_HOSTS.has(parsed.hostname)) {
+  if (!keepsKeyPrivate(url)) {
     return {
       ok: false,
       problem:
@@ -60,35 +59,36 @@ export function managedApiKey(raw: unknown): Managed<string> {
 }
 
 /**
- * A match pattern for the practice software: http(s) scheme, a host (a leading `*.` allowed, no bare `*`: the
- * extension never runs on every site), and a path. `https://pms.example.com.au` alone is taken as its `/*`.
+ * A match pattern for the practice software, checked as Chrome checks it (see match-pattern.ts), or null.
+ * `https://pms.example.com.au` alone is taken as its `/*`.
  */
 export function sitePattern(raw: string): string | null {
-  const text = raw.trim();
-  const match = /^(https?|\*):\/\/(\*\.)?([^/*:]+)(:\d+)?(\/.*)?$/.exec(text);
-  if (!match) return null;
-  const [, scheme, wildcard = '', host, port = '', path] = match;
-  if (!/^[A-Za-z0-9.-]+$/.test(host!) || host!.startsWith('.') || host!.endsWith('.')) return null;
-  return `${scheme}://${wildcard}${host!.toLowerCase()}${port}${path && path !== '/' ? path : '/*'}`;
+  const checked = checkSitePattern(raw);
+  return checked.ok ? checked.pattern : null;
 }
 
-/** A policy's sites: every entry must be a usable pattern, or the list is refused whole (naming the bad ones). */
-export function managedSites(raw: unknown): Managed<string[]> {
+/**
+ * The policy's sites: `value` the usable ones, `refused` why each other one is not used. One bad entry never stops
+ * the others (Chrome would refuse the whole registration for it, and the extension would run nowhere).
+ */
+export type ManagedSites = ({ ok: true; value: string[] } | { ok: false; problem: string }) & { refused?: string[] };
+
+/** A policy's sites, each checked on its own; refused ones are named by their place in the list, never repeated. */
+export function managedSites(raw: unknown): ManagedSites {
   if (!Array.isArray(raw)) return { ok: false, problem: 'The sites set by your organisation are not a list.' };
   const patterns: string[] = [];
-  const bad: string[] = [];
-  for (const entry of raw) {
-    const pattern = typeof entry === 'string' ? sitePattern(entry) : null;
-    if (pattern) patterns.push(pattern);
-    else bad.push(typeof entry === 'string' ? `"${entry.slice(0, 80)}"` : JSON.stringify(entry));
+  const refused: string[] = [];
+  raw.forEach((entry: unknown, i) => {
+    const checked =
+      typeof entry === 'string' ? checkSitePattern(entry) : { ok: false as const, problem: 'it is not text' };
+    if (checked.ok) patterns.push(checked.pattern);
+    else refused.push(`Site ${i + 1} of the ${raw.length} set by your organisation is not used: ${checked.problem}.`);
+  });
+  if (refused.length === 0) return { ok: true, value: [...new Set(patterns)] };
+  if (patterns.length === 0) {
+    return { ok: false, problem: 'None of the sites set by your organisation can be used.', refused };
   }
-  if (bad.length > 0) {
-    return {
-      ok: false,
-      problem: `Some sites set by your organisation are not site addresses (${bad.join(', ')}), so none are used.`,
-    };
-  }
-  return { ok: true, value: [...new Set(patterns)] };
+  return { ok: true, value: [...new Set(patterns)], refused };
 }
 
 function managedBoolean(raw: unknown, what: string): Managed<boolean> {
@@ -195,9 +195,17 @@ export function managedView(settings: ManagedSettings): ManagedView {
 
 /** Every value the policy holds that is not used, with its reason in words, in the order of the schema. */
 export function managedProblems(view: ManagedView): string[] {
-  return [view.serverUrl, view.apiKey, view.sites, view.pageText, view.alerts].flatMap((field) =>
-    field && !field.ok ? [field.problem] : [],
-  );
+  const problem = (field: { ok: boolean; problem?: string } | undefined) =>
+    field && !field.ok && field.problem ? [field.problem] : [];
+  return [
+    ...problem(view.serverUrl),
+    ...problem(view.apiKey),
+    ...problem(view.sites),
+    // Each site refused on its own, whether or not others are used.
+    ...(view.sites?.refused ?? []),
+    ...problem(view.pageText),
+    ...problem(view.alerts),
+  ];
 }
 
 /** Whether the policy sets anything at all (with none, the pages look exactly as they do without policy support). */

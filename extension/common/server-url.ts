@@ -11,6 +11,17 @@ export function normaliseServerUrl(input: string): string | null {
   return `${url.origin}${path}`;
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a canonical server URL may carry the clinic's key: https, or http only to a server on this computer (the
+ * key then never crosses a network). One rule for the organisation's policy and the options page.
+ */
+export function keepsKeyPrivate(serverUrl: string): boolean {
+  const url = new URL(serverUrl);
+  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+}
+
 /** The match pattern a host permission for this server needs: its scheme and host, any port. */
 export function originPattern(serverUrl: string): string {
   const url = new URL(serverUrl);

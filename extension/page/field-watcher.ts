@@ -42,6 +42,21 @@ const MANY_ADDED = 8;
 const SHADOW_SEARCH_WAIT_MS = 500;
 
 /**
+ * Inputs looked at in one go; more (a grid of thousands of rows) are looked at in slices of SLICE_MS, each its own
+ * task, so the page stays responsive while their badges are added.
+ */
+const SLICE_INPUTS = 200;
+const SLICE_MS = 8;
+
+/** Inputs still to look at, with what they were found with. */
+interface Backlog {
+  inputs: Element[];
+  next: number;
+  labels: LabelIndex;
+  tree?: Document | ShadowRoot;
+}
+
+/**
  * Finds postcode fields in one document, and in the open shadow roots of its web components, and reports their
  * complete values. One MutationObserver (child lists only, on the document and on each open shadow root found) sees
  * fields added later; typing is caught by one delegated listener at the document, not one per field (events from a
@@ -65,6 +80,8 @@ export class FieldWatcher {
   /** Added subtrees not yet searched for shadow roots, searched together in idle time. */
   private readonly shadowSearch: IdleBatch;
   private readonly skipTag = (el: Element): boolean => this.ownTags.has(el.tagName);
+  private readonly backlog: Backlog[] = [];
+  private sliceTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly doc: Document,
@@ -97,6 +114,9 @@ export class FieldWatcher {
   stop(): void {
     this.observer.stop();
     this.shadowSearch.clear();
+    this.backlog.length = 0;
+    if (this.sliceTimer !== null) clearTimeout(this.sliceTimer);
+    this.sliceTimer = null;
     this.doc.removeEventListener('input', this.onInput, true);
     this.doc.removeEventListener('change', this.onChange, true);
     this.doc.removeEventListener('focusin', this.onFocusIn, true);
@@ -126,14 +146,38 @@ export class FieldWatcher {
       if (!el.firstElementChild) return;
       const inputs = el.getElementsByTagName('input');
       if (inputs.length === 0) return;
-      const inTree = tree ?? treeOf(el, this.doc);
-      for (let i = 0; i < inputs.length; i++) this.consider(inputs[i]!, labels, inTree);
+      this.considerAll(inputs, labels, tree ?? treeOf(el, this.doc));
       return;
     }
     // A shadow root has querySelectorAll but no getElementsByTagName.
-    const inputs = root.querySelectorAll('input');
-    for (let i = 0; i < inputs.length; i++) this.consider(inputs[i]!, labels, root as ShadowRoot);
+    this.considerAll(root.querySelectorAll('input'), labels, root as ShadowRoot);
   }
+
+  /** Looks at a few inputs now, and at the rest in slices (see SLICE_INPUTS). */
+  private considerAll(inputs: ArrayLike<Element>, labels: LabelIndex, tree?: Document | ShadowRoot): void {
+    if (this.backlog.length === 0 && inputs.length <= SLICE_INPUTS) {
+      for (let i = 0; i < inputs.length; i++) this.consider(inputs[i]!, labels, tree);
+      return;
+    }
+    this.backlog.push({ inputs: Array.from(inputs), next: 0, labels, tree });
+    // The first slice now; a slice already due takes the rest in turn.
+    if (this.sliceTimer === null) this.runSlice();
+  }
+
+  private readonly runSlice = (): void => {
+    this.sliceTimer = null;
+    const deadline = performance.now() + SLICE_MS;
+    while (this.backlog.length > 0 && performance.now() < deadline) {
+      const batch = this.backlog[0]!;
+      const end = Math.min(batch.inputs.length, batch.next + 20);
+      for (; batch.next < end; batch.next++) {
+        const input = batch.inputs[batch.next]!;
+        if (input.isConnected) this.consider(input, batch.labels, batch.tree);
+      }
+      if (batch.next >= batch.inputs.length) this.backlog.shift();
+    }
+    if (this.backlog.length > 0) this.sliceTimer = setTimeout(this.runSlice, 0);
+  };
 
   /**
    * Searches `root` and below for open shadow roots now, observing and scanning each one found (and the shadow roots

@@ -64,6 +64,9 @@ export class FrameLoop {
       this.listen();
       this.resizeObserver?.observe(item.el);
       this.intersectionObserver?.observe(item.el);
+    } else {
+      // The observer has spoken for this element already and says nothing more until its intersection changes.
+      for (const other of set) item.intersecting ??= other.intersecting;
     }
     set.add(item);
   }

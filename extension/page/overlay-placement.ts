@@ -64,7 +64,7 @@ export class BadgePlacer {
     const page: Box = { ...viewport, top: -scrollTop, bottom: scroller.scrollHeight - scrollTop };
 
     // Sizes of badges whose words changed: both forms laid out once, hidden (two layouts of the layer at most).
-    const measuring = [...this.entries].filter((e) => e.shown && !e.gone && e.sizeStale && e.intersecting !== false);
+    const measuring = [...this.entries].filter((e) => e.shown && !e.gone && e.sizeStale && e.intersecting === true);
     if (measuring.length > 0) measureSizes(measuring);
 
     // Reads. The clip boxes over their containers first (one read per container, whatever its number of badges; a
@@ -85,6 +85,8 @@ export class BadgePlacer {
       const plan = this.planFor(entry, layer, { viewport, page }, layoutChanged, gone);
       if (plan !== undefined) plans.push([entry, plan]);
     }
+    // A clip box made while planning (its first badge settled this frame) is read too: the writes need its box.
+    for (const clip of this.clips.values()) clip.box ??= clipRect(clip.chain, open);
     return { viewport, origin, fixedOrigin, plans, gone };
   }
 
@@ -130,7 +132,9 @@ export class BadgePlacer {
     }
     entry.gone = false;
     if (layoutChanged) entry.stale = true;
-    if (entry.intersecting === false || !entry.sizes) {
+    // Not known to be in view yet (the IntersectionObserver answers within a frame of a badge being added): on a page
+    // of thousands of fields, placing every new badge before it answers would lay out and hit-test them all.
+    if (entry.intersecting !== true || !entry.sizes) {
       // Out of view because the page scrolled: a badge level with its field (nothing pins it, nothing moved since
       // it was placed) is out of view with it, and is left alone: no write, no repaint. A badge in a clip box
       // keeps following its field (out of sight): starting and stopping a moving layer costs more than moving it.

@@ -66,6 +66,11 @@ describe('options page: set up this computer', () => {
       `Not saved: ${host} answered, but it is not a disaster eligibility server. Check the Server URL: it is the server's address as the practice manager or IT provider gave it, not the address of a web page.`,
     );
     expect(await ext.getStorage(['serverUrl'])).toEqual({});
+    // The policy's rule: http only to this computer, or the key would cross the network unencrypted.
+    expect(await saveServerUrl('http://192.168.1.20:3000')).toBe(
+      "Use the server's https:// address: over http:// the clinic's API key would cross the network unencrypted (http:// is only for a server on this computer).",
+    );
+    expect(await ext.getStorage(['serverUrl'])).toEqual({});
     expect(await saveServerUrl(server.url)).toBe('Saved.');
     expect(await ext.getStorage(['serverUrl'])).toEqual({ serverUrl: server.url });
   });

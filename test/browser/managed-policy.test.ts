@@ -116,6 +116,15 @@ async function popupCheck(popup: Page, postcode: string): Promise<string> {
   return (await status.textContent()) ?? '';
 }
 
+/** Types `postcode` in a new tab of the practice page (a policy site) and waits for its badge to say `words`. */
+async function expectPracticeBadge(postcode: string, words: string): Promise<void> {
+  const practice = await ext.context.newPage();
+  await practice.goto(`${pages.origin}/practice.html`);
+  await typePostcode(practice.locator('#postcode'), postcode);
+  await expect.poll(() => badgeAfter(practice, '#postcode').textContent(), { timeout: 10_000 }).toContain(words);
+  await practice.close();
+}
+
 /** Requests the server logged for a path (method, path and status only: the log never holds a key). */
 const requestsTo = (path: string) =>
   server.logs.filter((line) => {
@@ -289,6 +298,38 @@ describe('a policy changed while the browser runs', () => {
       expect(await popupCheck(popup, '2480')).toContain('Set server URL in options');
       await popup.close();
       await options.close();
+    } finally {
+      await setPolicy(fullPolicy());
+    }
+  });
+
+  it('bad sites and a password as the server URL: the good site still runs, each refusal said without the value', async () => {
+    const password = 'Hunter2-Practice-Password';
+    try {
+      await setPolicy({
+        ...fullPolicy(),
+        server_url: `https://admin:${password}@eligibility.example.test`,
+        // Chrome refuses a port over 65535 and would refuse the whole registration with it; a *. before a shared
+        // domain ending would run the extension on every Australian business's site.
+        sites: [pages.origin, 'http://127.0.0.1:70000/*', '*://*.com.au/*'],
+      });
+      const options = await openPage('options.html');
+      const alert = options.getByRole('alert');
+      await expect.poll(() => alert.textContent()).toContain('Site 2 of the 3 set by your organisation is not used');
+      const words = (await alert.textContent()) ?? '';
+      expect(words).toContain('its port is over 65535');
+      expect(words).toContain('Site 3 of the 3 set by your organisation is not used: its * covers a whole domain');
+      expect(words).toContain('The server URL set by your organisation is not a web address');
+      expect(await options.content()).not.toContain(password);
+      expect(await options.content()).not.toContain('70000');
+      const popup = await openPage('popup.html');
+      await expect.poll(() => popup.getByRole('alert').textContent()).toContain('Site 2 of the 3');
+      expect(await popup.content()).not.toContain(password);
+      await popup.close();
+      await options.close();
+      expect(await registeredSites(ext)).toEqual([`${pages.origin}/*`]);
+      // The content script runs on the good site: its badge asks for the server the policy failed to give.
+      await expectPracticeBadge('4000', 'Set server URL in options');
     } finally {
       await setPolicy(fullPolicy());
     }

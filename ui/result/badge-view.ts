@@ -96,6 +96,11 @@ const PROBLEM_WORDS: Record<Exclude<Problem, 'rate_limited'>, { label: string; d
     label: 'Not an Australian postcode',
     detail: 'Australian postcodes are 4 digits in 0200–0299 or 0800–9999.',
   },
+  not_checked_yet: {
+    label: 'Not checked yet — scroll to it or click to check',
+    detail:
+      "This page has many postcodes. The extension checks the ones on screen first and only a few each minute, so the clinic's checks are left for the other computers. Scroll to it, or press the badge to check it now.",
+  },
   server_error: {
     label: 'Server error — try again',
     detail: 'The server answered with an error. Try again; if it keeps happening, tell the clinic IT contact.',
@@ -133,7 +138,9 @@ export function badgeView(outcome: CheckOutcome | { pending: string }, now: numb
       ? 'Set up'
       : outcome.problem === 'postcode_not_found' || outcome.problem === 'invalid_postcode'
         ? 'Check'
-        : 'Error';
+        : outcome.problem === 'not_checked_yet'
+          ? 'Not checked'
+          : 'Error';
     return { tone: 'neutral', label: words.label, detail, icon: '!', short };
   }
   const { summary } = outcome.data;

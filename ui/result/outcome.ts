@@ -20,7 +20,12 @@ export type Problem =
   | 'data_unavailable'
   | 'postcode_not_found'
   | 'invalid_postcode'
-  | 'server_error';
+  | 'server_error'
+  /**
+   * Not asked (yet): the page holds more postcodes than one page may have checked in a minute, so that one page never
+   * spends the clinic's checks. Checked when it comes into view or when the badge is pressed.
+   */
+  | 'not_checked_yet';
 
 export interface CheckSuccess {
   ok: true;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { apiKeyProblem } from '../../common/api-key-check';
 import type { ManagedView } from '../../common/managed-settings';
-import { normaliseServerUrl, originPattern } from '../../common/server-url';
+import { keepsKeyPrivate, normaliseServerUrl, originPattern } from '../../common/server-url';
 import { apiKeyItem, serverUrlItem } from '../../common/settings';
 import type { Notice } from '../../../ui/common/NoticeLine';
 import type { AlertsCheck } from '../../common/setup-answers';
@@ -11,8 +11,10 @@ import { CHECKING_SERVER, notSavedNotice, savedNotice } from './save-notice';
 
 export type ConnectionSettings = ReturnType<typeof useConnectionSettings>;
 
-const URL_PROBLEM =
-  'Enter the server address, starting with https:// (or http:// for a server on this computer or network).';
+const URL_PROBLEM = 'Enter the server address, starting with https:// (or http:// for a server on this computer).';
+/** The policy's rule too (keepsKeyPrivate): over http the key would cross the network readable by anyone on it. */
+const NOT_HTTPS_PROBLEM =
+  "Use the server's https:// address: over http:// the clinic's API key would cross the network unencrypted (http:// is only for a server on this computer).";
 
 /** A prompt the browser will not show (it throws outside a click) counts as a refusal. */
 async function requestOriginAccess(url: string): Promise<boolean> {
@@ -21,6 +23,13 @@ async function requestOriginAccess(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** What is wrong with the form's values (`url` null: none given, or none needed when `urlNeeded` is false). */
+function formProblem(url: string | null, urlNeeded: boolean, key: string): string | null {
+  if (urlNeeded && !url) return URL_PROBLEM;
+  if (url && !keepsKeyPrivate(url)) return NOT_HTTPS_PROBLEM;
+  return key ? apiKeyProblem(key) : null;
 }
 
 const NOTHING_CHECKED: AlertsCheck = { checked: false };
@@ -103,7 +112,7 @@ export function useConnectionSettings(managed: ManagedView | null) {
   const save = async () => {
     const url = managedServerUrl ? null : normaliseServerUrl(serverUrl);
     const key = apiKey.trim();
-    const problem = !managedServerUrl && !url ? URL_PROBLEM : !managedKey && key ? apiKeyProblem(key) : null;
+    const problem = formProblem(url, !managedServerUrl, managedKey ? '' : key);
     if (problem) {
       setNotice({ kind: 'error', text: problem });
       return;

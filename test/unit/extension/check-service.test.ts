@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../shared/api/envelope';
 import type { ApiErrorCode } from '../../../shared/api/errors';
-import { CheckService } from '../../../extension/background/check-service';
+import { CheckService, FAILURE_TTL_MS } from '../../../extension/background/check-service';
 import type { Fetch } from '../../../ui/api/server-request';
 import { brisbaneResult } from './fixtures';
 
@@ -129,9 +129,29 @@ describe('CheckService', () => {
     expect(await svc.check('4000')).toMatchObject({ ok: false, postcode: '4000', problem });
   });
 
-  it('does not cache key or server failures', async () => {
-    const { svc, fetch } = service(async () => errorResponse('invalid_api_key', 401));
+  it('reuses a key or server failure only briefly, and not after a new key', async () => {
+    let now = 1_000_000;
+    const { svc, fetch } = service(async () => errorResponse('invalid_api_key', 401), { now: () => now });
     await svc.check('4000');
+    expect(await svc.check('4000')).toMatchObject({ problem: 'invalid_key' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    now += FAILURE_TTL_MS + 1;
+    await svc.check('4000');
+    expect(fetch).toHaveBeenCalledTimes(2);
+    svc.clear();
+    await svc.check('4000');
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it("does not give an answer from before midnight (Sydney) as today's", async () => {
+    // 23:58 in Sydney on 1 July 2026 (AEST, UTC+10), then one and two minutes later: well within the reuse time.
+    let now = Date.parse('2026-07-01T13:58:00Z');
+    const { svc, fetch } = service(async () => json(200, okBody()), { now: () => now });
+    await svc.check('4000');
+    now += 60_000;
+    await svc.check('4000');
+    expect(fetch).toHaveBeenCalledTimes(1);
+    now += 60_000;
     await svc.check('4000');
     expect(fetch).toHaveBeenCalledTimes(2);
   });

@@ -45,10 +45,15 @@ describe('the sites the content script is registered for', () => {
     ]);
   });
 
-  it('ignores an invalid policy list whole, and keeps the person’s sites', () => {
-    const invalid = managedSites(['https://pms.example.com.au', '*://*/*']);
-    expect(invalid.ok).toBe(false);
-    expect(chosenPatterns(invalid, ['https://mine.example.net'])).toEqual(['https://mine.example.net/*']);
+  it('registers the good sites of a policy list with bad ones (which Chrome would refuse whole), and the person’s', () => {
+    const mixed = managedSites(['https://pms.example.com.au', '*://*/*', 'https://pms.example.com.au:65536/*']);
+    expect(chosenPatterns(mixed, ['https://mine.example.net'])).toEqual([
+      'https://pms.example.com.au/*',
+      'https://mine.example.net/*',
+    ]);
+    expect(chosenPatterns(managedSites(['*://*.com/*']), ['https://mine.example.net'])).toEqual([
+      'https://mine.example.net/*',
+    ]);
     expect(chosenPatterns(managedSites('https://pms.example.com.au'), [])).toEqual([]);
     expect(chosenPatterns(undefined, [])).toEqual([]);
   });
@@ -89,8 +94,9 @@ describe('whether a pattern covers an origin', () => {
     expect(isSiteChosen('https://mine.example.net', ['https://mine.example.net'], policy)).toBe(true);
     expect(isSiteChosen('https://other.example.net', ['https://mine.example.net'], policy)).toBe(false);
     expect(policyCovers(managedSites(['https://pms.example.com.au', 'nonsense']), 'https://pms.example.com.au')).toBe(
-      false,
+      true,
     );
+    expect(policyCovers(managedSites(['https://*.com.au/*']), 'https://pms.example.com.au')).toBe(false);
   });
 });
 

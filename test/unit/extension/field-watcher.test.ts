@@ -46,6 +46,26 @@ describe('FieldWatcher', () => {
     ]);
   });
 
+  it('looks at thousands of fields in slices, each a task of its own, so the page stays responsive', () => {
+    const rows = Array.from(
+      { length: 1000 },
+      (_, i) => `<input name="pc${i}" aria-label="Postcode" value="${2000 + i}">`,
+    );
+    const { watcher, reports } = setup(rows.join(''));
+    // A clock that moves 1 ms each time it is read: a slice ends after a few reads, whatever the machine.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => ++clock);
+    watcher.start();
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.length).toBeLessThan(1000);
+    vi.runOnlyPendingTimers();
+    vi.runAllTimers();
+    expect(reports).toHaveLength(1000);
+    expect(reports[999]).toEqual(['pc999', '2999']);
+    watcher.stop();
+    now.mockRestore();
+  });
+
   it('debounces typing and reports only complete 4-digit values', () => {
     const { watcher, reports, type } = setup('<input name="postcode">');
     watcher.start();

@@ -38,17 +38,20 @@ describe('managedServerUrl', () => {
     expect(managedServerUrl('http://192.168.1.5:3000').ok).toBe(false);
   });
 
-  it('refuses what is not a web address, quoting at most 80 characters of it', () => {
-    expect(managedServerUrl('eligibility.example.test')).toEqual({
-      ok: false,
-      problem: 'The server URL set by your organisation is not a web address: "eligibility.example.test".',
-    });
-    expect(managedServerUrl('ftp://example.test').ok).toBe(false);
-    expect(managedServerUrl('https://user:pw@example.test').ok).toBe(false);
-    const long = managedServerUrl(`x${'y'.repeat(200)}`);
-    expect(long.ok === false && long.problem).toBe(
-      `The server URL set by your organisation is not a web address: "x${'y'.repeat(79)}".`,
-    );
+  it('refuses what is not a web address without repeating it (a password or key may have been pasted there)', () => {
+    for (const raw of [
+      'eligibility.example.test',
+      'ftp://example.test',
+      'https://user:hunter2secret@example.test',
+      `sk_live_${'q'.repeat(38)}`,
+    ]) {
+      const result = managedServerUrl(raw);
+      expect(result, raw).toEqual({
+        ok: false,
+        problem:
+          'The server URL set by your organisation is not a web address such as https://eligibility.example.com.au (with no user name or password in it), so it is not used.',
+      });
+    }
   });
 
   it('refuses anything but text', () => {
@@ -94,10 +97,12 @@ describe('sitePattern', () => {
     expect(sitePattern('https://pms.example.com.au/')).toBe('https://pms.example.com.au/*');
     expect(sitePattern(' https://PMS.Example.com.au/clinic/* ')).toBe('https://pms.example.com.au/clinic/*');
     expect(sitePattern('http://localhost:5173/*')).toBe('http://localhost:5173/*');
+    expect(sitePattern('http://192.168.1.20:65535/*')).toBe('http://192.168.1.20:65535/*');
   });
 
   it('takes a subdomain wildcard and the any-http(s) scheme', () => {
     expect(sitePattern('https://*.example.com.au/*')).toBe('https://*.example.com.au/*');
+    expect(sitePattern('*://*.clinic.internal/*')).toBe('*://*.clinic.internal/*');
     expect(sitePattern('*://pms.example.test')).toBe('*://pms.example.test/*');
   });
 
@@ -114,9 +119,28 @@ describe('sitePattern', () => {
       'https://example.test./*',
       'https://pms.*.test/*',
       'https://example.test:port/*',
+      'https://user:pw@example.test/*',
       '',
     ]) {
       expect(sitePattern(raw), raw).toBeNull();
+    }
+  });
+
+  it('refuses what Chrome refuses, and wildcards over a shared domain ending or IP addresses', () => {
+    const cases: [string, string][] = [
+      ['https://pms.example.test:65536/*', 'its port is over 65535'],
+      ['https://pms.example.test:99999999/*', 'its port is not a number'],
+      ['https://*.com/*', 'covers a whole domain ending'],
+      ['*://*.com.au/*', 'covers a whole domain ending'],
+      ['https://*.github.io/*', 'covers a whole domain ending'],
+      ['http://*.1/*', 'a range of IP addresses'],
+      ['http://*.0.0.1/*', 'a range of IP addresses'],
+      ['http://300.1.1.1/*', 'not a valid one'],
+    ];
+    for (const [raw, words] of cases) {
+      expect(sitePattern(raw), raw).toBeNull();
+      const sites = managedSites(['https://pms.example.test', raw]);
+      expect(sites.refused, raw).toEqual([expect.stringContaining(words)]);
     }
   });
 });
@@ -129,14 +153,27 @@ describe('managedSites', () => {
     expect(managedSites([])).toEqual({ ok: true, value: [] });
   });
 
-  it('refuses the whole list when one entry is not a site, naming each bad one', () => {
-    expect(managedSites(['https://pms.example.test', '*://*/*', 42, { host: 'x' }])).toEqual({
-      ok: false,
-      problem:
-        'Some sites set by your organisation are not site addresses ("*://*/*", 42, {"host":"x"}), so none are used.',
+  it('uses the good sites when some are bad, saying why each bad one is not used without repeating it', () => {
+    const secret = 'hunter2-password';
+    expect(
+      managedSites(['https://pms.example.test', 'https://pms.example.test:70000/*', 42, secret, '*://*.com.au/*']),
+    ).toEqual({
+      ok: true,
+      value: ['https://pms.example.test/*'],
+      refused: [
+        'Site 2 of the 5 set by your organisation is not used: its port is over 65535, the largest there is.',
+        'Site 3 of the 5 set by your organisation is not used: it is not text.',
+        'Site 4 of the 5 set by your organisation is not used: it is not a site address such as https://pms.example.com.au.',
+        'Site 5 of the 5 set by your organisation is not used: its * covers a whole domain ending (like .com or .com.au) that many organisations share.',
+      ],
     });
-    const long = managedSites([`pms ${'a'.repeat(200)}`]);
-    expect(long.ok === false && long.problem).toContain(`("pms ${'a'.repeat(76)}")`);
+    const none = managedSites([secret]);
+    expect(none).toEqual({
+      ok: false,
+      problem: 'None of the sites set by your organisation can be used.',
+      refused: [expect.stringMatching(/^Site 1 of the 1 /)],
+    });
+    expect(JSON.stringify(none)).not.toContain(secret);
   });
 
   it('refuses anything but a list', () => {
@@ -211,7 +248,9 @@ describe('managedView, managedProblems, hasPolicy (what the pages may hold and s
     expect(hasPolicy(view)).toBe(true);
   });
 
-  it('lists every value not used, in the order of the schema', () => {
+  it('lists every value not used, in the order of the schema, and each refused site', () => {
+    const sites = managedView(parseManaged({ sites: ['https://pms.example.test', 'https://pms.example.test:65536'] }));
+    expect(managedProblems(sites)).toEqual([expect.stringMatching(/^Site 2 of the 2 .* port is over 65535/)]);
     const view = managedView(
       parseManaged({ server_url: 'http://example.com', api_key: 'nope', sites: 'x', page_text: 1, alerts: 'on' }),
     );
