@@ -22,6 +22,7 @@ import { withValidBody, type ErrorFor } from '../http/validate-request';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { InvitationError, type InvitationService } from './invitation-service';
 import { PasswordResetError, type PasswordResetService } from './password-reset-service';
+import { linkUse } from './link-throttle';
 import { rethrowLinkError } from './team-invitations-router';
 
 export interface LinkRoutersDeps extends SessionViewDeps {
@@ -67,25 +68,11 @@ export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passw
     res.json({ success: true, data: (await sessionView(req, { account, member })) satisfies SessionData });
   };
 
-  /**
-   * Runs `use` of a link from the client's address, counted as sign-in counts failures: a link refused (unknown,
-   * used, expired, or its address has an account) counts against the address, anything else is given back.
-   * Throttled: 429 with Retry-After, before the link is even looked at.
-   */
-  const throttled = async <T>(req: Request, use: () => Promise<T>): Promise<T> => {
-    const address = clientAddress(req);
-    const gate = await linkThrottle.begin(address, address).catch(rethrowBusy);
-    if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
-    try {
-      const result = await use();
-      await gate.attempt.succeeded().catch(rethrowBusy);
-      return result;
-    } catch (err) {
-      if (err instanceof InvitationError || err instanceof PasswordResetError) gate.attempt.failed();
-      else await gate.attempt.succeeded().catch(() => undefined);
-      return refusal(err);
-    }
-  };
+  const throttled = linkUse(
+    linkThrottle,
+    (err) => err instanceof InvitationError || err instanceof PasswordResetError,
+    refusal,
+  );
 
   const lookup = withValidBody(TokenRequest, linkError, async ({ token }, req, res) => {
     const preview = await throttled(req, async () => invitations.lookup(token));

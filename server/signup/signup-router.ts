@@ -29,11 +29,15 @@ import { requireSession, signedInAccount, signedInMember } from '../sessions/req
 import { clearSessionCookie } from '../sessions/session-cookie';
 import '../sessions/session-types';
 import { SignupError, type SignupService } from './signup-service';
+import { linkUse } from '../invitations/link-throttle';
+import type { LoginThrottle } from '../auth/login-throttle';
 
 export interface SignupRouterDeps extends SessionViewDeps {
   config: Config;
   signup: SignupService;
   origins: OriginPolicy;
+  /** The links' throttle (invitations/link-throttle.ts): a verification link is guessed no faster than the others. */
+  linkThrottle: LoginThrottle;
 }
 
 /** What the service refuses with, as the contract's errors. */
@@ -64,6 +68,11 @@ async function endSession(req: Request, res: Response): Promise<void> {
  */
 export function signupRouter(deps: SignupRouterDeps): Router {
   const { signup, origins, accounts, config } = deps;
+  const verifyLink = linkUse(
+    deps.linkThrottle,
+    (err) => err instanceof SignupError && err.code === 'invalid_link',
+    refusal,
+  );
   const enabled = signupEnabled(config);
   const settings: SignupSettingsData = {
     enabled,
@@ -86,7 +95,7 @@ export function signupRouter(deps: SignupRouterDeps): Router {
   });
 
   const verify = withValidBody(VerifyEmailRequest, linkError, async ({ token }, req, res) => {
-    const data = await signup.verify(token, clientAddress(req)).catch(refusal);
+    const data = await verifyLink(req, () => signup.verify(token, clientAddress(req)));
     res.json({ success: true, data: data satisfies EmailVerifiedData });
   });
 
@@ -159,6 +168,9 @@ export function registerSignupPaths(registry: ApiRegistry): void {
       200: jsonResponse(successEnvelope(EmailVerifiedData), 'The address is confirmed'),
       400: errorResponse('invalid_link: unknown, used or expired link; invalid_request'),
       ...COMMON,
+      429: errorResponse(
+        'Too many refused links from this client address (20 in 15 minutes, counted with invitation and reset links); wait Retry-After seconds',
+      ),
     },
   });
   registry.registerPath({

@@ -6,7 +6,7 @@ import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import type { LoginThrottle } from '../auth/login-throttle';
-import { findByToken, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from '../invitations/links';
+import { findByToken, findByTokenIn, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from '../invitations/links';
 import { AfterAnswer } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { Mailer, MailMessage } from '../mail/mailer';
@@ -162,7 +162,7 @@ export class SignupService {
    */
   async verify(token: string, ip: string): Promise<EmailVerifiedData> {
     const now = this.deps.clock();
-    const known = findByToken(this.deps.store.current.email_verifications, token);
+    const known = findByTokenIn(this.deps.store.current.email_verifications, token);
     if (!known || !isLive(known, now) || !this.deps.accounts.findById(known.account_id)) {
       throw new SignupError('invalid_link');
     }

@@ -548,7 +548,7 @@ describe('links are looked up by their hash and throttled per client address, as
   const from = (address: string, path: string, body: unknown) =>
     new SessionClient(server.url).post(path, { body, headers: { 'x-forwarded-for': address } });
 
-  it('20 refused links from one address, then 429 with Retry-After, even for a good link; others are unaffected', async () => {
+  it('20 refused links from one address, then 429 with Retry-After, even for a good link, of every kind (verification too); others are unaffected', async () => {
     const org = await organisation(server);
     const { link } = await invite(await signedIn(server, org.owner), emailFor('throttled'), 'member');
     const token = tokenOf(link);
@@ -563,6 +563,7 @@ describe('links are looked up by their hash and throttled per client address, as
       ['/api/v1/invitations/lookup', { token }],
       ['/api/v1/invitations/accept', { token, password: NEW_PASSWORD }],
       ['/api/v1/auth/password-reset', { token, password: NEW_PASSWORD }],
+      ['/api/v1/signup/verify-email', { token }],
     ] as const) {
       const res = await from(address, path, body);
       await expectError(res, 429, 'rate_limited');

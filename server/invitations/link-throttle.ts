@@ -1,0 +1,32 @@
+import type { Request } from 'express';
+import { rethrowBusy } from '../auth/busy-refusal';
+import type { LoginThrottle } from '../auth/login-throttle';
+import { AppError } from '../http/app-error';
+import { clientAddress } from '../http/client-address';
+
+/**
+ * Every single-use link (invitation, password reset, e-mail verification) is used through this: counted from the
+ * client's address as sign-in counts failures, so guessing tokens is throttled like guessing passwords. A link refused
+ * (`isRefusal`: unknown, used, expired …) counts against the address, anything else is given back; over the limit, 429
+ * with Retry-After before the link is even looked at. Refusals are turned into the contract's errors by `refuse`.
+ */
+export function linkUse(
+  throttle: LoginThrottle,
+  isRefusal: (err: unknown) => boolean,
+  refuse: (err: unknown) => never,
+): <T>(req: Request, use: () => Promise<T>) => Promise<T> {
+  return async (req, use) => {
+    const address = clientAddress(req);
+    const gate = await throttle.begin(address, address).catch(rethrowBusy);
+    if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
+    try {
+      const result = await use();
+      await gate.attempt.succeeded().catch(rethrowBusy);
+      return result;
+    } catch (err) {
+      if (isRefusal(err)) gate.attempt.failed();
+      else await gate.attempt.succeeded().catch(() => undefined);
+      return refuse(err);
+    }
+  };
+}
