@@ -150,15 +150,17 @@ export class InvitationService {
     await this.countMail(actor, organisationId, pending.email);
     const now = this.deps.clock();
     const { token, hash } = newLinkToken();
-    const renewed = await this.deps.store.update((data) => {
-      data.invitations = liveOnly(data.invitations, now);
-      const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
-      if (!invitation) throw new InvitationError('invitation_not_found');
-      invitation.token_hash = hash;
-      invitation.expires_at = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
-      return { ...invitation };
-    });
-    await this.record(actor, 'invitation_resent', renewed);
+    const renewed = await this.deps.store.update(
+      (data) => {
+        data.invitations = liveOnly(data.invitations, now);
+        const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
+        if (!invitation) throw new InvitationError('invitation_not_found');
+        invitation.token_hash = hash;
+        invitation.expires_at = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
+        return { ...invitation };
+      },
+      (renewed) => mustRecord(this.deps.audit, this.event(actor, 'invitation_resent', renewed)),
+    );
     return this.handOver(renewed, token, origin);
   }
 
@@ -166,13 +168,15 @@ export class InvitationService {
   async revoke(actor: TeamActor, organisationId: string, id: string): Promise<void> {
     this.allow(actor, this.pending(organisationId, id).role);
     const now = this.deps.clock();
-    const revoked = await this.deps.store.update((data) => {
-      const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
-      if (!invitation || !isLive(invitation, now)) throw new InvitationError('invitation_not_found');
-      data.invitations = liveOnly(data.invitations, now).filter((i) => i.id !== id);
-      return invitation;
-    });
-    await this.record(actor, 'invitation_revoked', revoked);
+    await this.deps.store.update(
+      (data) => {
+        const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
+        if (!invitation || !isLive(invitation, now)) throw new InvitationError('invitation_not_found');
+        data.invitations = liveOnly(data.invitations, now).filter((i) => i.id !== id);
+        return invitation;
+      },
+      (revoked) => mustRecord(this.deps.audit, this.event(actor, 'invitation_revoked', revoked)),
+    );
   }
 
   /**
@@ -190,13 +194,15 @@ export class InvitationService {
     const orphaned = (i: Invitation) =>
       i.organisation_id === organisationId && i.invited_by === senderEmail && !(role && mayAssign(role, i.role));
     if (!this.deps.store.current.invitations.some(orphaned)) return 0;
-    const revoked = await this.deps.store.update((data) => {
-      data.invitations = liveOnly(data.invitations, now);
-      const gone = data.invitations.filter(orphaned);
-      data.invitations = data.invitations.filter((i) => !orphaned(i));
-      return gone;
-    });
-    for (const invitation of revoked) await this.record(actor, 'invitation_revoked', invitation, reason);
+    const revoked = await this.deps.store.update(
+      (data) => {
+        data.invitations = liveOnly(data.invitations, now);
+        const gone = data.invitations.filter(orphaned);
+        data.invitations = data.invitations.filter((i) => !orphaned(i));
+        return gone;
+      },
+      (gone) => mustRecord(this.deps.audit, ...gone.map((i) => this.event(actor, 'invitation_revoked', i, reason))),
+    );
     return revoked.length;
   }
 
@@ -222,41 +228,48 @@ export class InvitationService {
     this.usable(token);
     const password_hash = await hashPassword(password);
     const now = this.deps.clock();
-    const accepted = await this.deps.store.update((data) => {
-      data.invitations = liveOnly(data.invitations, now);
-      const invitation = findByToken(data.invitations, token);
-      if (
-        !invitation ||
-        !data.organisations.some((o) => o.id === invitation.organisation_id) ||
-        !inviterStands(invitation, membershipIn(data))
-      ) {
-        throw new InvitationError('invalid_link');
-      }
-      if (data.accounts.some((a) => a.email === invitation.email)) throw new InvitationError('account_exists');
-      const at = now.toISOString();
-      // The link came by mail to this address (or was handed on by someone who could read it): the address is proved.
-      const account: Account = {
-        id: randomUUID(),
-        email: invitation.email,
-        password_hash,
-        created_at: at,
-        email_verified_at: at,
-      };
-      const member: Member = {
-        organisation_id: invitation.organisation_id,
-        account_id: account.id,
-        role: invitation.role,
-        created_at: at,
-      };
-      data.accounts.push(account);
-      data.members.push(member);
-      data.invitations = data.invitations.filter((i) => i.email !== invitation.email);
-      return { account, member, invitation };
-    });
-    const { account, member, invitation } = accepted;
-    const self: TeamActor = { member, email: account.email, by: { source: 'web', ip } };
-    await this.record(self, 'invitation_accepted', invitation);
-    await this.record(self, 'member_added', invitation);
+    const accepted = await this.deps.store.update(
+      (data) => {
+        data.invitations = liveOnly(data.invitations, now);
+        const invitation = findByToken(data.invitations, token);
+        if (
+          !invitation ||
+          !data.organisations.some((o) => o.id === invitation.organisation_id) ||
+          !inviterStands(invitation, membershipIn(data))
+        ) {
+          throw new InvitationError('invalid_link');
+        }
+        if (data.accounts.some((a) => a.email === invitation.email)) throw new InvitationError('account_exists');
+        const at = now.toISOString();
+        // The link came by mail to this address (or was handed on by someone who could read it): the address is proved.
+        const account: Account = {
+          id: randomUUID(),
+          email: invitation.email,
+          password_hash,
+          created_at: at,
+          email_verified_at: at,
+        };
+        const member: Member = {
+          organisation_id: invitation.organisation_id,
+          account_id: account.id,
+          role: invitation.role,
+          created_at: at,
+        };
+        data.accounts.push(account);
+        data.members.push(member);
+        data.invitations = data.invitations.filter((i) => i.email !== invitation.email);
+        return { account, member, invitation };
+      },
+      ({ account, member, invitation }) => {
+        const self = accepter(account, member, ip);
+        return mustRecord(
+          this.deps.audit,
+          this.event(self, 'invitation_accepted', invitation),
+          this.event(self, 'member_added', invitation),
+        );
+      },
+    );
+    const { account, member } = accepted;
     return { account: this.deps.accounts.findById(account.id) ?? account, member };
   }
 
@@ -335,15 +348,6 @@ export class InvitationService {
     return { invitation: view(invitation), link, emailed };
   }
 
-  private async record(
-    actor: TeamActor,
-    event: AuditEventType,
-    invitation: Invitation,
-    reason?: RevokeReason,
-  ): Promise<void> {
-    await this.deps.audit.record(this.event(actor, event, invitation, reason));
-  }
-
   /** The audit event of `invitation` (recorded with its write: mustRecord). */
   private event(actor: TeamActor, event: AuditEventType, invitation: Invitation, reason?: RevokeReason): AuditInput {
     return {
@@ -357,4 +361,9 @@ export class InvitationService {
       reason,
     };
   }
+}
+
+/** Who accepts an invitation, for its audit events: the new member, from the client's address. */
+function accepter(account: Account, member: Member, ip: string): TeamActor {
+  return { member, email: account.email, by: { source: 'web', ip } };
 }

@@ -4,7 +4,7 @@ import { mayAssign } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
 import type { Account, AccountsFile, AccountStore, Member, PasswordReset } from '../accounts/account-store';
 import { hashPassword } from '../accounts/passwords';
-import type { AuditRecorder } from '../audit/audit-log';
+import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import type { Logger } from '../logger';
 import type { MailLimit } from '../mail/mail-limit';
 import type { Mailer } from '../mail/mailer';
@@ -112,33 +112,43 @@ export class PasswordResetService {
     }
     const password_hash = await hashPassword(password);
     const now = this.deps.clock();
-    const accountId = await this.deps.store.update((data) => {
-      data.password_resets = liveOnly(data.password_resets, now);
-      const reset = findByToken(data.password_resets, token);
-      const account = reset && data.accounts.find((a) => a.id === reset.account_id);
-      if (!account) throw new PasswordResetError('invalid_link');
-      account.password_hash = password_hash;
-      // The link came by mail to the address: it is proved, and a verification link still pending has nothing to do.
-      account.email_verified_at ??= now.toISOString();
-      data.email_verifications = data.email_verifications.filter((r) => r.account_id !== account.id);
-      data.password_resets = data.password_resets.filter((r) => r.account_id !== account.id);
-      return account.id;
-    });
+    const changed = await this.deps.store.update(
+      (data) => {
+        data.password_resets = liveOnly(data.password_resets, now);
+        const reset = findByToken(data.password_resets, token);
+        const account = reset && data.accounts.find((a) => a.id === reset.account_id);
+        const member = account && data.members.find((m) => m.account_id === account.id);
+        if (!account || !member) throw new PasswordResetError('invalid_link');
+        account.password_hash = password_hash;
+        // The link came by mail to the address: it is proved, and a verification link still pending has nothing to do.
+        account.email_verified_at ??= now.toISOString();
+        data.email_verifications = data.email_verifications.filter((r) => r.account_id !== account.id);
+        data.password_resets = data.password_resets.filter((r) => r.account_id !== account.id);
+        return {
+          accountId: account.id,
+          email: account.email,
+          organisationId: member.organisation_id,
+          role: member.role,
+        };
+      },
+      // With its change: a password set through a link always has its event (never logged and dropped).
+      ({ accountId, email, organisationId, role }) =>
+        mustRecord(this.deps.audit, {
+          event: 'password_reset',
+          source: 'web',
+          ip,
+          account_id: accountId,
+          email,
+          organisation_id: organisationId,
+          member_email: email,
+          role,
+        }),
+    );
     // Sessions signed in with the old password (an intruder's among them) end now, everywhere.
-    await this.deps.sessions.destroyAllFor(accountId);
-    const account = this.deps.accounts.findById(accountId);
-    const member = this.deps.accounts.membershipOf(accountId);
+    await this.deps.sessions.destroyAllFor(changed.accountId);
+    const account = this.deps.accounts.findById(changed.accountId);
+    const member = this.deps.accounts.membershipOf(changed.accountId);
     if (!account || !member) throw new PasswordResetError('invalid_link');
-    await this.deps.audit.record({
-      event: 'password_reset',
-      source: 'web',
-      ip,
-      account_id: account.id,
-      email: account.email,
-      organisation_id: member.organisation_id,
-      member_email: account.email,
-      role: member.role,
-    });
     return { account, member };
   }
 

@@ -3,6 +3,7 @@ import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { useRedisServer } from '../../helpers/redis-per-file';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
+import { tokenOf } from '../signup/signup-world';
 import { organisation, signedIn } from '../team/team-world';
 
 /**
@@ -83,6 +84,50 @@ describe('audit events are written with their change, or the change is refused',
     expect(after.map((e) => e.event)).toEqual(
       expect.arrayContaining(['login', 'member_role_changed', 'invitation_created']),
     );
+  });
+
+  it("an invitation's resend, revoke and accept, and a password reset, are refused while their audit rows cannot be written", async () => {
+    const org = await organisation(server);
+    const owner = await signedIn(server, org.owner);
+    const made = await owner.post('/api/v1/team/invitations', {
+      body: { email: `links-${process.pid}@audit.example`, role: 'member' },
+    });
+    expect(made.status).toBe(201);
+    const { invitation, link } = (await json(made)).data;
+    const issued = await owner.post(`/api/v1/team/members/${org.member.accountId}/reset-link`);
+    expect(issued.status).toBe(201);
+    const resetToken = tokenOf((await json(issued)).data.link);
+    const newPassword = 'a new passphrase for the audit test';
+    const before = await server.runtime.audit.read({ organisationId: org.organisationId });
+    const pendingBefore = server.runtime.invitations.list(org.organisationId);
+    await auditRowsRefused(async () => {
+      await expectUnavailable(await owner.post(`/api/v1/team/invitations/${invitation.id}/resend`));
+      await expectUnavailable(await owner.request('DELETE', `/api/v1/team/invitations/${invitation.id}`));
+      const person = new SessionClient(server.url);
+      await expectUnavailable(
+        await person.post('/api/v1/invitations/accept', { body: { token: tokenOf(link), password: newPassword } }),
+      );
+      await expectUnavailable(
+        await person.post('/api/v1/auth/password-reset', { body: { token: resetToken, password: newPassword } }),
+      );
+    });
+    // Nothing changed: the same invitation (same link, same expiry), no new account, the old password still works.
+    expect(server.runtime.invitations.list(org.organisationId)).toEqual(pendingBefore);
+    expect(await server.runtime.audit.read({ organisationId: org.organisationId })).toEqual(before);
+    expect((await new SessionClient(server.url).login(org.member.email, org.member.password)).status).toBe(200);
+
+    // With the audit trail back, each is done and has its event.
+    const person = new SessionClient(server.url);
+    const accepted = await person.post('/api/v1/invitations/accept', {
+      body: { token: tokenOf(link), password: newPassword },
+    });
+    expect(accepted.status).toBe(200);
+    const reset = await person.post('/api/v1/auth/password-reset', {
+      body: { token: resetToken, password: newPassword },
+    });
+    expect(reset.status).toBe(200);
+    const events = (await server.runtime.audit.read({ organisationId: org.organisationId })).map((e) => e.event);
+    expect(events).toEqual(expect.arrayContaining(['invitation_accepted', 'member_added', 'password_reset']));
   });
 
   it('kill -9 of PostgreSQL: sign-in answers 503 storage_unavailable and signs nobody in (its audit row is lost)', async () => {
