@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { EMAIL_SHAPE } from '../shared/api/auth';
+import { hasLoneSurrogate } from '../shared/domain/text-hygiene';
 import { parseExtensionOrigins, parsePublicUrls } from './sessions/origin-policy';
 import { DRFA_PACKAGE_URL } from './ingest/drfa-source';
 import { DEFAULT_MIN_DECLARATIONS } from './ingest/plausibility';
@@ -62,7 +63,7 @@ const textLine = (max: number) =>
     .trim()
     .max(max, `must be at most ${max} characters`)
     .refine((v) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(v), 'must be one line of text, without control characters')
-    .refine((v) => !/\p{Cs}/u.test(v), 'must be text (it holds a lone surrogate)');
+    .refine((v) => !hasLoneSurrogate(v), 'must be text (it holds a lone surrogate)');
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 

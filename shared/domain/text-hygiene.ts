@@ -15,8 +15,8 @@
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
 const FORBIDDEN_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** A high surrogate not followed by a low one, or a low one not after a high one. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+/** A surrogate that is not half of a pair: with the u flag a whole pair is one code point, never category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Whether `text` has a lone surrogate (is not well-formed UTF-16, so not encodable as UTF-8). */
 export function hasLoneSurrogate(text: string): boolean {
