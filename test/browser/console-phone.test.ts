@@ -33,6 +33,8 @@ const PACKAGE = 'disaster-telehealth-eligibility-0.1.0-chrome.zip';
 let h: ConsoleHarness;
 let w: WatchedPage;
 let page: Page;
+/** The pending invitation's link, for the signed-out pages' check. */
+let invitationLink: string;
 /** Every console script the phone loaded, and the encoding it came in. */
 const scripts: { url: string; encoding: string | undefined }[] = [];
 
@@ -42,7 +44,7 @@ beforeAll(async () => {
   await symlink(inject('consoleDir'), path.join(output, 'console'));
   await writeFile(path.join(output, PACKAGE), Buffer.alloc(150 * 1024, 1));
   h = await openConsoleHarness({
-    server: { config: { CONSOLE_DIR: path.join(output, 'console') } },
+    server: { config: { CONSOLE_DIR: path.join(output, 'console'), SIGNUP: 'on' } },
     account: { email: `practice.manager@${DOMAIN}`, withKey: true },
   });
   const { runtime } = h.server;
@@ -57,7 +59,13 @@ beforeAll(async () => {
     await runtime.team.add(OPERATOR, organisationId, `${name}@${DOMAIN}`, PASSWORD, role);
   }
   const by = { member: owner, email: h.account.email, by: { source: 'web' as const, ip: '127.0.0.1' } };
-  await runtime.invitations.invite(by, organisationId, `locum.gp@${DOMAIN}`, 'member', h.server.url);
+  ({ link: invitationLink } = await runtime.invitations.invite(
+    by,
+    organisationId,
+    `locum.gp@${DOMAIN}`,
+    'member',
+    h.server.url,
+  ));
   await runtime.catchments.replace(subscriptionId, ['2480', '4000', '4055']);
   // A month of checks by the key and by hand, and today's for real.
   const keyId = runtime.keys.currentKey(subscriptionId)!.id;
@@ -218,6 +226,30 @@ describe('an owner on a phone', () => {
     await ready(page);
     expect(await unreachable(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('the signed-out pages fit too: sign-up, its "Next: sign in", an invitation’s link; axe-clean', async () => {
+    const guest = await h.newPage(PHONE);
+    try {
+      const p = guest.page;
+      await p.goto(`${h.server.url}/console/signup`);
+      await p.getByLabel('Practice name').waitFor();
+      expect(await unreachable(p)).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
+      await p.getByLabel('Practice name').fill('Riverside Family Practice');
+      await p.getByLabel('Email').fill(`new.owner@${DOMAIN}`);
+      await p.getByLabel('Password').fill(PASSWORD);
+      await p.getByLabel('Password').press('Enter');
+      await expect.poll(() => p.getByRole('heading', { level: 1 }).textContent()).toBe('Next: sign in');
+      expect(await unreachable(p)).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
+      await p.goto(invitationLink);
+      await p.getByTestId('invitation-preview').waitFor();
+      expect(await unreachable(p)).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
+    } finally {
+      await guest.context.close();
+    }
   });
 
   it('lists every page of the navigation above', async () => {
