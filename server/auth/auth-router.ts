@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { LoginRequest, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import {
@@ -51,11 +51,11 @@ export function authRouter(deps: AuthRouterDeps): Router {
         .catch((err: unknown) => {
           if (!(err instanceof SignInError)) rethrowBusy(err);
           throw err.code === 'rate_limited'
-            ? new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) })
-            : new AppError('invalid_credentials');
+            ? new ContractError('rate_limited', { retryAfterSeconds: err.retryAfterSeconds })
+            : new ContractError('invalid_credentials');
         });
       const member = accounts.membershipOf(account.id);
-      if (!member) throw new AppError('invalid_credentials');
+      if (!member) throw new ContractError('invalid_credentials');
       res.json({ success: true, data: await sessionView(req, { account, member }) });
     },
   );

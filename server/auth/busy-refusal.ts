@@ -1,5 +1,5 @@
 import { HashingBusyError } from '../accounts/hashing-limiter';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS } from '../rate-limit/check-rate-limit';
 import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
 
@@ -11,12 +11,10 @@ import { RateLimitUnavailableError } from '../rate-limit/sliding-window';
  */
 export function rethrowBusy(err: unknown): never {
   if (err instanceof RateLimitUnavailableError) {
-    throw new AppError('rate_limit_unavailable', undefined, {
-      'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
-    });
+    throw new ContractError('rate_limit_unavailable', { retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS });
   }
   if (err instanceof HashingBusyError) {
-    throw new AppError('server_busy', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+    throw new ContractError('server_busy', { retryAfterSeconds: err.retryAfterSeconds });
   }
   throw err;
 }

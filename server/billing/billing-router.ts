@@ -9,7 +9,7 @@ import {
 } from '../../shared/api/billing';
 import { successEnvelope } from '../../shared/api/envelope';
 import type { AccountService } from '../accounts/account-service';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { bodyParserError, jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -30,7 +30,7 @@ function rethrowBillingError(err: unknown): never {
   if (err instanceof BillingError) {
     const headers: Record<string, string> =
       err.code === 'billing_unavailable' ? { 'Retry-After': RETRY_AFTER_SECONDS } : {};
-    throw new AppError(err.code, undefined, headers);
+    throw new ContractError(err.code, { headers });
   }
   throw err;
 }
@@ -107,10 +107,10 @@ const readRawBody = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT })
  */
 export function billingWebhookRouter(billing: BillingService): Router {
   const configured: RequestHandler = (_req, _res, next) => {
-    next(billing.mode === 'stripe' ? undefined : new AppError('billing_not_configured'));
+    next(billing.mode === 'stripe' ? undefined : new ContractError('billing_not_configured'));
   };
   const jsonOnly: RequestHandler = (req, _res, next) => {
-    next(req.is(['application/json', 'application/*+json']) ? undefined : new AppError('unsupported_media_type'));
+    next(req.is(['application/json', 'application/*+json']) ? undefined : new ContractError('unsupported_media_type'));
   };
   const raw: RequestHandler = (req, res, next) =>
     readRawBody(req, res, (err?: unknown) => (err === undefined ? next() : next(bodyParserError(err))));

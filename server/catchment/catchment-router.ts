@@ -18,7 +18,7 @@ import { signedInActor } from '../activity/activity-actor';
 import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { dataMetadata, lastRefreshOrUnavailable } from '../check/data-metadata';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { jsonBodyUpTo } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import {
@@ -75,16 +75,16 @@ const shown = (value: unknown): string =>
  * is looked at, whatever they are (the documented maxItems); then distinct ones; then every invalid or unknown postcode
  * is listed in one error.
  */
-function distinctPostcodes(list: readonly unknown[], postcodes: PostcodeIndex): string[] | AppError {
-  if (list.length > MAX_CATCHMENT_ENTRIES) return new AppError('catchment_too_large');
+function distinctPostcodes(list: readonly unknown[], postcodes: PostcodeIndex): string[] | ContractError {
+  if (list.length > MAX_CATCHMENT_ENTRIES) return new ContractError('catchment_too_large');
   const distinct = new Map<string, unknown>();
   for (const value of list) distinct.set(typeof value === 'string' ? value : `\0${shown(value)}`, value);
-  if (distinct.size > MAX_CATCHMENT_POSTCODES) return new AppError('catchment_too_large');
+  if (distinct.size > MAX_CATCHMENT_POSTCODES) return new ContractError('catchment_too_large');
   const offenders: string[] = [];
   for (const value of distinct.values()) {
     if (!isAustralianPostcode(value) || postcodes.get(value) === undefined) offenders.push(shown(value));
   }
-  if (offenders.length > 0) return new AppError('invalid_postcode', undefined, {}, offenders);
+  if (offenders.length > 0) return new ContractError('invalid_postcode', { details: offenders });
   return [...distinct.values()] as string[];
 }
 
@@ -98,7 +98,7 @@ const catchmentRefusal =
     const list = path[0] === 'postcodes' ? (body as { postcodes?: unknown }).postcodes : undefined;
     if (!Array.isArray(list)) return 'invalid_request';
     const judged = distinctPostcodes(list, postcodes);
-    return judged instanceof AppError ? judged : 'invalid_request';
+    return judged instanceof ContractError ? judged : 'invalid_request';
   };
 
 /**
@@ -113,13 +113,13 @@ export function catchmentRouter(deps: CatchmentRouterDeps): Router {
   // Refused before the body is looked at, whatever it holds.
   const activeSubscription: RequestHandler = (_req, res, next) => {
     const subscription = subscriptionOf(res);
-    if (!subscription || !isSubscriptionActive(subscription, clock())) throw new AppError('subscription_inactive');
+    if (!subscription || !isSubscriptionActive(subscription, clock())) throw new ContractError('subscription_inactive');
     next();
   };
 
   const save = withValidBody(CatchmentRequest, catchmentRefusal(postcodes), async (body, req, res, next) => {
     const judged = distinctPostcodes(body.postcodes, postcodes);
-    if (judged instanceof AppError) throw judged;
+    if (judged instanceof ContractError) throw judged;
     // Answered as GET, which needs the data: before the first refresh nothing is saved either.
     lastRefreshOrUnavailable(declarations);
     await catchments.replace(subscriptionOf(res)!.id, judged);

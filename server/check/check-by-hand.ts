@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { CheckRequest, CheckResponse } from '../../shared/api/check';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { errorResponse, jsonRequestBody, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
 import { countUsage, type UsageCounter } from '../keys/require-api-key';
 import { callerSubscription, requireSession } from '../sessions/require-session';
@@ -27,7 +27,7 @@ export function checkByHandHandlers(deps: CheckByHandDeps): RequestHandler[] {
   const caller: RequestHandler = (_req, res, next) => {
     const subscription = callerSubscription(res);
     if (!subscription || !isSubscriptionActive(subscription, clock())) {
-      return next(new AppError('subscription_inactive'));
+      return next(new ContractError('subscription_inactive'));
     }
     // Counted and limited as one more caller of the subscription, beside its keys.
     res.locals.caller = { id: `${BY_HAND_PREFIX}${subscription.id}`, subscription };

@@ -5,7 +5,7 @@ import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
 import { evaluateEligibility } from '../../shared/eligibility/evaluate';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { jsonBody } from '../http/json-body';
 import { API_KEY_AUTH, errorResponse, jsonRequestBody, jsonResponse, type ApiRegistry } from '../http/openapi-registry';
 import { withValidBody } from '../http/validate-request';
@@ -45,13 +45,13 @@ export function answerHandlers(
   const check = (body: CheckRequest, _req: Request, res: Response): void => {
     const now = clock();
     const today = sydneyToday(now);
-    if (body.date !== undefined && body.date > today) throw new AppError('invalid_date');
+    if (body.date !== undefined && body.date > today) throw new ContractError('invalid_date');
     const lastUpdated = lastRefreshOrUnavailable(declarations, now);
 
     const area =
       body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);
-    if (area === undefined) throw new AppError('postcode_not_found');
-    if (area === null) throw new AppError('invalid_suburb');
+    if (area === undefined) throw new ContractError('postcode_not_found');
+    if (area === null) throw new ContractError('invalid_suburb');
 
     const day = body.date ?? today;
     const metadata = dataMetadata(lastUpdated, now, day);

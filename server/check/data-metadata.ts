@@ -1,6 +1,6 @@
 import type { DataMetadata } from '../../shared/api/check';
 import { isStale } from '../declarations/freshness';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 
 /** Seconds to wait while a refresh is under way, or when no schedule says when the next one is: a poll, not a promise. */
 const REFRESH_POLL_SECONDS = 60;
@@ -25,7 +25,7 @@ export function lastRefreshOrUnavailable(
   const lastUpdated = declarations.lastUpdated;
   if (lastUpdated === null) {
     const retryAfter = secondsUntilData(declarations.nextRefreshAttempt?.(), now);
-    throw new AppError('data_unavailable', undefined, { 'Retry-After': String(retryAfter) });
+    throw new ContractError('data_unavailable', { retryAfterSeconds: retryAfter });
   }
   return lastUpdated;
 }

@@ -1,17 +1,17 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorBody } from '../../shared/api/envelope';
-import { AppError } from './app-error';
+import { ContractError } from '../contract-error';
 
-export const notFound: RequestHandler = (_req, _res, next) => next(new AppError('not_found'));
+export const notFound: RequestHandler = (_req, _res, next) => next(new ContractError('not_found'));
 
 /** The one place errors become responses. Nothing the client sees carries a stack trace or an internal message. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     // Body-parser's errors arrive here already as AppErrors (jsonBody maps them); anything else is a bug.
-    const known = err instanceof AppError ? err : undefined;
+    const known = err instanceof ContractError ? err : undefined;
     if (!known) logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
-    const error = known ?? new AppError('internal_error');
+    const error = known ?? new ContractError('internal_error');
     if (res.headersSent) {
       res.destroy();
       return;

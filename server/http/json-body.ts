@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { DUPLICATE_KEY_MESSAGE, type ApiErrorCode } from '../../shared/api/errors';
-import { AppError } from './app-error';
+import { ContractError } from '../contract-error';
 import { hasDuplicateKey } from './duplicate-keys';
 
 export const MAX_BODY_BYTES = 10 * 1024;
@@ -13,10 +13,11 @@ export const MAX_BODY_BYTES = 10 * 1024;
  * understand.
  */
 function checkBody(_req: IncomingMessage, _res: unknown, body: Buffer, charset: string): void {
-  if (charset !== 'utf-8' && charset !== 'utf8') throw new AppError('unsupported_media_type');
+  if (charset !== 'utf-8' && charset !== 'utf8') throw new ContractError('unsupported_media_type');
   // The scan runs on every body (a few dozen bytes for a check); only a positive answer costs a second parse, which
   // tells a duplicate key from text that is not JSON at all (that is reported as such by the parse that follows).
-  if (hasDuplicateKey(body) && isJson(body)) throw new AppError('invalid_json', DUPLICATE_KEY_MESSAGE);
+  if (hasDuplicateKey(body) && isJson(body))
+    throw new ContractError('invalid_json', { message: DUPLICATE_KEY_MESSAGE });
 }
 
 function isJson(body: Buffer): boolean {
@@ -60,13 +61,14 @@ const ACCEPTED_ENCODINGS = { 'Accept-Encoding': 'gzip, deflate, br' };
  * handler logs them as such and answers 500.
  */
 export function bodyParserError(err: unknown): unknown {
-  if (err instanceof AppError) return err; // thrown by checkBody
+  if (err instanceof ContractError) return err; // thrown by checkBody
   const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
-  if (type === 'encoding.unsupported') return new AppError('unsupported_encoding', undefined, ACCEPTED_ENCODINGS);
+  if (type === 'encoding.unsupported')
+    return new ContractError('unsupported_encoding', { headers: ACCEPTED_ENCODINGS });
   if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) {
-    return new AppError(BODY_PARSER_ERRORS[type]!);
+    return new ContractError(BODY_PARSER_ERRORS[type]!);
   }
-  if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('invalid_body');
+  if (typeof status === 'number' && status >= 400 && status < 500) return new ContractError('invalid_body');
   return err;
 }
 
@@ -78,7 +80,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (!req.is(JSON_TYPES)) {
-    next(new AppError('unsupported_media_type'));
+    next(new ContractError('unsupported_media_type'));
     return;
   }
   parse(req, res, (err?: unknown) => (err === undefined ? next() : next(bodyParserError(err))));
@@ -89,7 +91,7 @@ export function jsonBodyUpTo(limitBytes: number): RequestHandler {
   const parseUpTo = jsonParser(limitBytes);
   return (req, res, next) => {
     if (!req.is(JSON_TYPES)) {
-      next(new AppError('unsupported_media_type'));
+      next(new ContractError('unsupported_media_type'));
       return;
     }
     parseUpTo(req, res, (err?: unknown) => (err === undefined ? next() : next(bodyParserError(err))));

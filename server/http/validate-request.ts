@@ -1,14 +1,14 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { ApiErrorCode } from '../../shared/api/errors';
-import { AppError } from './app-error';
+import { ContractError } from '../contract-error';
 
 /**
  * The contract error for input the schema refused, from the first issue's path, so every client error has its exact
- * code and message. Given the raw input too, for an endpoint whose refusal lists the offending values (an AppError
+ * code and message. Given the raw input too, for an endpoint whose refusal lists the offending values (an ContractError
  * with `details`) rather than naming one field.
  */
-export type ErrorFor = (path: readonly PropertyKey[], input: unknown) => ApiErrorCode | AppError;
+export type ErrorFor = (path: readonly PropertyKey[], input: unknown) => ApiErrorCode | ContractError;
 
 /** `next` is for a handler that hands on rather than answering (a PUT answered by the GET's handler after it). */
 type Handle<S extends z.ZodType> = (
@@ -30,7 +30,7 @@ function withValid<S extends z.ZodType>(
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
       const refusal = errorFor(parsed.error.issues[0]?.path ?? [], input);
-      next(refusal instanceof AppError ? refusal : new AppError(refusal));
+      next(refusal instanceof ContractError ? refusal : new ContractError(refusal));
       return;
     }
     return handle(parsed.data, req, res, next);

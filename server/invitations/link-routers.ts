@@ -13,7 +13,7 @@ import { HashingBusyError } from '../accounts/hashing-limiter';
 import type { Account, Member } from '../accounts/account-store';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { sessionViewer, startSession, type SessionViewDeps } from '../auth/session-view';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -89,7 +89,7 @@ export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passw
     async ({ email }, req, res) => {
       const ip = clientAddress(req);
       const gate = await resetThrottle.begin(email, ip).catch(rethrowBusy);
-      if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
+      if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
       // Every request counts, whatever becomes of it: the limit is on asking.
       gate.attempt.failed();
       resets.request(email, ip, origins.linkOrigin(req));

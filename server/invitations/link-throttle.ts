@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { rethrowBusy } from '../auth/busy-refusal';
 import type { LoginThrottle } from '../auth/login-throttle';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 
 /**
@@ -18,7 +18,7 @@ export function linkUse(
   return async (req, use) => {
     const address = clientAddress(req);
     const gate = await throttle.begin(address, address).catch(rethrowBusy);
-    if (!gate.ok) throw new AppError('rate_limited', undefined, { 'Retry-After': String(gate.retryAfterSeconds) });
+    if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
     try {
       const result = await use();
       await gate.attempt.succeeded().catch(rethrowBusy);

@@ -11,7 +11,7 @@ import {
 import { MemberParams } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
 import { rethrowBusy } from '../auth/busy-refusal';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { MailLimitedError } from '../mail/mail-limit';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -39,16 +39,16 @@ const InvitationParams = z.object({ id: z.string().min(1).max(200) });
  * Retry-After (and an unreachable shared counter as 503: nothing is sent uncounted).
  */
 export function rethrowLinkError(err: unknown): never {
-  if (err instanceof InvitationError || err instanceof PasswordResetError) throw new AppError(err.code);
+  if (err instanceof InvitationError || err instanceof PasswordResetError) throw new ContractError(err.code);
   if (err instanceof MailLimitedError) {
-    throw new AppError('mail_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+    throw new ContractError('mail_limited', { retryAfterSeconds: err.retryAfterSeconds });
   }
   return rethrowBusy(err);
 }
 
 function invitationId(params: unknown): string {
   const parsed = InvitationParams.safeParse(params);
-  if (!parsed.success) throw new AppError('invitation_not_found');
+  if (!parsed.success) throw new ContractError('invitation_not_found');
   return parsed.data.id;
 }
 

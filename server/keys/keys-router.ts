@@ -10,7 +10,7 @@ import {
   RevokedKeyData,
 } from '../../shared/api/keys';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { errorResponse, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
@@ -36,9 +36,7 @@ const KEY_ERRORS: Record<KeyErrorCode, ApiErrorCode> = {
 /** For `.catch`: the service's refusals become their contract errors; anything else stays as it is. */
 function rethrowKeyError(err: unknown): never {
   if (!(err instanceof KeyError)) throw err;
-  const headers: Record<string, string> =
-    err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
-  throw new AppError(KEY_ERRORS[err.code], undefined, headers);
+  throw new ContractError(KEY_ERRORS[err.code], { retryAfterSeconds: err.retryAfterSeconds });
 }
 
 /**

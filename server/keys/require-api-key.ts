@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { StaleDataError, type DataEpoch } from '../storage/postgres/data-epoch';
 import type { Subscription } from '../accounts/account-store';
 import type { Authentication, KeyService } from './key-service';
@@ -50,8 +50,8 @@ export function identifyApiKey(keys: KeyService, clock: () => Date, epoch?: Data
 export function requireApiKey(keys: KeyService, clock: () => Date): RequestHandler {
   return (_req, res, next) => {
     const outcome = res.locals.apiKey;
-    if (!outcome) return next(new AppError('missing_api_key'));
-    if (!outcome.ok) return next(new AppError(outcome.reason));
+    if (!outcome) return next(new ContractError('missing_api_key'));
+    if (!outcome.ok) return next(new ContractError(outcome.reason));
     keys.recordUse(outcome.key.id, clock());
     next();
   };

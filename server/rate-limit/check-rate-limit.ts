@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../shared/api/keys';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import type { CountedCaller } from '../keys/require-api-key';
 import { RateLimitUnavailableError, type SlidingWindowCounter } from './sliding-window';
@@ -92,7 +92,7 @@ export function checkRateLimit(counter: SlidingWindowCounter, now: () => number 
     handler: (req, res, next) => {
       // The store did not record this request, so there is nothing to give back: a 429 never counts.
       const wait = setRateLimitHeaders(res, (req as LimitedRequest).rateLimit!, now());
-      next(new AppError('rate_limited', undefined, { 'Retry-After': String(Math.max(1, wait)) }));
+      next(new ContractError('rate_limited', { retryAfterSeconds: Math.max(1, wait) }));
     },
   });
 
@@ -101,11 +101,7 @@ export function checkRateLimit(counter: SlidingWindowCounter, now: () => number 
   const limited: RequestHandler = (req, res, next) =>
     limiter(req, res, (err?: unknown) => {
       if (err instanceof RateLimitUnavailableError) {
-        next(
-          new AppError('rate_limit_unavailable', undefined, {
-            'Retry-After': String(RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS),
-          }),
-        );
+        next(new ContractError('rate_limit_unavailable', { retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS }));
       } else next(err);
     });
 

@@ -1,6 +1,6 @@
 import cors from 'cors';
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { carriesCookie } from './session-cookie';
 
 /**
@@ -166,10 +166,10 @@ export function originGuard(policy: OriginPolicy, cookieName: string): RequestHa
     const origin = req.headers.origin;
     if (origin === undefined) {
       const site = req.headers['sec-fetch-site'];
-      if (site === 'cross-site' || site === 'same-site') return next(new AppError('forbidden_origin'));
+      if (site === 'cross-site' || site === 'same-site') return next(new ContractError('forbidden_origin'));
       return next();
     }
-    if (!policy.isAllowed(origin, req)) return next(new AppError('forbidden_origin'));
+    if (!policy.isAllowed(origin, req)) return next(new ContractError('forbidden_origin'));
     next();
   };
 }

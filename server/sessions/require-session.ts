@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Role } from '../../shared/api/team';
 import type { Account, Member, Subscription } from '../accounts/account-store';
 import type { AccountService } from '../accounts/account-service';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import './session-types';
 
 /** The signed-in person: their account and their place in their organisation. */
@@ -35,7 +35,7 @@ export function sessionMember(req: Request, accounts: AccountService): SignedIn 
 export function requireSession(accounts: AccountService): RequestHandler {
   return (req, res, next) => {
     const signedIn = sessionMember(req, accounts);
-    if (!signedIn) return next(new AppError('unauthenticated'));
+    if (!signedIn) return next(new ContractError('unauthenticated'));
     res.locals.account = signedIn.account;
     res.locals.member = signedIn.member;
     res.locals.subscription = accounts.subscriptionOfOrganisation(signedIn.member.organisation_id);
@@ -47,7 +47,7 @@ export function requireSession(accounts: AccountService): RequestHandler {
 export function requireRole(...roles: Role[]): RequestHandler {
   return (_req, res, next) => {
     const member = res.locals.member;
-    if (!member || !roles.includes(member.role)) return next(new AppError('forbidden_role'));
+    if (!member || !roles.includes(member.role)) return next(new ContractError('forbidden_role'));
     next();
   };
 }

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import path from 'node:path';
 import session from 'express-session';
 import { z } from 'zod';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { JsonStore } from '../storage/json-store';
 import { withTimeout } from '../storage/with-timeout';
 import './session-types';
@@ -67,14 +67,13 @@ export function sessionExpiresAt(times: SessionTimes, policy: SessionPolicy, now
 /**
  * A shared session store (Redis, PostgreSQL) that cannot be reached, or did not answer in time: the request is
  * answered 503 `session_unavailable` with Retry-After (the JSON error envelope), never with a crash or a hang, and
- * never as "signed out". An AppError, so it becomes the envelope wherever it surfaces: in express-session's load
+ * never as "signed out". A ContractError, so it becomes the envelope wherever it surfaces: in express-session's load
  * (passed to `next`), or in a handler awaiting regenerate, save or destroy.
  */
-export class SessionStoreUnavailableError extends AppError {
+export class SessionStoreUnavailableError extends ContractError {
   override readonly name = 'SessionStoreUnavailableError';
   constructor(cause?: unknown) {
-    super('session_unavailable', undefined, { 'Retry-After': '2' });
-    this.cause = cause;
+    super('session_unavailable', { retryAfterSeconds: 2, cause });
   }
 }
 

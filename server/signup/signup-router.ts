@@ -11,7 +11,7 @@ import {
 } from '../../shared/api/signup';
 import { promisify, type SessionViewDeps } from '../auth/session-view';
 import { signupEnabled, stripeSettings, type Config } from '../config';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -44,9 +44,9 @@ export interface SignupRouterDeps extends SessionViewDeps {
 function refusal(err: unknown): never {
   if (err instanceof SignupError) {
     if (err.code === 'rate_limited') {
-      throw new AppError('rate_limited', undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+      throw new ContractError('rate_limited', { retryAfterSeconds: err.retryAfterSeconds });
     }
-    throw new AppError('invalid_link');
+    throw new ContractError('invalid_link');
   }
   return rethrowBusy(err);
 }
@@ -82,7 +82,8 @@ export function signupRouter(deps: SignupRouterDeps): Router {
   };
 
   // Checked before the body is read: switched off, every sign-up gets the one answer whatever it sends.
-  const whenEnabled: RequestHandler = (_req, _res, next) => next(enabled ? undefined : new AppError('signup_disabled'));
+  const whenEnabled: RequestHandler = (_req, _res, next) =>
+    next(enabled ? undefined : new ContractError('signup_disabled'));
 
   const create = withValidBody(SignupRequest, linkError, async (request, req, res) => {
     await signup.signUp(request, clientAddress(req), origins.linkOrigin(req)).catch(refusal);

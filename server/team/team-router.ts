@@ -2,7 +2,7 @@ import { Router, type RequestHandler, type Response } from 'express';
 import { successEnvelope } from '../../shared/api/envelope';
 import { MemberParams, OrganisationRequest, RoleRequest, TeamData } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -18,7 +18,7 @@ export interface TeamRouterDeps {
 
 /** For `.catch`: the team rules' refusals as their contract errors. */
 function rethrowTeamError(err: unknown): never {
-  if (err instanceof TeamError) throw new AppError(err.code);
+  if (err instanceof TeamError) throw new ContractError(err.code);
   throw err;
 }
 
@@ -34,7 +34,7 @@ export function actorOf(req: Parameters<RequestHandler>[0], res: Response): Team
 /** The member named in the path, or 404 (an id that is not a plain string). */
 export function memberId(params: unknown): string {
   const parsed = MemberParams.safeParse(params);
-  if (!parsed.success) throw new AppError('member_not_found');
+  if (!parsed.success) throw new ContractError('member_not_found');
   return parsed.data.account_id;
 }
 

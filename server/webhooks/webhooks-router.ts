@@ -6,7 +6,7 @@ import { isSubscriptionActive } from '../accounts/account-service';
 import type { AuditRecorder } from '../audit/audit-log';
 import { signedInActor } from '../activity/activity-actor';
 import { sessionOrApiKey, type SessionOrApiKeyDeps } from '../auth/session-or-api-key';
-import { AppError } from '../http/app-error';
+import { ContractError } from '../contract-error';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import {
@@ -49,7 +49,7 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   const subscriptionOf = (res: Response) => {
     const subscription = callerSubscription(res);
     // Every organisation has one (created with it); without one the caller has nothing to manage.
-    if (!subscription) throw new AppError('subscription_inactive');
+    if (!subscription) throw new ContractError('subscription_inactive');
     return subscription;
   };
 
@@ -58,10 +58,10 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     () => 'invalid_request',
     async ({ url }, req, res: Response) => {
       const subscription = subscriptionOf(res);
-      if (!isSubscriptionActive(subscription, clock())) throw new AppError('subscription_inactive');
+      if (!isSubscriptionActive(subscription, clock())) throw new ContractError('subscription_inactive');
       const before = await webhooks.get(subscription.id);
       const data: NewWebhookData = await webhooks.set(subscription.id, url).catch((err: unknown) => {
-        if (err instanceof WebhookError) throw new AppError('invalid_webhook_url');
+        if (err instanceof WebhookError) throw new ContractError('invalid_webhook_url');
         throw err;
       });
       await record(before ? 'webhook_replaced' : 'webhook_set', data.url, req, res);
@@ -82,7 +82,7 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   const remove: RequestHandler = async (req, res) => {
     const subscription = subscriptionOf(res);
     const before = await webhooks.get(subscription.id);
-    if (!(await webhooks.remove(subscription.id))) throw new AppError('no_webhook');
+    if (!(await webhooks.remove(subscription.id))) throw new ContractError('no_webhook');
     await record('webhook_removed', before?.url, req, res);
     res.json({ success: true, data: { url: null, created_at: null, last_delivery: null } satisfies WebhookData });
   };
@@ -91,7 +91,7 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
     const subscription = subscriptionOf(res);
     const hook = await webhooks.get(subscription.id);
     const data: WebhookTestData | null = await webhooks.sendTest(subscription.id);
-    if (!data) throw new AppError('no_webhook');
+    if (!data) throw new ContractError('no_webhook');
     await record('webhook_tested', hook?.url, req, res);
     res.json({ success: true, data });
   };

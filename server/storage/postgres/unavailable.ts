@@ -1,18 +1,17 @@
-import { AppError } from '../../http/app-error';
+import { ContractError } from '../../contract-error';
 
 /** How long a client is asked to wait: PostgreSQL restarting or failing over takes seconds, not minutes. */
-const RETRY_AFTER_SECONDS = '5';
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * A write (or a read that must reach the database) refused because PostgreSQL cannot be reached: 503
  * `storage_unavailable` with Retry-After, the JSON error envelope. Nothing was written, and what the process holds in
  * memory is unchanged, so the client may simply try again.
  */
-export class StorageUnavailableError extends AppError {
+export class StorageUnavailableError extends ContractError {
   override readonly name = 'StorageUnavailableError';
   constructor(cause: unknown) {
-    super('storage_unavailable', undefined, { 'Retry-After': RETRY_AFTER_SECONDS });
-    this.cause = cause;
+    super('storage_unavailable', { retryAfterSeconds: RETRY_AFTER_SECONDS, cause });
   }
 }
 

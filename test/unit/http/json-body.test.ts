@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../server/http/app-error';
+import { ContractError } from '../../../server/contract-error';
 import { bodyParserError } from '../../../server/http/json-body';
 
 /** An error the way body-parser (http-errors) builds it: a status, and for most a `type`. */
@@ -18,17 +18,17 @@ describe('bodyParserError', () => {
     ['request.aborted', 400, 'invalid_body'],
   ] as const)('%s → %s', (type, status, code) => {
     const mapped = bodyParserError(bodyParserFailure(status, type));
-    expect(mapped).toBeInstanceOf(AppError);
-    expect((mapped as AppError).code).toBe(code);
+    expect(mapped).toBeInstanceOf(ContractError);
+    expect((mapped as ContractError).code).toBe(code);
   });
 
   it('a decompression error (400, no type) is invalid_body', () => {
     const zlibError = Object.assign(bodyParserFailure(400), { code: 'Z_DATA_ERROR', errno: -3 });
-    expect((bodyParserError(zlibError) as AppError).code).toBe('invalid_body');
+    expect((bodyParserError(zlibError) as ContractError).code).toBe('invalid_body');
   });
 
-  it('keeps the AppError the verify step threw (entity.verify.failed): its own code and message', () => {
-    const thrown = new AppError('invalid_json', 'Request body is not valid JSON: duplicate key');
+  it('keeps the ContractError the verify step threw (entity.verify.failed): its own code and message', () => {
+    const thrown = new ContractError('invalid_json', { message: 'Request body is not valid JSON: duplicate key' });
     Object.assign(thrown, { type: 'entity.verify.failed', status: 400 });
     expect(bodyParserError(thrown)).toBe(thrown);
   });

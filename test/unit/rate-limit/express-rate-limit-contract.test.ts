@@ -7,7 +7,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Options, type Store } from 'express-rate-limit';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../server/http/app-error';
+import { ContractError } from '../../../server/contract-error';
 import { checkRateLimit, WINDOW_MS } from '../../../server/rate-limit/check-rate-limit';
 import { InMemorySlidingWindow, type SlidingWindowCounter } from '../../../server/rate-limit/sliding-window';
 
@@ -154,7 +154,7 @@ describe('checkRateLimit through express-rate-limit', () => {
     }
     const refused = exchange(keyed(2));
     const err = await run(limiter!, refused.req, refused.res);
-    expect(err).toBeInstanceOf(AppError);
+    expect(err).toBeInstanceOf(ContractError);
     expect(err).toMatchObject({ code: 'rate_limited', headers: { 'Retry-After': '60' } });
     expect(refused.headers).toMatchObject({
       'x-ratelimit-limit': '2',
