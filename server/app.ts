@@ -3,7 +3,7 @@ import { activityRouter } from './activity/activity-router';
 import { alertsRouter } from './alerts/alerts-router';
 import { logFailures } from './audit/audit-log';
 import { authRouter } from './auth/auth-router';
-import { billingRouter, billingWebhookRouter } from './billing/billing-router';
+import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
 import { catchmentRouter } from './catchment/catchment-router';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
 import { answerHandlers, checkHandlers } from './check/check-endpoint';
@@ -13,6 +13,7 @@ import { healthRouter, readinessRouter } from './health/health-router';
 import { errorHandler, notFound } from './http/error-handler';
 import { freshData } from './http/fresh-data';
 import { methodNotAllowed } from './http/method-not-allowed';
+import { mountRoutes } from './http/route';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
 import { linkRouters } from './invitations/link-routers';
@@ -58,9 +59,15 @@ export function createApp(runtime: ServerRuntime): Express {
   );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
+  // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
+  const routes = {
+    stripeWebhook: stripeWebhookRoutes(runtime.billing),
+    billing: billingRoutes({ billing: runtime.billing, accounts, origins: runtime.origins }),
+  };
+
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
   app.use('/readyz', readinessRouter(declarations, clock));
-  const docs = apiDocs();
+  const docs = apiDocs(Object.values(routes).flat());
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
 
@@ -72,7 +79,6 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
-  // Sign-up and its e-mail verification: public but for a new link, behind the session for the Origin rules.
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
@@ -82,9 +88,7 @@ export function createApp(runtime: ServerRuntime): Express {
   const { catchments, alerts } = runtime;
   app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
-  // The subscription's webhook: the session (PUT, GET, DELETE) or an API key counted like a check (GET).
   app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
-  // The check by hand, for the console: the session, and the same answers as the key's check.
   app.post(
     '/api/v1/session/check-postcode',
     ...fresh,
@@ -96,10 +100,8 @@ export function createApp(runtime: ServerRuntime): Express {
   // The organisation's team, the session only: its invitations and members' reset links, then the team router.
   app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
-  app.use('/api/v1/billing/webhook', ...fresh, billingWebhookRouter(runtime.billing));
-  const billing = billingRouter({ billing: runtime.billing, accounts, origins: runtime.origins });
-  app.use('/api/v1/billing', ...fresh, session, billing);
-  // The organisation's audit trail (owners and admins): the session only.
+  mountRoutes(app, routes.stripeWebhook, fresh);
+  mountRoutes(app, routes.billing, [...fresh, ...session]);
   app.use('/api/v1/activity', ...fresh, session, activityRouter({ accounts, audit: runtime.audit }));
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.

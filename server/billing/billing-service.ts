@@ -6,7 +6,7 @@ import type { AccountsFile, AccountStore, Subscription } from '../accounts/accou
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
 import type { StripeSettings } from '../config';
 import type { Logger } from '../logger';
-import { BillingError } from './billing-error';
+import { ContractError } from '../contract-error';
 import { organisationOf, rememberEvent, replaces, subscriptionRecord } from './billing-records';
 import { billingView } from './billing-view';
 import type { StripeConnection } from './stripe-client';
@@ -19,8 +19,6 @@ import {
   type BilledState,
   type StripeSubscriptionLike,
 } from './stripe-subscription';
-
-export { BillingError, type BillingErrorCode } from './billing-error';
 
 /** The billing service of `settings`: in operator mode (null) without ever loading the `stripe` package. */
 export async function openBillingService(deps: Omit<BillingServiceDeps, 'stripe'>): Promise<BillingService> {
@@ -50,6 +48,8 @@ export const REFRESH_INTERVAL_MS = 15 * 60_000;
 const REFRESH_AHEAD_MS = 60 * 60_000;
 /** Read this recently (by any instance, or a webhook): not read again by the refresh. */
 const REFRESH_FRESH_MS = 14 * 60_000;
+/** How long a client waits before asking again after billing_unavailable: Stripe's blips pass in seconds. */
+const BILLING_RETRY_AFTER_SECONDS = 30;
 
 export interface BillingServiceDeps {
   /** stripeSettings(config): null = operator mode. */
@@ -118,7 +118,7 @@ export class BillingService {
   async checkout(organisationId: string, ownerEmail: string, origin: string): Promise<string> {
     const { stripe, settings } = this.configured();
     const sub = this.deps.accounts.subscriptionOfOrganisation(organisationId);
-    if (sub && isRunningStripeStatus(sub.stripe_status)) throw new BillingError('already_subscribed');
+    if (sub && isRunningStripeStatus(sub.stripe_status)) throw new ContractError('already_subscribed');
     const metadata = { organisation_id: organisationId };
     try {
       const session = await stripe.checkout.sessions.create({
@@ -152,10 +152,10 @@ export class BillingService {
     try {
       session = await stripe.checkout.sessions.retrieve(sessionId);
     } catch (err) {
-      if (this.stripe?.isMissing(err)) throw new BillingError('checkout_not_found');
+      if (this.stripe?.isMissing(err)) throw new ContractError('checkout_not_found');
       throw this.unavailable(err, 'could not read a Checkout Session');
     }
-    if (session.client_reference_id !== organisationId) throw new BillingError('checkout_not_found');
+    if (session.client_reference_id !== organisationId) throw new ContractError('checkout_not_found');
     const subscriptionId = idOf(session.subscription);
     if (!subscriptionId) return; // not paid (yet): the webhook applies it when it is
     const readAt = this.deps.clock();
@@ -174,7 +174,7 @@ export class BillingService {
   async portal(organisationId: string, origin: string): Promise<string> {
     const { stripe } = this.configured();
     const customer = this.deps.accounts.subscriptionOfOrganisation(organisationId)?.stripe_customer_id;
-    if (!customer) throw new BillingError('no_billing_account');
+    if (!customer) throw new ContractError('no_billing_account');
     try {
       const session = await stripe.billingPortal.sessions.create({ customer, return_url: `${origin}/console/billing` });
       return session.url;
@@ -317,7 +317,7 @@ export class BillingService {
   }
 
   private configured(): { stripe: Stripe; connection: StripeConnection; settings: StripeSettings } {
-    if (!this.stripe || !this.deps.settings) throw new BillingError('billing_not_configured');
+    if (!this.stripe || !this.deps.settings) throw new ContractError('billing_not_configured');
     return { stripe: this.stripe.api, connection: this.stripe, settings: this.deps.settings };
   }
 
@@ -332,13 +332,13 @@ export class BillingService {
   }
 
   /** A failed Stripe call as billing_unavailable, logged without its message (which can quote parameters). */
-  private unavailable(err: unknown, what: string): BillingError {
-    if (err instanceof BillingError) return err;
+  private unavailable(err: unknown, what: string): ContractError {
+    if (err instanceof ContractError) return err;
     const transient = this.stripe?.isTransient(err) ?? false;
     const summary = this.stripe?.errorSummary(err) ?? {};
     if (transient) this.deps.logger.warn(summary, what);
     else this.deps.logger.error(summary, `${what}: check STRIPE_SECRET_KEY and STRIPE_PRICE_ID`);
-    return new BillingError('billing_unavailable', what);
+    return new ContractError('billing_unavailable', { retryAfterSeconds: BILLING_RETRY_AFTER_SECONDS });
   }
 
   /** Applies Stripe's subscription to the organisation it is for (its metadata, the hint, or whoever holds it). */

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { StripeSettings } from '../config';
-import { BillingError } from './billing-error';
+import { ContractError } from '../contract-error';
 
 /** Long enough for Stripe's slowest calls, short enough that Subscribe answers before a person gives up. */
 const STRIPE_TIMEOUT_MS = 10_000;
@@ -59,17 +59,17 @@ export function connectStripe(settings: Pick<StripeSettings, 'secretKey' | 'apiB
 }
 
 function verifiedEvent(api: Stripe, raw: Buffer, signature: string | undefined, secret: string): Stripe.Event {
-  if (!signature) throw new BillingError('invalid_signature');
+  if (!signature) throw new ContractError('invalid_signature');
   let event: Stripe.Event;
   try {
     event = api.webhooks.constructEvent(raw, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new BillingError('invalid_signature');
-    throw new BillingError('invalid_json');
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new ContractError('invalid_signature');
+    throw new ContractError('invalid_json');
   }
   // Not an event at all. An event with an odd object (null, none) is still an event: subscriptionOfEvent finds it names
   // no subscription, and it is acknowledged as ignored.
   const shape = event as Partial<Stripe.Event> | null;
-  if (typeof shape?.id !== 'string' || typeof shape.type !== 'string') throw new BillingError('invalid_json');
+  if (typeof shape?.id !== 'string' || typeof shape.type !== 'string') throw new ContractError('invalid_json');
   return event;
 }

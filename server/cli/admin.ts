@@ -14,7 +14,9 @@ import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../config';
-import { BillingError, openBillingService, type BillingErrorCode } from '../billing/billing-service';
+import { openBillingService } from '../billing/billing-service';
+import { ContractError } from '../contract-error';
+import type { ApiErrorCode } from '../../shared/api/errors';
 import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
@@ -281,7 +283,7 @@ const TEAM_ERRORS: Record<TeamErrorCode, string> = {
   forbidden_role: 'not allowed',
 };
 
-const BILLING_ERRORS: Partial<Record<BillingErrorCode, string>> = {
+const BILLING_ERRORS: Partial<Record<ApiErrorCode, string>> = {
   billing_not_configured:
     'billing is not set up (operator mode): set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe',
   billing_unavailable: 'Stripe could not be reached; nothing more was changed (run billing-sync again)',
@@ -346,7 +348,7 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
     else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
     else if (err instanceof TeamError) process.stderr.write(`Error: ${TEAM_ERRORS[err.code]}\n`);
-    else if (err instanceof BillingError) process.stderr.write(`Error: ${BILLING_ERRORS[err.code] ?? err.message}\n`);
+    else if (err instanceof ContractError) process.stderr.write(`Error: ${BILLING_ERRORS[err.code] ?? err.message}\n`);
     else throw err;
     return 1;
   } finally {

@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { DOCUMENT_SECURITY_HEADERS, securityHeaders } from '../http/security-headers';
 import { DOCS_PAGE_CSS, DOCS_SCRIPT_FILE, NAME_UNNAMED_CONTROLS } from './docs-accessibility';
+import type { Route } from '../http/route';
 import { buildOpenApiDocument } from './openapi';
 
 export interface ApiDocs {
@@ -11,9 +12,9 @@ export interface ApiDocs {
   page: RequestHandler[];
 }
 
-/** The API's documentation, built once: the OpenAPI document and the page that shows it. */
-export function apiDocs(): ApiDocs {
-  const document = buildOpenApiDocument();
+/** The API's documentation of `routes`, built once: the OpenAPI document and the page that shows it. */
+export function apiDocs(routes: readonly Route[]): ApiDocs {
+  const document = buildOpenApiDocument(routes);
   const body = JSON.stringify(document);
   const openApi = Router().get('/', (_req, res) => {
     res.type('application/json').send(body);

@@ -7,7 +7,8 @@ import { registerAuthPaths } from '../auth/auth-router';
 import { registerCatchmentPaths } from '../catchment/catchment-router';
 import { registerCheckPaths } from '../check/check-endpoint';
 import { registerHealthPaths } from '../health/health-router';
-import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME } from '../http/openapi-registry';
+import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME, STRIPE_SIGNATURE_SCHEME } from '../http/openapi-registry';
+import { registerRoutes, type Route } from '../http/route';
 import { registerKeysPaths } from '../keys/keys-router';
 import { registerWebhooksPaths } from '../webhooks/webhooks-router';
 import { registerTeamPaths } from '../team/team-router';
@@ -16,14 +17,13 @@ import { registerLinkPaths } from '../invitations/link-routers';
 import { registerSignupPaths } from '../signup/signup-router';
 import { registerUsagePaths } from '../usage/usage-router';
 import { registerCheckByHandPaths } from '../check/check-by-hand';
-import { registerBillingPaths } from '../billing/billing-router';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. Each feature describes its
  * own operations beside its routes; here is only what they share: the security schemes their operations name and the
- * error envelope every error response refers to. Features register in the route table's order, the document's.
+ * error envelope every error response refers to. `routes` are the ones the app mounts, in the route table's order.
  */
-export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenApiGeneratorV31['generateDocument']> {
   const registry = new ApiRegistry();
   registry.registerComponent('securitySchemes', API_KEY_SCHEME, { type: 'apiKey', in: 'header', name: 'x-api-key' });
   registry.registerComponent('securitySchemes', SESSION_SCHEME, {
@@ -31,7 +31,15 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     in: 'cookie',
     name: SESSION_COOKIE_NAME,
   });
+  registry.registerComponent('securitySchemes', STRIPE_SIGNATURE_SCHEME, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Stripe-Signature',
+    description:
+      "Stripe's signature of the exact body with the webhook endpoint's signing secret (STRIPE_WEBHOOK_SECRET)",
+  });
   registry.registerSchema(ErrorEnvelope);
+  registerRoutes(registry, routes);
   registerCheckPaths(registry);
   registerHealthPaths(registry);
   registerAuthPaths(registry);
@@ -46,7 +54,6 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
   registerUsagePaths(registry);
   registerCheckByHandPaths(registry);
   registerActivityPaths(registry);
-  registerBillingPaths(registry);
 
   return new OpenApiGeneratorV31(registry.documentDefinitions()).generateDocument({
     openapi: '3.1.0',

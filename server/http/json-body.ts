@@ -17,7 +17,7 @@ function checkBody(_req: IncomingMessage, _res: unknown, body: Buffer, charset: 
   // The scan runs on every body (a few dozen bytes for a check); only a positive answer costs a second parse, which
   // tells a duplicate key from text that is not JSON at all (that is reported as such by the parse that follows).
   if (hasDuplicateKey(body) && isJson(body))
-    throw new ContractError('invalid_json', { message: DUPLICATE_KEY_MESSAGE });
+    {throw new ContractError('invalid_json', { message: DUPLICATE_KEY_MESSAGE });}
 }
 
 function isJson(body: Buffer): boolean {
@@ -64,7 +64,7 @@ export function bodyParserError(err: unknown): unknown {
   if (err instanceof ContractError) return err; // thrown by checkBody
   const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
   if (type === 'encoding.unsupported')
-    return new ContractError('unsupported_encoding', { headers: ACCEPTED_ENCODINGS });
+    {return new ContractError('unsupported_encoding', { headers: ACCEPTED_ENCODINGS });}
   if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) {
     return new ContractError(BODY_PARSER_ERRORS[type]!);
   }

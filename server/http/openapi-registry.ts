@@ -24,8 +24,9 @@ export class ApiRegistry extends OpenAPIRegistry {
 /** The names of the security schemes server/docs/openapi.ts registers. */
 export const API_KEY_SCHEME = 'apiKey';
 export const SESSION_SCHEME = 'session';
+export const STRIPE_SIGNATURE_SCHEME = 'stripeSignature';
 
-type SecurityRequirements = { [scheme: string]: string[] }[];
+export type SecurityRequirements = { [scheme: string]: string[] }[];
 
 /**
  * Declared on every operation, `[]` where no credentials are read, so that a missing declaration never reads as

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 import { IsoTimestamp, PLAN_NAME } from './keys';
 
 /**
@@ -94,3 +95,23 @@ export const WebhookReceivedData = z
   })
   .meta({ id: 'BillingWebhookReceived' });
 export type WebhookReceivedData = z.infer<typeof WebhookReceivedData>;
+
+/** The billing endpoints (issue #27): the console's subscription page, and Stripe's webhook. */
+export const BILLING_ENDPOINTS = {
+  view: endpoint({ method: 'get', path: '/api/v1/billing', data: BillingData }),
+  checkout: endpoint({ method: 'post', path: '/api/v1/billing/checkout', data: BillingRedirectData }),
+  completeCheckout: endpoint({
+    method: 'post',
+    path: '/api/v1/billing/checkout/complete',
+    body: CheckoutCompleteRequest,
+    data: BillingData,
+  }),
+  portal: endpoint({ method: 'post', path: '/api/v1/billing/portal', data: BillingRedirectData }),
+  /** Stripe's deliveries: any JSON object, read as raw bytes and verified by its signature before it is parsed. */
+  stripeWebhook: endpoint({
+    method: 'post',
+    path: '/api/v1/billing/webhook',
+    body: z.object({}).loose(),
+    data: WebhookReceivedData,
+  }),
+} as const;
