@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ActivityData } from '../../shared/api/activity';
 import { AlertsData } from '../../shared/api/alerts';
-import { BillingData, BillingRedirectData } from '../../shared/api/billing';
+import { BILLING_ENDPOINTS, type BillingData, type BillingRedirectData } from '../../shared/api/billing';
 import { Health } from '../../shared/api/health';
 import {
   InvitationPreview,
@@ -18,6 +18,7 @@ import { accountApi, accountCall } from '../../ui/api/account-api';
 import type { AccountResult } from '../../ui/api/account-result';
 import type { ApiClient } from '../../ui/api/api-client';
 import { catchmentApi } from '../../ui/api/catchment-api';
+import { callEndpoint } from '../../ui/api/endpoint-call';
 import { sendRequest, type Fetch } from '../../ui/api/server-request';
 import { consoleFailureWords } from './failure-words';
 
@@ -142,10 +143,11 @@ export function consoleApi(watch: SessionWatch): ConsoleApi {
     signup: (request) => accountCall(f, HERE, '/signup', 'POST', SignupAcceptedData, request),
     verifyEmail: (token) => accountCall(f, HERE, '/signup/verify-email', 'POST', EmailVerifiedData, { token }),
     resendVerification: () => call('/signup/verification', 'POST', z.union([SignupAcceptedData, EmailVerifiedData])),
-    billing: () => call('/billing', 'GET', BillingData),
-    checkout: () => call('/billing/checkout', 'POST', BillingRedirectData),
-    billingPortal: () => call('/billing/portal', 'POST', BillingRedirectData),
-    completeCheckout: (sessionId) => call('/billing/checkout/complete', 'POST', BillingData, { session_id: sessionId }),
+    billing: () => watched(callEndpoint(f, HERE, BILLING_ENDPOINTS.view)),
+    checkout: () => watched(callEndpoint(f, HERE, BILLING_ENDPOINTS.checkout)),
+    billingPortal: () => watched(callEndpoint(f, HERE, BILLING_ENDPOINTS.portal)),
+    completeCheckout: (sessionId) =>
+      watched(callEndpoint(f, HERE, BILLING_ENDPOINTS.completeCheckout, { body: { session_id: sessionId } })),
     describe: (failure) =>
       consoleFailureWords(
         failure,

@@ -14,10 +14,10 @@ const UNREACHABLE = {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** How a successful answer's body becomes the result's data; null: not the expected answer. */
-type ReadSuccess<T> = (body: unknown) => T | null;
+export type ReadSuccess<T> = (body: unknown) => T | null;
 
 /** The `data` of a `{success: true, data}` envelope. */
-function envelopeData<T extends z.ZodType>(schema: T): ReadSuccess<z.infer<T>> {
+export function envelopeData<T extends z.ZodType>(schema: T): ReadSuccess<z.infer<T>> {
   return (body) => {
     const parsed = successEnvelope(schema).safeParse(body);
     return parsed.success ? (parsed.data as { data: z.infer<T> }).data : null;
@@ -31,6 +31,7 @@ function envelopeData<T extends z.ZodType>(schema: T): ReadSuccess<z.infer<T>> {
 export async function sessionCall<T>(
   fetchFn: Fetch,
   serverUrl: string,
+  /** From the server's root: `/api/v1/…` (an endpoint's path, its parameters filled in, and its query). */
   path: string,
   method: Method,
   readSuccess: ReadSuccess<T>,
@@ -40,7 +41,7 @@ export async function sessionCall<T>(
   const sendsBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   const answer = await sendRequest(
     fetchFn,
-    `${serverUrl}/api/v1${path}`,
+    `${serverUrl}${path}`,
     {
       method,
       headers: sendsBody ? { 'content-type': 'application/json' } : {},
@@ -101,7 +102,7 @@ export function accountCall<T extends z.ZodType>(
   schema: T,
   body?: unknown,
 ): Promise<AccountResult<z.infer<T>>> {
-  return sessionCall(fetchFn, serverUrl, path, method, envelopeData(schema), body);
+  return sessionCall(fetchFn, serverUrl, `/api/v1${path}`, method, envelopeData(schema), body);
 }
 
 /**

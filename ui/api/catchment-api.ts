@@ -14,14 +14,14 @@ function catchmentAnswer(body: unknown): CatchmentAnswer | null {
  * read it, replace it, and its CSV.
  */
 export const catchmentApi = {
-  get: (f: Fetch, url: string) => sessionCall(f, url, '/catchment', 'GET', catchmentAnswer),
+  get: (f: Fetch, url: string) => sessionCall(f, url, '/api/v1/catchment', 'GET', catchmentAnswer),
   save: (f: Fetch, url: string, postcodes: string[]) =>
-    sessionCall(f, url, '/catchment', 'PUT', catchmentAnswer, { postcodes }),
+    sessionCall(f, url, '/api/v1/catchment', 'PUT', catchmentAnswer, { postcodes }),
   csv: (f: Fetch, url: string) =>
     sessionCall(
       f,
       url,
-      '/catchment?format=csv',
+      '/api/v1/catchment?format=csv',
       'GET',
       (body) => (typeof body === 'string' ? body : null),
       undefined,
