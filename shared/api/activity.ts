@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoTimestamp } from './keys';
 import { Role } from './team';
+import { endpoint } from './endpoint';
 
 /** How many events GET /api/v1/activity answers at most, and by default. */
 export const MAX_ACTIVITY_LIMIT = 500;
@@ -64,3 +65,8 @@ export type ActivityEvent = z.infer<typeof ActivityEvent>;
 
 export const ActivityData = z.object({ events: z.array(ActivityEvent) }).meta({ id: 'Activity' });
 export type ActivityData = z.infer<typeof ActivityData>;
+
+/** The organisation's audit trail (owners and admins). */
+export const ACTIVITY_ENDPOINTS = {
+  list: endpoint({ method: 'get', path: '/api/v1/activity', query: ActivityQuery, data: ActivityData }),
+} as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Coverage, Postcode } from './check';
 import { IsoTimestamp } from './keys';
+import { endpoint } from './endpoint';
 
 export const AlertKind = z
   .enum(['newly_eligible', 'no_longer_eligible', 'declaration_added', 'declaration_ended'])
@@ -49,3 +50,8 @@ export type AlertsData = z.infer<typeof AlertsData>;
 
 /** How long alerts are kept. */
 export const ALERT_RETENTION_DAYS = 90;
+
+/** The catchment's alerts, newest first, after `since`. */
+export const ALERT_ENDPOINTS = {
+  list: endpoint({ method: 'get', path: '/api/v1/alerts', query: AlertsQuery, data: AlertsData }),
+} as const;

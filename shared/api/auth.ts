@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailAddress, passwordText } from './text-fields';
 import { Role } from './team';
+import { endpoint } from './endpoint';
 
 export { EMAIL_SHAPE, MAX_EMAIL_LENGTH } from '../domain/text-hygiene';
 export { EmailAddress } from './text-fields';
@@ -43,3 +44,10 @@ export type SessionData = z.infer<typeof SessionData>;
 
 /** The session cookie's name (httpOnly, SameSite=Lax, Path=/api/v1, Secure behind HTTPS). */
 export const SESSION_COOKIE_NAME = 'dte.sid';
+
+/** Sign-in over the cookie session: the console's and the extension's options page. */
+export const AUTH_ENDPOINTS = {
+  login: endpoint({ method: 'post', path: '/api/v1/auth/login', body: LoginRequest, data: SessionData }),
+  logout: endpoint({ method: 'post', path: '/api/v1/auth/logout', data: SessionData }),
+  session: endpoint({ method: 'get', path: '/api/v1/auth/session', data: SessionData }),
+} as const;

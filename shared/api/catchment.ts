@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LgaRef } from '../domain/lga';
 import { Coverage, DataMetadata, Postcode } from './check';
 import { IsoTimestamp } from './keys';
+import { endpoint } from './endpoint';
 
 /** The most postcodes one subscription's catchment may hold. */
 export const MAX_CATCHMENT_POSTCODES = 5000;
@@ -126,3 +127,12 @@ export const CATCHMENT_CSV_COLUMNS = [
   'coverage',
   'covered_lgas',
 ] as const;
+
+/**
+ * The clinic's catchment: replaced over the session, read over the session or with a key (JSON, or `format=csv`). The
+ * clients read the answer with ClientCatchmentResponse (fields they do not show are not required of the server).
+ */
+export const CATCHMENT_ENDPOINTS = {
+  save: endpoint({ method: 'put', path: '/api/v1/catchment', body: CatchmentRequest, response: CatchmentResponse }),
+  read: endpoint({ method: 'get', path: '/api/v1/catchment', query: CatchmentQuery, response: CatchmentResponse }),
+} as const;

@@ -4,6 +4,7 @@ import { plainText } from './text-fields';
 import { IsoDate } from '../domain/dates';
 import { StateCode } from '../domain/declaration';
 import { LgaRef, LgaSource } from '../domain/lga';
+import { endpoint } from './endpoint';
 
 export const StatusColor = z.enum(['green', 'amber', 'red']).meta({
   id: 'StatusColor',
@@ -124,3 +125,14 @@ export const CheckResponse = z
   .object({ success: z.literal(true), data: CheckData, metadata: DataMetadata })
   .meta({ id: 'CheckResponse' });
 export type CheckResponse = z.infer<typeof CheckResponse>;
+
+/** The check by API key (SPEC.md), and the console's check by hand over the cookie session: one question, one answer. */
+export const CHECK_ENDPOINTS = {
+  check: endpoint({ method: 'post', path: '/api/v1/check-postcode', body: CheckRequest, response: CheckResponse }),
+  checkByHand: endpoint({
+    method: 'post',
+    path: '/api/v1/session/check-postcode',
+    body: CheckRequest,
+    response: CheckResponse,
+  }),
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 export const BackendHealth = z
   .object({
@@ -47,3 +48,9 @@ export const Readiness = z
   })
   .meta({ id: 'Readiness' });
 export type Readiness = z.infer<typeof Readiness>;
+
+/** How fresh the data is (no envelope), and whether this instance takes traffic. */
+export const HEALTH_ENDPOINTS = {
+  health: endpoint({ method: 'get', path: '/healthz', response: Health }),
+  readiness: endpoint({ method: 'get', path: '/readyz', response: Readiness }),
+} as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { EmailAddress, MIN_PASSWORD_LENGTH } from './auth';
-import { Role } from './team';
+import { EmailAddress, MIN_PASSWORD_LENGTH, SessionData } from './auth';
+import { MemberParams, Role } from './team';
+import { endpoint } from './endpoint';
 import { passwordText } from './text-fields';
 
 /**
@@ -83,3 +84,66 @@ export const ResetLinkData = z
   .object({ link: z.string(), expires_at: z.string(), emailed: z.boolean() })
   .meta({ id: 'ResetLink' });
 export type ResetLinkData = z.infer<typeof ResetLinkData>;
+
+/** The path parameter naming a pending invitation. */
+export const InvitationParams = z.object({ id: z.string().min(1).max(200) });
+
+/** The team's invitations and members' reset links (owners and admins), over the cookie session. */
+export const TEAM_INVITATION_ENDPOINTS = {
+  list: endpoint({ method: 'get', path: '/api/v1/team/invitations', data: InvitationsData }),
+  invite: endpoint({
+    method: 'post',
+    path: '/api/v1/team/invitations',
+    body: InvitationRequest,
+    data: NewInvitationData,
+    status: 201,
+  }),
+  revoke: endpoint({
+    method: 'delete',
+    path: '/api/v1/team/invitations/{id}',
+    params: InvitationParams,
+    data: InvitationsData,
+  }),
+  resend: endpoint({
+    method: 'post',
+    path: '/api/v1/team/invitations/{id}/resend',
+    params: InvitationParams,
+    data: NewInvitationData,
+  }),
+  resetLink: endpoint({
+    method: 'post',
+    path: '/api/v1/team/members/{account_id}/reset-link',
+    params: MemberParams,
+    data: ResetLinkData,
+    status: 201,
+  }),
+} as const;
+
+/** The pages an invitation or a password-reset link opens, signed out. */
+export const LINK_ENDPOINTS = {
+  lookupInvitation: endpoint({
+    method: 'post',
+    path: '/api/v1/invitations/lookup',
+    body: TokenRequest,
+    data: InvitationPreview,
+  }),
+  acceptInvitation: endpoint({
+    method: 'post',
+    path: '/api/v1/invitations/accept',
+    body: TokenPasswordRequest,
+    data: SessionData,
+  }),
+  requestPasswordReset: endpoint({
+    method: 'post',
+    path: '/api/v1/auth/password-reset/request',
+    body: ResetRequest,
+    data: ResetRequestedData,
+    status: 202,
+  }),
+  resetPassword: endpoint({
+    method: 'post',
+    path: '/api/v1/auth/password-reset',
+    body: TokenPasswordRequest,
+    data: SessionData,
+  }),
+} as const;

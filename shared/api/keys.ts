@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 export const PLAN_NAME = 'Clinic-Wide Access';
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -37,3 +38,11 @@ export const KeyStatusData = z
   })
   .meta({ id: 'KeyStatus' });
 export type KeyStatusData = z.infer<typeof KeyStatusData>;
+
+/** The organisation's API key, over the cookie session. */
+export const KEY_ENDPOINTS = {
+  generate: endpoint({ method: 'post', path: '/api/v1/keys/generate', data: NewKeyData, status: 201 }),
+  regenerate: endpoint({ method: 'post', path: '/api/v1/keys/regenerate', data: NewKeyData, status: 201 }),
+  revoke: endpoint({ method: 'post', path: '/api/v1/keys/revoke', data: RevokedKeyData }),
+  status: endpoint({ method: 'get', path: '/api/v1/keys/status', data: KeyStatusData }),
+} as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EmailAddress, MIN_PASSWORD_LENGTH } from './auth';
 import { passwordText, plainText } from './text-fields';
 import { LinkToken } from './invitations';
+import { endpoint } from './endpoint';
 
 /**
  * Self-service sign-up (issue #27): a practice creates its organisation and its owner's account, with an inactive
@@ -66,3 +67,28 @@ export type VerifyEmailRequest = z.infer<typeof VerifyEmailRequest>;
 
 export const EmailVerifiedData = z.object({ email: z.string(), verified_at: z.string() }).meta({ id: 'EmailVerified' });
 export type EmailVerifiedData = z.infer<typeof EmailVerifiedData>;
+
+/** Sign-up (public, when offered) and the proof of the new owner's e-mail address. */
+export const SIGNUP_ENDPOINTS = {
+  settings: endpoint({ method: 'get', path: '/api/v1/signup', data: SignupSettingsData }),
+  signup: endpoint({
+    method: 'post',
+    path: '/api/v1/signup',
+    body: SignupRequest,
+    data: SignupAcceptedData,
+    status: 202,
+  }),
+  verifyEmail: endpoint({
+    method: 'post',
+    path: '/api/v1/signup/verify-email',
+    body: VerifyEmailRequest,
+    data: EmailVerifiedData,
+  }),
+  /** 202 a new link (or none: no e-mail on this server); 200 when the address was confirmed meanwhile. */
+  resendVerification: endpoint({
+    method: 'post',
+    path: '/api/v1/signup/verification',
+    data: z.union([SignupAcceptedData, EmailVerifiedData]),
+    status: 202,
+  }),
+} as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { plainText } from './text-fields';
+import { endpoint } from './endpoint';
 
 /**
  * What a member of an organisation (a practice) may do:
@@ -57,3 +58,22 @@ export const RoleRequest = z.object({ role: Role }).strict().meta({ id: 'RoleReq
 
 /** The path parameter naming a member. */
 export const MemberParams = z.object({ account_id: plainText().min(1).max(200) });
+
+/** The signed-in member's organisation and its members. */
+export const TEAM_ENDPOINTS = {
+  view: endpoint({ method: 'get', path: '/api/v1/team', data: TeamData }),
+  rename: endpoint({ method: 'patch', path: '/api/v1/team', body: OrganisationRequest, data: TeamData }),
+  changeRole: endpoint({
+    method: 'patch',
+    path: '/api/v1/team/members/{account_id}',
+    params: MemberParams,
+    body: RoleRequest,
+    data: TeamData,
+  }),
+  remove: endpoint({
+    method: 'delete',
+    path: '/api/v1/team/members/{account_id}',
+    params: MemberParams,
+    data: TeamData,
+  }),
+} as const;

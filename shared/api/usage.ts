@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** Days of usage kept, and the most a request may ask for. */
 export const USAGE_RETENTION_DAYS = 400;
@@ -36,3 +37,8 @@ export const UsageData = z
   })
   .meta({ id: 'Usage' });
 export type UsageData = z.infer<typeof UsageData>;
+
+/** The organisation's usage per day and key (JSON, or `format=csv`). */
+export const USAGE_ENDPOINTS = {
+  read: endpoint({ method: 'get', path: '/api/v1/usage', query: UsageQuery, data: UsageData }),
+} as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Alert } from './alerts';
 import { IsoTimestamp } from './keys';
 import { plainText } from './text-fields';
+import { endpoint } from './endpoint';
 
 export const WebhookRequest = z
   .object({
@@ -62,3 +63,11 @@ export const WebhookPayload = z
   .object({ event: z.enum(['alerts', 'test']), alerts: z.array(Alert) })
   .meta({ id: 'WebhookPayload' });
 export type WebhookPayload = z.infer<typeof WebhookPayload>;
+
+/** The subscription's webhook (one per organisation). */
+export const WEBHOOK_ENDPOINTS = {
+  set: endpoint({ method: 'put', path: '/api/v1/webhook', body: WebhookRequest, data: NewWebhookData }),
+  read: endpoint({ method: 'get', path: '/api/v1/webhook', data: WebhookData }),
+  remove: endpoint({ method: 'delete', path: '/api/v1/webhook', data: WebhookData }),
+  test: endpoint({ method: 'post', path: '/api/v1/webhook/test', data: WebhookTestData }),
+} as const;
