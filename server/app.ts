@@ -59,8 +59,7 @@ export function createApp(runtime: ServerRuntime): Express {
   );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
-  // `audit`: the catchment's and the webhook's changes are recorded with who made them.
-  const audit = logFailures(runtime.audit, logger);
+  const audit = logFailures(runtime.audit, logger); // the catchment's and the webhook's changes, with who made them
   const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage, audit };
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
   const routes = {
@@ -87,8 +86,9 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
-  // The catchment, its alerts and the webhook: the session, or for reads an API key counted like a check.
+  // The catchment, its alerts and the webhook (reads by API key too); other paths under them: 404 behind the session.
   mountRoutes(app, [...routes.catchment, ...routes.alerts, ...routes.webhook], [...fresh, ...session]);
+  app.use(['/api/v1/catchment', '/api/v1/alerts', '/api/v1/webhook'], ...fresh, session);
   app.post(
     '/api/v1/session/check-postcode',
     ...fresh,
