@@ -112,7 +112,29 @@ function setRoute({ webhooks, clock, record, session, managing }: WebhookContext
   });
 }
 
-function removeRoute({ webhooks, record, session, managing }: WebhookContext): Route {
+/**
+ * The caller's webhook acted on — `act` answers null when there was none (404 no_webhook) — then recorded with the URL
+ * it had, and what `act` answered sent.
+ */
+function onWebhook<T>(
+  { webhooks, record }: WebhookContext,
+  event: 'webhook_removed' | 'webhook_tested',
+  act: (subscriptionId: string) => Promise<T | null>,
+) {
+  return async (_input: unknown, req: Request, res: Response) => {
+    const subscription = subscriptionOf(res);
+    const before = await webhooks.get(subscription.id);
+    const data = await act(subscription.id);
+    if (data === null) throw new ContractError('no_webhook');
+    await record(event, before?.url, req, res);
+    res.json({ success: true, data });
+  };
+}
+
+const NO_WEBHOOK_SET = { 404: errorResponse('No webhook is set') };
+
+function removeRoute(context: WebhookContext): Route {
+  const { webhooks, session, managing } = context;
   return defineRoute({
     endpoint: WEBHOOK_ENDPOINTS.remove,
     summary: 'Remove the webhook (deliveries still queued are dropped)',
@@ -120,21 +142,13 @@ function removeRoute({ webhooks, record, session, managing }: WebhookContext): R
     authenticate: session,
     gates: [managing],
     ok: 'Removed (every field null)',
-    responses: {
-      403: errorResponse('Request origin not allowed'),
-      404: errorResponse('No webhook is set'),
-    },
-    handle: async (_input, req, res) => {
-      const subscription = subscriptionOf(res);
-      const before = await webhooks.get(subscription.id);
-      if (!(await webhooks.remove(subscription.id))) throw new ContractError('no_webhook');
-      await record('webhook_removed', before?.url, req, res);
-      res.json({ success: true, data: NO_WEBHOOK });
-    },
+    responses: { 403: errorResponse('Request origin not allowed'), ...NO_WEBHOOK_SET },
+    handle: onWebhook(context, 'webhook_removed', async (id) => ((await webhooks.remove(id)) ? NO_WEBHOOK : null)),
   });
 }
 
-function testRoute({ webhooks, record, session, managing }: WebhookContext): Route {
+function testRoute(context: WebhookContext): Route {
+  const { webhooks, session, managing } = context;
   return defineRoute({
     endpoint: WEBHOOK_ENDPOINTS.test,
     summary: 'Send one signed test delivery now (owners and admins)',
@@ -144,18 +158,8 @@ function testRoute({ webhooks, record, session, managing }: WebhookContext): Rou
     // The session as a gate rather than `authenticate`: a wrong method is answered 405 before the session is looked at.
     gates: [session, managing],
     ok: 'How the test delivery went',
-    responses: {
-      403: errorResponse('forbidden_role (members), or request origin not allowed'),
-      404: errorResponse('No webhook is set'),
-    },
-    handle: async (_input, req, res) => {
-      const subscription = subscriptionOf(res);
-      const hook = await webhooks.get(subscription.id);
-      const data = await webhooks.sendTest(subscription.id);
-      if (!data) throw new ContractError('no_webhook');
-      await record('webhook_tested', hook?.url, req, res);
-      res.json({ success: true, data });
-    },
+    responses: { 403: errorResponse('forbidden_role (members), or request origin not allowed'), ...NO_WEBHOOK_SET },
+    handle: onWebhook(context, 'webhook_tested', (id) => webhooks.sendTest(id)),
   });
 }
 
