@@ -1,10 +1,10 @@
 import express, { type Express } from 'express';
 import { activityRouter } from './activity/activity-router';
-import { alertsRouter } from './alerts/alerts-router';
+import { alertsRoutes } from './alerts/alerts-routes';
 import { logFailures } from './audit/audit-log';
 import { authRouter } from './auth/auth-router';
 import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
-import { catchmentRouter } from './catchment/catchment-router';
+import { catchmentRoutes } from './catchment/catchment-routes';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
 import { answerHandlers, checkHandlers } from './check/check-endpoint';
 import { checkByHandHandlers } from './check/check-by-hand';
@@ -25,7 +25,7 @@ import { sessionGate } from './sessions/session-gate';
 import { signupRouter } from './signup/signup-router';
 import { teamRouter } from './team/team-router';
 import { usageRouter } from './usage/usage-router';
-import { webhooksRouter } from './webhooks/webhooks-router';
+import { webhookRoutes } from './webhooks/webhooks-routes';
 
 /**
  * The whole HTTP application, without listening: the process entry and the tests both run this. It is also the route
@@ -59,10 +59,15 @@ export function createApp(runtime: ServerRuntime): Express {
   );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
+  const audit = logFailures(runtime.audit, logger); // the catchment's and the webhook's changes, with who made them
+  const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage, audit };
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
   const routes = {
     stripeWebhook: stripeWebhookRoutes(runtime.billing),
     billing: billingRoutes({ billing: runtime.billing, accounts, origins: runtime.origins }),
+    catchment: catchmentRoutes({ ...caller, catchments: runtime.catchments, declarations, postcodes }),
+    alerts: alertsRoutes({ ...caller, alerts: runtime.alerts }),
+    webhook: webhookRoutes({ ...caller, webhooks: runtime.webhooks }),
   };
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
@@ -81,14 +86,9 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
-  // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
-  // `audit`: the catchment's and the webhook's changes are recorded with who made them.
-  const audit = logFailures(runtime.audit, logger);
-  const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage, audit };
-  const { catchments, alerts } = runtime;
-  app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
-  app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
-  app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
+  // The catchment, its alerts and the webhook (reads by API key too); other paths under them: 404 behind the session.
+  mountRoutes(app, [...routes.catchment, ...routes.alerts, ...routes.webhook], [...fresh, ...session]);
+  app.use(['/api/v1/catchment', '/api/v1/alerts', '/api/v1/webhook'], ...fresh, session);
   app.post(
     '/api/v1/session/check-postcode',
     ...fresh,

@@ -3,6 +3,7 @@ import type { LookupFunction } from 'node:net';
 import type { Alert } from '../../shared/api/alerts';
 import type { NewWebhookData, WebhookData, WebhookPayload, WebhookTestData } from '../../shared/api/webhook';
 import type { AlertBatch, WantedSubscriptions } from '../catchment/alert-events';
+import { ContractError } from '../contract-error';
 import type { Logger } from '../logger';
 import { checkWebhookUrl } from './address-guard';
 import { deliver, DELIVERY_TIMEOUT_MS } from './deliver';
@@ -50,16 +51,6 @@ export interface WebhookServiceOptions extends WebhookTuning {
 }
 
 export const WEBHOOK_USER_AGENT = 'disaster-telehealth-eligibility-webhooks/1.0';
-
-export class WebhookError extends Error {
-  constructor(
-    readonly code: 'invalid_webhook_url',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookError';
-  }
-}
 
 function publicView(record: WebhookRecord): WebhookData {
   const last = record.last_delivery;
@@ -132,13 +123,13 @@ export class WebhookService {
   }
 
   /**
-   * Sets (or replaces) the subscription's webhook with a new secret, returned this once. Throws WebhookError for a
+   * Sets (or replaces) the subscription's webhook with a new secret, returned this once. Throws the contract's invalid_webhook_url for a
    * URL that is not an http(s) URL to a public address. Deliveries still queued go to the new URL, signed with the
    * new secret.
    */
   async set(subscriptionId: string, url: string): Promise<NewWebhookData> {
     const checked = checkWebhookUrl(url, this.options.allowPrivateAddresses);
-    if (!checked.ok) throw new WebhookError('invalid_webhook_url', checked.reason);
+    if (!checked.ok) throw new ContractError('invalid_webhook_url', { cause: checked.reason });
     const secret = newWebhookSecret();
     const created_at = this.options.clock().toISOString();
     // A new webhook gets the alerts from now on, not the ones kept from before.

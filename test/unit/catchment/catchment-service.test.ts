@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CatchmentRecord } from '../../../server/catchment/catchment-records';
 import type { CatchmentRepository } from '../../../server/catchment/catchment-repository';
 import { CatchmentService } from '../../../server/catchment/catchment-service';
+import { jsonStorage } from '../../helpers/json-storage';
+import { tempDir } from '../../helpers/temp-dir';
 
 const DAY = '2026-11-26';
 
@@ -68,5 +70,26 @@ describe('CatchmentService: views computed once, within a bound of rows', () => 
     await service.view('a', DAY);
     await service.view('a', '2026-11-27');
     expect(computed.rows).toBe(8);
+  });
+});
+
+describe('CatchmentService: the saved list, over the JSON storage', () => {
+  it('saves a list distinct and sorted, each new postcode waiting for its baseline, and the next view shows it', async () => {
+    const repository = await jsonStorage(await tempDir('dte-catchment-service-')).catchments();
+    const service = new CatchmentService({
+      repository,
+      sources: { postcodes: { version: 1, get: () => undefined }, declarations: { version: 1, related: () => [] } },
+      clock: () => new Date('2026-11-26T01:00:00.000Z'),
+    });
+    expect(await service.view('sub-1', DAY)).toMatchObject({ postcodes: [], updated_at: null });
+
+    await service.replace('sub-1', ['4000', '2480', '4000']);
+    expect(await service.record('sub-1')).toMatchObject({ postcodes: ['2480', '4000'], pending: ['2480', '4000'] });
+    const view = await service.view('sub-1', DAY);
+    expect(view.postcodes.map((row) => [row.postcode, row.status_color])).toEqual([
+      ['2480', 'unknown'],
+      ['4000', 'unknown'],
+    ]);
+    expect(view.updated_at).toBe('2026-11-26T01:00:00.000Z');
   });
 });

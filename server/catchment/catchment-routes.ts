@@ -1,7 +1,8 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import {
   CATCHMENT_CSV_COLUMNS,
+  CATCHMENT_ENDPOINTS,
   CatchmentQuery,
   CatchmentRequest,
   CatchmentResponse,
@@ -20,16 +21,8 @@ import type { DeclarationRepository } from '../declarations/declaration-reposito
 import { dataMetadata, lastRefreshOrUnavailable } from '../check/data-metadata';
 import { ContractError } from '../contract-error';
 import { jsonBodyUpTo } from '../http/json-body';
-import { methodNotAllowed } from '../http/method-not-allowed';
-import {
-  API_KEY_REFUSALS,
-  errorResponse,
-  jsonRequestBody,
-  jsonResponse,
-  SESSION_AUTH,
-  SESSION_OR_API_KEY_AUTH,
-  type ApiRegistry,
-} from '../http/openapi-registry';
+import { API_KEY_REFUSALS, errorResponse, SESSION_AUTH, SESSION_OR_API_KEY_AUTH } from '../http/openapi-registry';
+import { defineRoute, type Route } from '../http/route';
 import { withValidBody, withValidQuery, type ErrorFor } from '../http/validate-request';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
 import { MANAGING_ROLES } from '../../shared/api/team';
@@ -55,7 +48,7 @@ function encodedAnswer(data: CatchmentData, metadata: DataMetadata): Buffer {
 }
 
 /** The gate's `rateLimit` is the check's: a GET with an API key counts against the key's limit like a check. */
-export interface CatchmentRouterDeps extends SessionOrApiKeyDeps {
+export interface CatchmentRoutesDeps extends SessionOrApiKeyDeps {
   catchments: CatchmentService;
   /** Where each save is recorded, with who made it. */
   audit: AuditRecorder;
@@ -101,113 +94,105 @@ const catchmentRefusal =
     return judged instanceof ContractError ? judged : 'invalid_request';
   };
 
+const CATCHMENT_ROWS =
+  "One row per postcode, ascending: the colour of the check (green, amber, red) or `unknown` when the current data cannot tell its LGA, eligibility, the principal LGA, all LGAs, the AGRNs of the active declarations covering it, and its coverage (the check's `summary.coverage`: all, some or none of its LGAs covered, with the covered ones named; `some` is eligible only for patients living in a covered LGA), computed from the current data. The summary counts the rows by colour, and the partly covered ones (coverage `some`) again apart.";
+
+const DATA_UNAVAILABLE = { 503: errorResponse('Disaster data is not available yet (before the first refresh)') };
+
 /**
- * PUT/GET /api/v1/catchment (mounted behind the cookie session). PUT takes the session (Origin-checked by the session
+ * PUT/GET /api/v1/catchment (behind the cookie session). PUT takes the session (Origin-checked by the session
  * middleware in front); GET the session or an `x-api-key` header. Either way the catchment is the caller's
  * subscription's.
  */
-export function catchmentRouter(deps: CatchmentRouterDeps): Router {
-  const { catchments, accounts, declarations, postcodes, clock } = deps;
-  const subscriptionOf = callerSubscription;
+export function catchmentRoutes(deps: CatchmentRoutesDeps): Route[] {
+  const answer = answerCatchment(deps);
+  return [readRoute(deps, answer), saveRoute(deps, answer)];
+}
 
-  // Refused before the body is looked at, whatever it holds.
+type AnswerCatchment = (format: CatchmentQuery['format'], res: Response) => Promise<void>;
+
+/** The caller's subscription's catchment now, as JSON (encoded once per view) or CSV. */
+function answerCatchment({ catchments, declarations, clock }: CatchmentRoutesDeps): AnswerCatchment {
+  return async (format, res) => {
+    const lastUpdated = lastRefreshOrUnavailable(declarations);
+    const now = clock();
+    const day = sydneyToday(now);
+    const subscriptionId = callerSubscription(res)?.id ?? null;
+    const data =
+      subscriptionId === null
+        ? { summary: { ...EMPTY_SUMMARY }, postcodes: [], updated_at: null }
+        : await catchments.view(subscriptionId, day);
+    res.setHeader('Cache-Control', 'no-store');
+    if (format === 'csv') {
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="catchment.csv"');
+      res.send(catchmentCsv(data.postcodes));
+      return;
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.send(encodedAnswer(data, dataMetadata(lastUpdated, now, day)));
+  };
+}
+
+function readRoute(deps: CatchmentRoutesDeps, answer: AnswerCatchment): Route {
+  return defineRoute({
+    endpoint: CATCHMENT_ENDPOINTS.read,
+    summary: "The catchment's postcodes and their eligibility now (JSON, or CSV with ?format=csv)",
+    description: `${CATCHMENT_ROWS} \`?format=csv\` answers \`text/csv\` (attachment catchment.csv) with the columns ${CATCHMENT_CSV_COLUMNS.join(', ')}; lists joined with "; ".`,
+    security: SESSION_OR_API_KEY_AUTH,
+    authenticate: sessionOrApiKey(deps),
+    ok: {
+      description: 'The catchment',
+      content: { 'text/csv': { schema: z.string().meta({ description: 'Header row, then one row per postcode' }) } },
+    },
+    responses: { 400: errorResponse('invalid_request: unknown format'), ...API_KEY_REFUSALS, ...DATA_UNAVAILABLE },
+    handle: ({ query }, _req, res) => answer(query.format, res),
+  });
+}
+
+/**
+ * The PUT reads its body itself: after the JSON is read, an inactive subscription is refused before the list is
+ * judged; once saved it answers as GET does, query included.
+ */
+function saveRoute(deps: CatchmentRoutesDeps, answer: AnswerCatchment): Route {
+  const { postcodes, declarations, catchments, clock } = deps;
   const activeSubscription: RequestHandler = (_req, res, next) => {
-    const subscription = subscriptionOf(res);
+    const subscription = callerSubscription(res);
     if (!subscription || !isSubscriptionActive(subscription, clock())) throw new ContractError('subscription_inactive');
     next();
   };
-
   const save = withValidBody(CatchmentRequest, catchmentRefusal(postcodes), async (body, req, res, next) => {
     const judged = distinctPostcodes(body.postcodes, postcodes);
     if (judged instanceof ContractError) throw judged;
     // Answered as GET, which needs the data: before the first refresh nothing is saved either.
     lastRefreshOrUnavailable(declarations);
-    await catchments.replace(subscriptionOf(res)!.id, judged);
+    await catchments.replace(callerSubscription(res)!.id, judged);
     await deps.audit.record({ event: 'catchment_saved', ...signedInActor(req, res), postcode_count: judged.length });
     next();
   });
-
-  const view = withValidQuery(
+  const answerAsRead = withValidQuery(
     CatchmentQuery,
     () => 'invalid_request',
-    async ({ format }, _req, res) => {
-      const lastUpdated = lastRefreshOrUnavailable(declarations);
-      const now = clock();
-      const day = sydneyToday(now);
-      const subscriptionId = subscriptionOf(res)?.id ?? null;
-      const data =
-        subscriptionId === null
-          ? { summary: { ...EMPTY_SUMMARY }, postcodes: [], updated_at: null }
-          : await catchments.view(subscriptionId, day);
-      res.setHeader('Cache-Control', 'no-store');
-      if (format === 'csv') {
-        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.setHeader('Content-Disposition', 'attachment; filename="catchment.csv"');
-        res.send(catchmentCsv(data.postcodes));
-        return;
-      }
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.send(encodedAnswer(data, dataMetadata(lastUpdated, now, day)));
-    },
+    ({ format }, _req, res) => answer(format, res),
   );
-
-  const router = Router();
-  router.get('/', sessionOrApiKey(deps), view);
-  router.put(
-    '/',
-    requireSession(accounts),
-    requireRole(...MANAGING_ROLES),
-    jsonBodyUpTo(MAX_CATCHMENT_BODY_BYTES),
-    activeSubscription,
-    save,
-    view,
-  );
-  router.all('/', methodNotAllowed('GET, HEAD, PUT'));
-  return router;
-}
-
-const CATCHMENT_ROWS =
-  "One row per postcode, ascending: the colour of the check (green, amber, red) or `unknown` when the current data cannot tell its LGA, eligibility, the principal LGA, all LGAs, the AGRNs of the active declarations covering it, and its coverage (the check's `summary.coverage`: all, some or none of its LGAs covered, with the covered ones named; `some` is eligible only for patients living in a covered LGA), computed from the current data. The summary counts the rows by colour, and the partly covered ones (coverage `some`) again apart.";
-
-/** The catchment's operations in the OpenAPI document (issue #17). */
-export function registerCatchmentPaths(registry: ApiRegistry): void {
-  registry.registerPath({
-    method: 'put',
-    path: '/api/v1/catchment',
+  return defineRoute({
+    endpoint: CATCHMENT_ENDPOINTS.save,
     summary: "Replace the practice's catchment (up to 5,000 postcodes)",
     description: `Distinct postcodes (repeats count once). Every invalid or unknown postcode is listed in one 400 invalid_postcode (\`error.details\`). Alerts for a postcode start after the next refresh, which is its baseline. Answers as GET. ${CATCHMENT_ROWS}`,
     security: SESSION_AUTH,
-    request: jsonRequestBody(CatchmentRequest),
+    authenticate: requireSession(deps.accounts),
+    gates: [requireRole(...MANAGING_ROLES)],
+    bodyLimitBytes: MAX_CATCHMENT_BODY_BYTES,
+    ok: 'The catchment as saved',
     responses: {
-      200: jsonResponse(CatchmentResponse, 'The catchment as saved'),
       400: errorResponse(
         'invalid_postcode (error.details lists the offending values), catchment_too_large (over 5000 distinct, or over 20000 entries), invalid_request, invalid_json',
       ),
-      401: errorResponse('Sign in required'),
       403: errorResponse('API subscription is inactive, or request origin not allowed'),
       413: errorResponse('Request body over 512 kB'),
       415: errorResponse('Content-Type is not application/json'),
-      503: errorResponse('Disaster data is not available yet (before the first refresh)'),
+      ...DATA_UNAVAILABLE,
     },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v1/catchment',
-    summary: "The catchment's postcodes and their eligibility now (JSON, or CSV with ?format=csv)",
-    description: `${CATCHMENT_ROWS} \`?format=csv\` answers \`text/csv\` (attachment catchment.csv) with the columns ${CATCHMENT_CSV_COLUMNS.join(', ')}; lists joined with "; ".`,
-    security: SESSION_OR_API_KEY_AUTH,
-    request: { query: CatchmentQuery },
-    responses: {
-      200: {
-        description: 'The catchment',
-        content: {
-          'application/json': { schema: CatchmentResponse },
-          'text/csv': { schema: z.string().meta({ description: 'Header row, then one row per postcode' }) },
-        },
-      },
-      400: errorResponse('invalid_request: unknown format'),
-      ...API_KEY_REFUSALS,
-      503: errorResponse('Disaster data is not available yet (before the first refresh)'),
-    },
+    handlers: [jsonBodyUpTo(MAX_CATCHMENT_BODY_BYTES), activeSubscription, save, answerAsRead],
   });
 }
