@@ -1,6 +1,6 @@
-import { UsageData } from '../../shared/api/usage';
-import { accountCall, sessionCall } from '../../ui/api/account-api';
-import type { Fetch } from '../../ui/api/server-request';
+import { UsageData } from '../../../../shared/api/usage';
+import { accountCall, sessionCall } from '../../../../ui/api/account-api';
+import type { Fetch } from '../../../../ui/api/server-request';
 
 /** Same origin: the paths alone, with the console's cookie session. */
 const HERE = '';

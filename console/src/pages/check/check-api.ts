@@ -1,9 +1,9 @@
-import type { CheckRequest } from '../../shared/api/check';
-import { ErrorEnvelope } from '../../shared/api/envelope';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
-import { ClientCheckResponse } from '../../ui/result/check-answer';
-import type { CheckSuccess } from '../../ui/result/outcome';
-import { statedRetrySeconds } from '../../ui/result/retry-after';
+import type { CheckRequest } from '../../../../shared/api/check';
+import { ErrorEnvelope } from '../../../../shared/api/envelope';
+import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../../../ui/api/server-request';
+import { ClientCheckResponse } from '../../../../ui/result/check-answer';
+import type { CheckSuccess } from '../../../../ui/result/outcome';
+import { statedRetrySeconds } from '../../../../ui/result/retry-after';
 
 /**
  * A check by hand that gave no answer: the API's error code (or `unreachable`, `unexpected_response`), with what the
