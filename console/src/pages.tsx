@@ -1,15 +1,15 @@
 import type { ReactNode } from 'react';
 import type { Account } from '../../ui/account/useAccount';
-import { ActivityPage } from './pages/ActivityPage';
-import { AlertsPage } from './pages/AlertsPage';
-import { BillingPage } from './pages/BillingPage';
-import { CatchmentPage } from './pages/CatchmentPage';
-import { CheckPage } from './pages/CheckPage';
-import { ExtensionPage } from './pages/ExtensionPage';
-import { KeyPage } from './pages/KeyPage';
-import { OverviewPage } from './pages/OverviewPage';
-import { TeamPage } from './pages/TeamPage';
-import { WebhookPage } from './pages/WebhookPage';
+import { ActivityPage } from './pages/activity/ActivityPage';
+import { AlertsPage } from './pages/alerts/AlertsPage';
+import { BillingPage } from './pages/billing/BillingPage';
+import { CatchmentPage } from './pages/catchment/CatchmentPage';
+import { CheckPage } from './pages/check/CheckPage';
+import { ExtensionPage } from './pages/extension/ExtensionPage';
+import { KeyPage } from './pages/key/KeyPage';
+import { OverviewPage } from './pages/overview/OverviewPage';
+import { TeamPage } from './pages/team/TeamPage';
+import { WebhookPage } from './pages/webhook/WebhookPage';
 
 export interface ConsolePage {
   /** The path below /console/ ('' is the Overview). */

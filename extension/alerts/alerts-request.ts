@@ -1,6 +1,7 @@
-import { AlertsData, type Alert } from '../../shared/api/alerts';
-import { ErrorEnvelope, successEnvelope } from '../../shared/api/envelope';
+import { ALERT_ENDPOINTS, type Alert } from '../../shared/api/alerts';
+import { ErrorEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
+import { answerOf, endpointUrl, methodOf } from '../../ui/api/endpoint-call';
 import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from '../../ui/api/server-request';
 import type { AlertsProblem } from '../common/setup-answers';
 
@@ -45,9 +46,10 @@ export async function requestAlerts(
   apiKey: string,
   since: string | null,
 ): Promise<AlertsAnswer> {
-  const query = since === null ? '' : `?since=${encodeURIComponent(since)}`;
-  const answer = await sendRequest(fetchFn, `${serverUrl}/api/v1/alerts${query}`, {
-    method: 'GET',
+  const { list } = ALERT_ENDPOINTS;
+  const query = since === null ? undefined : { since };
+  const answer = await sendRequest(fetchFn, endpointUrl(serverUrl, list, { query }), {
+    method: methodOf(list),
     headers: { 'x-api-key': apiKey },
     credentials: 'omit',
   });
@@ -55,8 +57,8 @@ export async function requestAlerts(
   const { response, body } = answer;
   if (isRedirect(response)) return { ok: false, problem: 'redirected' };
   if (response.ok) {
-    const parsed = successEnvelope(AlertsData).safeParse(body);
-    return parsed.success ? { ok: true, alerts: parsed.data.data.alerts } : { ok: false, problem: 'unexpected' };
+    const data = answerOf(list)(body);
+    return data ? { ok: true, alerts: data.alerts } : { ok: false, problem: 'unexpected' };
   }
   const envelope = ErrorEnvelope.safeParse(body);
   if (envelope.success) return { ok: false, problem: PROBLEM_BY_CODE[envelope.data.error.code] ?? 'server_error' };

@@ -1,7 +1,9 @@
+import { CHECK_ENDPOINTS } from '../../shared/api/check';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { ClientCheckResponse } from '../../ui/result/check-answer';
 import type { CheckOutcome, Problem } from '../../ui/result/outcome';
+import { endpointUrl, methodOf } from '../../ui/api/endpoint-call';
 import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from '../../ui/api/server-request';
 import { retryAfterSeconds } from '../../ui/result/retry-after';
 
@@ -24,8 +26,9 @@ export async function requestCheck(
   postcode: string,
   now: () => number = Date.now,
 ): Promise<CheckOutcome> {
-  const answer = await sendRequest(fetchFn, `${serverUrl}/api/v1/check-postcode`, {
-    method: 'POST',
+  const { check } = CHECK_ENDPOINTS;
+  const answer = await sendRequest(fetchFn, endpointUrl(serverUrl, check), {
+    method: methodOf(check),
     headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
     // Only the postcode leaves the page.
     body: JSON.stringify({ postcode }),

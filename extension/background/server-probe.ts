@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Health } from '../../shared/api/health';
+import { HEALTH_ENDPOINTS, Health } from '../../shared/api/health';
+import { endpointUrl, methodOf } from '../../ui/api/endpoint-call';
 import { GATEWAY_STATUSES, isRedirect, sendRequest, type Fetch } from '../../ui/api/server-request';
 import type { ServerProbe } from '../common/setup-answers';
 
@@ -9,9 +10,14 @@ import type { ServerProbe } from '../common/setup-answers';
  */
 const HealthAnswer = z.object({ status: z.string(), last_updated: Health.shape.last_updated });
 
+const { health } = HEALTH_ENDPOINTS;
+
 /** GET <serverUrl>/healthz: needs no key and costs the clinic nothing against its checks. */
 export async function probeServer(fetchFn: Fetch, serverUrl: string): Promise<ServerProbe> {
-  const answer = await sendRequest(fetchFn, `${serverUrl}/healthz`, { method: 'GET', credentials: 'omit' });
+  const answer = await sendRequest(fetchFn, endpointUrl(serverUrl, health), {
+    method: methodOf(health),
+    credentials: 'omit',
+  });
   if (!answer) return 'unreachable';
   const { response, body } = answer;
   if (isRedirect(response)) return 'redirected';

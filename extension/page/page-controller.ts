@@ -1,7 +1,7 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import type { CheckOutcome, Problem } from '../../ui/result/outcome';
 import { FieldWatcher } from './field-watcher';
-import { anchorElement, isRange } from './overlay-geometry';
+import { anchorElement, isRange } from './overlay/geometry';
 import { PageChecks, type Waiter } from './page-checks';
 import {
   Overlay,
@@ -10,7 +10,7 @@ import {
   type BadgeHandle,
   type PanelContent,
   type PanelHandle,
-} from './overlay';
+} from './overlay/overlay';
 
 /** The tag of the extension's own element in a page: the overlay's one host (the field watcher skips it). */
 export const BADGE_HOST_TAG = OVERLAY_HOST_TAG;

@@ -1,5 +1,5 @@
 import { TextPostcodeWatcher, type TextPostcode } from './address-text';
-import { OVERLAY_HOST_TAG } from './overlay';
+import { OVERLAY_HOST_TAG } from './overlay/overlay';
 import type { PageController, TextBadge } from './page-controller';
 
 /**

@@ -3,7 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { animationFrames, chromiumPath, overlayHarnessScript, servePages, type StaticServer } from './helpers/browser';
 
 /**
- * The overlay's API on its own (extension/page/overlay.ts, bundled into the page): badges anchored to a postcode in
+ * The overlay's API on its own (extension/page/overlay/overlay.ts, bundled into the page): badges anchored to a postcode in
  * displayed text (a Range), a panel opened at a selection, and the layer's single host. What the page controller's
  * `showTextPostcode` and `showSelection` stand on.
  */

@@ -1,9 +1,12 @@
-import { ClientCatchmentResponse } from '../../shared/api/catchment';
-import { sessionCall } from './account-api';
+import { CATCHMENT_ENDPOINTS, ClientCatchmentResponse } from '../../shared/api/catchment';
+import { callEndpointAs, downloadCsv } from './endpoint-call';
 import type { Fetch } from './server-request';
 import type { CatchmentAnswer } from './account-result';
 
-/** The whole catchment answer (its metadata says how fresh the data is), not just its `data`. */
+/**
+ * The whole catchment answer (its metadata says how fresh the data is), not just its `data`; read with the clients'
+ * schema, which does not require of the server the fields the pages do not show.
+ */
 function catchmentAnswer(body: unknown): CatchmentAnswer | null {
   const parsed = ClientCatchmentResponse.safeParse(body);
   return parsed.success ? { data: parsed.data.data, metadata: parsed.data.metadata } : null;
@@ -14,17 +17,8 @@ function catchmentAnswer(body: unknown): CatchmentAnswer | null {
  * read it, replace it, and its CSV.
  */
 export const catchmentApi = {
-  get: (f: Fetch, url: string) => sessionCall(f, url, '/api/v1/catchment', 'GET', catchmentAnswer),
+  get: (f: Fetch, url: string) => callEndpointAs(f, url, CATCHMENT_ENDPOINTS.read, {}, catchmentAnswer),
   save: (f: Fetch, url: string, postcodes: string[]) =>
-    sessionCall(f, url, '/api/v1/catchment', 'PUT', catchmentAnswer, { postcodes }),
-  csv: (f: Fetch, url: string) =>
-    sessionCall(
-      f,
-      url,
-      '/api/v1/catchment?format=csv',
-      'GET',
-      (body) => (typeof body === 'string' ? body : null),
-      undefined,
-      'text',
-    ),
+    callEndpointAs(f, url, CATCHMENT_ENDPOINTS.save, { body: { postcodes } }, catchmentAnswer),
+  csv: (f: Fetch, url: string) => downloadCsv(f, url, CATCHMENT_ENDPOINTS.read, { format: 'csv' }),
 };

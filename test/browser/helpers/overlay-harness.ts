@@ -4,7 +4,7 @@
  * WXT's content-script context is reduced to what the overlay uses of it.
  */
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { Overlay } from '../../../extension/page/overlay';
+import { Overlay } from '../../../extension/page/overlay/overlay';
 
 const ctx = {
   isInvalid: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkByHand, type ByHandFailure } from '../../../console/src/check-api';
+import { checkByHand, type ByHandFailure } from '../../../console/src/pages/check/check-api';
 import { checkFailureWords } from '../../../console/src/pages/check/check-words';
 import { brisbaneResult } from '../extension/fixtures';
 

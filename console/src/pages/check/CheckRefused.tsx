@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { ByHandFailure } from '../../check-api';
+import type { ByHandFailure } from './check-api';
 import { useConsoleApi } from '../../use-load';
 import { checkFailureWords } from './check-words';
 

@@ -1,4 +1,4 @@
-import type { ByHandFailure } from '../../check-api';
+import type { ByHandFailure } from './check-api';
 import { waitWords } from '../../../../ui/result/wait-words';
 
 export interface FailureWords {

@@ -3,7 +3,7 @@ import type { UsageData } from '../../../../shared/api/usage';
 import type { AccountResult } from '../../../../ui/api/account-result';
 import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
 import { saveFile } from '../../../../ui/common/save-file';
-import { usageApi } from '../../usage-api';
+import { usageApi } from './usage-api';
 import { useConsoleApi } from '../../use-load';
 import { UsageChart } from './UsageChart';
 import { countWords, USAGE_PERIODS, type UsagePeriod } from './usage-chart';

@@ -1,7 +1,7 @@
-import { h } from '../../ui/common/dom';
-import { setData, type ClipBox, type Entry, type Plan } from './overlay-entry';
-import { fieldText, readFieldStyle, textWidth } from './overlay-field-text';
-import { placeBadge } from './overlay-fit';
+import { h } from '../../../ui/common/dom';
+import { setData, type ClipBox, type Entry, type Plan } from './entry';
+import { fieldText, readFieldStyle, textWidth } from './field-text';
+import { placeBadge } from './fit';
 import {
   anchorConnected,
   anchorRect,
@@ -13,10 +13,10 @@ import {
   viewportBox,
   type Box,
   type Size,
-} from './overlay-geometry';
-import { moveToEnd, type MountedLayer } from './overlay-layer';
-import { positionPanel } from './overlay-panels';
-import { isCovered, roomAround } from './overlay-room';
+} from './geometry';
+import { moveToEnd, type MountedLayer } from './layer';
+import { positionPanel } from './panels';
+import { isCovered, roomAround } from './room';
 
 /** What bounds a badge this frame: the viewport, and the page (see `read`). */
 interface Bounds {

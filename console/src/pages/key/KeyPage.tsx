@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { KeyManagement } from '../../../ui/account/KeyManagement';
-import type { Account } from '../../../ui/account/useAccount';
+import { KeyManagement } from '../../../../ui/account/KeyManagement';
+import type { Account } from '../../../../ui/account/useAccount';
 
 /** When a new key is the answer, and when no key is (shown to those who can do either). */
 function RegenerateOrRevoke() {

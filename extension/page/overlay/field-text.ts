@@ -1,4 +1,4 @@
-import type { Box } from './overlay-geometry';
+import type { Box } from './geometry';
 
 /**
  * Where a field's typed text reaches, so a badge may sit inside the field's empty right end: its style read on layout

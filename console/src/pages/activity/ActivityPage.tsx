@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT, type ActivityEvent } from '../../../shared/api/activity';
-import { paidUntil } from '../../../shared/domain/paid-until';
-import { displayInstant } from '../../../ui/common/display-dates';
-import { ROLE_WORDS } from '../role-words';
-import { useConsoleApi, useLoad } from '../use-load';
+import { DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT, type ActivityEvent } from '../../../../shared/api/activity';
+import { paidUntil } from '../../../../shared/domain/paid-until';
+import { displayInstant } from '../../../../ui/common/display-dates';
+import { ROLE_WORDS } from '../../role-words';
+import { useConsoleApi, useLoad } from '../../use-load';
 
 const key = (prefix: string | null) => (prefix ? `${prefix}…` : '');
 const host = (e: ActivityEvent) => e.webhook_host ?? 'an address not recorded';

@@ -1,9 +1,9 @@
-import { GAP, intersect, isEmpty, type Box, type Size } from './overlay-geometry';
-import type { Room } from './overlay-room';
+import { GAP, intersect, isEmpty, type Box, type Size } from './geometry';
+import type { Room } from './room';
 
 /**
- * Where a badge or a panel goes, in viewport pixels, from the boxes read from the page (overlay-geometry.ts,
- * overlay-room.ts, overlay-field-text.ts). Pure: no DOM.
+ * Where a badge or a panel goes, in viewport pixels, from the boxes read from the page (geometry.ts,
+ * room.ts, field-text.ts). Pure: no DOM.
  */
 
 function within(box: Box, bounds: Box): boolean {

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Health } from '../../../shared/api/health';
-import type { KeyStatusData } from '../../../shared/api/keys';
-import type { Account } from '../../../ui/account/useAccount';
-import { displayInstant } from '../../../ui/common/display-dates';
-import { lastAccessDayWords } from '../../../shared/domain/paid-until';
-import { Link } from '../router';
-import { GettingStarted } from './overview/GettingStarted';
-import { InactiveNotice } from './overview/InactiveNotice';
-import { UsageSection } from './overview/UsageSection';
-import { useConsoleApi, useReloadOnFocus } from '../use-load';
+import type { Health } from '../../../../shared/api/health';
+import type { KeyStatusData } from '../../../../shared/api/keys';
+import type { Account } from '../../../../ui/account/useAccount';
+import { displayInstant } from '../../../../ui/common/display-dates';
+import { lastAccessDayWords } from '../../../../shared/domain/paid-until';
+import { Link } from '../../router';
+import { GettingStarted } from './GettingStarted';
+import { InactiveNotice } from './InactiveNotice';
+import { UsageSection } from './UsageSection';
+import { useConsoleApi, useReloadOnFocus } from '../../use-load';
 
 const DATA_STATUS_WORDS: Record<Health['data_status'], string> = {
   available: 'Up to date',

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { WebhookData, WebhookDelivery } from '../../../shared/api/webhook';
-import { displayInstant } from '../../../ui/common/display-dates';
-import { NoticeLine, type Notice } from '../../../ui/common/NoticeLine';
-import { Confirm } from '../Confirm';
+import type { WebhookData, WebhookDelivery } from '../../../../shared/api/webhook';
+import { displayInstant } from '../../../../ui/common/display-dates';
+import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
+import { Confirm } from '../../Confirm';
 import { useWebhook } from './useWebhook';
 
 const DELIVERY_WORDS: Record<WebhookDelivery['status'], string> = {

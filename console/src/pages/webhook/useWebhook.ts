@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { NewWebhookData, WebhookTestData } from '../../../shared/api/webhook';
-import { copyText } from '../../../ui/common/clipboard';
-import type { Notice } from '../../../ui/common/NoticeLine';
-import type { ConsoleApi } from '../console-api';
-import { useConsoleApi, useLoad } from '../use-load';
+import type { NewWebhookData, WebhookTestData } from '../../../../shared/api/webhook';
+import { copyText } from '../../../../ui/common/clipboard';
+import type { Notice } from '../../../../ui/common/NoticeLine';
+import type { ConsoleApi } from '../../console-api';
+import { useConsoleApi, useLoad } from '../../use-load';
 
 /** How a test delivery went, in words: "Delivered: HTTP 200", "Not delivered: receiver answered HTTP 500"… */
 export function testOutcomeWords(test: WebhookTestData): Notice {

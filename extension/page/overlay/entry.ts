@@ -1,10 +1,10 @@
-import type { CheckOutcome } from '../../ui/result/outcome';
-import type { InlineBadge } from './inline-badge';
-import type { FieldStyle } from './overlay-field-text';
-import type { Tracked } from './overlay-frame-loop';
-import type { Mode, Placement } from './overlay-fit';
-import type { Anchor, Box, Clipper, Size } from './overlay-geometry';
-import type { Room } from './overlay-room';
+import type { CheckOutcome } from '../../../ui/result/outcome';
+import type { InlineBadge } from '../inline-badge';
+import type { FieldStyle } from './field-text';
+import type { Tracked } from './frame-loop';
+import type { Mode, Placement } from './fit';
+import type { Anchor, Box, Clipper, Size } from './geometry';
+import type { Room } from './room';
 
 /**
  * One badge of the overlay as its parts share it: what the caller holds (BadgeHandle), and what the tracker keeps of

@@ -1,9 +1,11 @@
-import type { CheckRequest } from '../../shared/api/check';
-import { ErrorEnvelope } from '../../shared/api/envelope';
-import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../ui/api/server-request';
-import { ClientCheckResponse } from '../../ui/result/check-answer';
-import type { CheckSuccess } from '../../ui/result/outcome';
-import { statedRetrySeconds } from '../../ui/result/retry-after';
+import { CHECK_ENDPOINTS, type CheckRequest } from '../../../../shared/api/check';
+import { ErrorEnvelope } from '../../../../shared/api/envelope';
+import { endpointUrl, methodOf } from '../../../../ui/api/endpoint-call';
+import { GATEWAY_STATUSES, sendRequest, type Fetch } from '../../../../ui/api/server-request';
+import { ClientCheckResponse } from '../../../../ui/result/check-answer';
+import type { CheckSuccess } from '../../../../ui/result/outcome';
+import { statedRetrySeconds } from '../../../../ui/result/retry-after';
+import { HERE } from '../../console-calls';
 
 /**
  * A check by hand that gave no answer: the API's error code (or `unreachable`, `unexpected_response`), with what the
@@ -30,8 +32,9 @@ export async function checkByHand(
   request: CheckRequest,
   now: () => number = Date.now,
 ): Promise<ByHandAnswer> {
-  const answer = await sendRequest(fetchFn, '/api/v1/session/check-postcode', {
-    method: 'POST',
+  const { checkByHand: endpoint } = CHECK_ENDPOINTS;
+  const answer = await sendRequest(fetchFn, endpointUrl(HERE, endpoint), {
+    method: methodOf(endpoint),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(request),
     credentials: 'same-origin',

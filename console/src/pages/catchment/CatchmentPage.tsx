@@ -1,4 +1,4 @@
-import { CatchmentManager } from '../../../ui/catchment/CatchmentManager';
+import { CatchmentManager } from '../../../../ui/catchment/CatchmentManager';
 
 /** The practice's catchment, as the extension's options page manages it. */
 export function CatchmentPage({ readOnly }: { readOnly: boolean }) {

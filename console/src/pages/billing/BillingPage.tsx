@@ -1,11 +1,11 @@
-import type { BillingData } from '../../../shared/api/billing';
-import type { Account } from '../../../ui/account/useAccount';
-import { NoticeLine } from '../../../ui/common/NoticeLine';
-import { Link } from '../router';
-import { OperatorContact, useOperatorContact } from '../signup/OperatorContact';
-import { lastAccessDayWords } from '../../../shared/domain/paid-until';
-import { dateLine, endedWords, endingWords, paymentRetrying } from './billing/billing-words';
-import { useBilling, type CheckoutReturn, type Completion } from './billing/useBilling';
+import type { BillingData } from '../../../../shared/api/billing';
+import type { Account } from '../../../../ui/account/useAccount';
+import { NoticeLine } from '../../../../ui/common/NoticeLine';
+import { Link } from '../../router';
+import { OperatorContact, useOperatorContact } from '../../signup/OperatorContact';
+import { lastAccessDayWords } from '../../../../shared/domain/paid-until';
+import { dateLine, endedWords, endingWords, paymentRetrying } from './billing-words';
+import { useBilling, type CheckoutReturn, type Completion } from './useBilling';
 
 /** The subscription as it is: plan, status, the date that matters, why access ended or is at risk. */
 function Subscription({ billing }: { billing: BillingData }) {

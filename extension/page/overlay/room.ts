@@ -1,4 +1,4 @@
-import { anchorElement, GAP, isRange, type Anchor, type Box, type Size } from './overlay-geometry';
+import { anchorElement, GAP, isRange, type Anchor, type Box, type Size } from './geometry';
 
 /**
  * What of the page lies beside or over an anchor, from hit tests: the free width where its badge may go, and whether

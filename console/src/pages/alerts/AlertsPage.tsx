@@ -1,8 +1,8 @@
-import type { Alert } from '../../../shared/api/alerts';
-import { ALERT_RETENTION_DAYS } from '../../../shared/api/alerts';
-import { alertHeadWords } from '../../../ui/catchment/alert-words';
-import { displayInstant } from '../../../ui/common/display-dates';
-import { useLoad, useConsoleApi } from '../use-load';
+import type { Alert } from '../../../../shared/api/alerts';
+import { ALERT_RETENTION_DAYS } from '../../../../shared/api/alerts';
+import { alertHeadWords } from '../../../../ui/catchment/alert-words';
+import { displayInstant } from '../../../../ui/common/display-dates';
+import { useLoad, useConsoleApi } from '../../use-load';
 
 function AlertItem({ alert }: { alert: Alert }) {
   return (

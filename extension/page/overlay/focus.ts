@@ -1,6 +1,6 @@
-import type { Entry } from './overlay-entry';
-import { isRange } from './overlay-geometry';
-import type { OverlayLayer } from './overlay-layer';
+import type { Entry } from './entry';
+import { isRange } from './geometry';
+import type { OverlayLayer } from './layer';
 
 const TABBABLE =
   'a[href], area[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable], audio[controls], video[controls]';

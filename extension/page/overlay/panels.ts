@@ -1,7 +1,7 @@
-import { copyText } from '../../ui/common/clipboard';
-import type { Entry } from './overlay-entry';
-import { placePanel } from './overlay-fit';
-import type { FrameLoop, Tracked } from './overlay-frame-loop';
+import { copyText } from '../../../ui/common/clipboard';
+import type { Entry } from './entry';
+import { placePanel } from './fit';
+import type { FrameLoop, Tracked } from './frame-loop';
 import {
   anchorConnected,
   anchorElement,
@@ -13,9 +13,9 @@ import {
   type Anchor,
   type Box,
   type Clipper,
-} from './overlay-geometry';
-import type { OverlayLayer } from './overlay-layer';
-import { ResultPanel, type PanelContent } from './result-panel';
+} from './geometry';
+import type { OverlayLayer } from './layer';
+import { ResultPanel, type PanelContent } from '../result-panel';
 
 /** A panel opened on its own at a piece of text (the context menu's answer). */
 export interface PanelHandle {

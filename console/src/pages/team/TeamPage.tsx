@@ -1,13 +1,13 @@
-import type { Account } from '../../../ui/account/useAccount';
-import { NoticeLine } from '../../../ui/common/NoticeLine';
-import { INVITATION_DAYS, RESET_HOURS } from '../../../shared/api/invitations';
-import { canManage, type Role } from '../../../shared/api/team';
-import { PendingInvitations, InviteForm } from './team/Invitations';
-import { assignable, Members } from './team/Members';
-import { OnceLink } from './team/OnceLink';
-import { OrganisationName } from './team/OrganisationName';
-import { useInvitations } from './team/useInvitations';
-import { useTeam } from './team/useTeam';
+import type { Account } from '../../../../ui/account/useAccount';
+import { NoticeLine } from '../../../../ui/common/NoticeLine';
+import { INVITATION_DAYS, RESET_HOURS } from '../../../../shared/api/invitations';
+import { canManage, type Role } from '../../../../shared/api/team';
+import { PendingInvitations, InviteForm } from './Invitations';
+import { assignable, Members } from './Members';
+import { OnceLink } from './OnceLink';
+import { OrganisationName } from './OrganisationName';
+import { useInvitations } from './useInvitations';
+import { useTeam } from './useTeam';
 
 /** Inviting and the pending invitations: owners and admins only (members never load them). */
 function InvitationsSections({ viewer }: { viewer: Role }) {

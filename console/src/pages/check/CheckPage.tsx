@@ -1,11 +1,11 @@
 import { useCallback, useRef, useState } from 'react';
-import type { CheckRequest } from '../../../shared/api/check';
-import type { Account } from '../../../ui/account/useAccount';
-import { ResultView } from '../../../ui/result/ResultView';
-import { checkByHand, type ByHandAnswer } from '../check-api';
-import { CheckForm } from './check/CheckForm';
-import { CheckRefused } from './check/CheckRefused';
-import './check/check.css';
+import type { CheckRequest } from '../../../../shared/api/check';
+import type { Account } from '../../../../ui/account/useAccount';
+import { ResultView } from '../../../../ui/result/ResultView';
+import { checkByHand, type ByHandAnswer } from './check-api';
+import { CheckForm } from './CheckForm';
+import { CheckRefused } from './CheckRefused';
+import './check.css';
 
 const consoleFetch = (input: string, init?: RequestInit) => fetch(input, init);
 

@@ -1,21 +1,21 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { copyText } from '../../ui/common/clipboard';
-import { h } from '../../ui/common/dom';
-import { InlineBadge } from './inline-badge';
-import { newEntry, type BadgeHandle, type BadgeOptions, type Entry } from './overlay-entry';
-import { TabOrder } from './overlay-focus';
-import { FrameLoop } from './overlay-frame-loop';
-import { anchorElement, isRange, type Anchor } from './overlay-geometry';
-import { OverlayLayer, type MountedLayer } from './overlay-layer';
-import { OverlayPanels, type PanelHandle } from './overlay-panels';
-import { BadgePlacer } from './overlay-placement';
-import type { PanelContent } from './result-panel';
+import { copyText } from '../../../ui/common/clipboard';
+import { h } from '../../../ui/common/dom';
+import { InlineBadge } from '../inline-badge';
+import { newEntry, type BadgeHandle, type BadgeOptions, type Entry } from './entry';
+import { TabOrder } from './focus';
+import { FrameLoop } from './frame-loop';
+import { anchorElement, isRange, type Anchor } from './geometry';
+import { OverlayLayer, type MountedLayer } from './layer';
+import { OverlayPanels, type PanelHandle } from './panels';
+import { BadgePlacer } from './placement';
+import type { PanelContent } from '../result-panel';
 
-export type { BadgeHandle, BadgeOptions } from './overlay-entry';
-export type { Anchor } from './overlay-geometry';
-export { OVERLAY_HOST_TAG } from './overlay-layer';
-export type { PanelHandle } from './overlay-panels';
-export type { PanelContent, PanelNotice } from './result-panel';
+export type { BadgeHandle, BadgeOptions } from './entry';
+export type { Anchor } from './geometry';
+export { OVERLAY_HOST_TAG } from './layer';
+export type { PanelHandle } from './panels';
+export type { PanelContent, PanelNotice } from '../result-panel';
 
 export interface OverlayOptions {
   /** The "Open options" button of setup problems. */
@@ -31,8 +31,8 @@ export interface OverlayOptions {
  * container's inside a clip box over the container, and follow the container's scroll by transform alone; fixed or
  * sticky fields' badges are in the fixed box too. Panels are in the page's coordinates, never cut off.
  *
- * Its parts: the layer (overlay-layer.ts), the tracker that asks for frames (overlay-frame-loop.ts), the badges'
- * placement each frame (overlay-placement.ts), the panels (overlay-panels.ts) and the Tab order (overlay-focus.ts).
+ * Its parts: the layer (layer.ts), the tracker that asks for frames (frame-loop.ts), the badges'
+ * placement each frame (placement.ts), the panels (panels.ts) and the Tab order (focus.ts).
  */
 export class Overlay {
   private readonly entries = new Set<Entry>();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { BASE, Link } from '../router';
+import { BASE, Link } from '../../router';
 
 /**
  * The extension's IDs, fixed by its manifest's key (wxt.config.ts, which the console cannot import: it is the

@@ -1,7 +1,7 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
-import { h } from '../../ui/common/dom';
-import { BADGE_CSS } from './badge-styles';
+import { h } from '../../../ui/common/dom';
+import { BADGE_CSS } from '../badge-styles';
 
 /** Tag of the overlay's one host element per document (the field watcher never looks inside it). */
 export const OVERLAY_HOST_TAG = 'dte-overlay';
