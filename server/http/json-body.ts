@@ -16,8 +16,9 @@ function checkBody(_req: IncomingMessage, _res: unknown, body: Buffer, charset: 
   if (charset !== 'utf-8' && charset !== 'utf8') throw new ContractError('unsupported_media_type');
   // The scan runs on every body (a few dozen bytes for a check); only a positive answer costs a second parse, which
   // tells a duplicate key from text that is not JSON at all (that is reported as such by the parse that follows).
-  if (hasDuplicateKey(body) && isJson(body))
-    {throw new ContractError('invalid_json', { message: DUPLICATE_KEY_MESSAGE });}
+  if (hasDuplicateKey(body) && isJson(body)) {
+    throw new ContractError('invalid_json', { message: DUPLICATE_KEY_MESSAGE });
+  }
 }
 
 function isJson(body: Buffer): boolean {
@@ -63,8 +64,9 @@ const ACCEPTED_ENCODINGS = { 'Accept-Encoding': 'gzip, deflate, br' };
 export function bodyParserError(err: unknown): unknown {
   if (err instanceof ContractError) return err; // thrown by checkBody
   const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
-  if (type === 'encoding.unsupported')
-    {return new ContractError('unsupported_encoding', { headers: ACCEPTED_ENCODINGS });}
+  if (type === 'encoding.unsupported') {
+    return new ContractError('unsupported_encoding', { headers: ACCEPTED_ENCODINGS });
+  }
   if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) {
     return new ContractError(BODY_PARSER_ERRORS[type]!);
   }
