@@ -16,14 +16,14 @@ import { methodNotAllowed } from './http/method-not-allowed';
 import { mountRoutes } from './http/route';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
-import { linkRouters } from './invitations/link-routers';
-import { teamInvitationsRouter } from './invitations/team-invitations-router';
+import { linkRoutes } from './invitations/link-routes';
+import { teamInvitationsRoutes } from './invitations/team-invitations-routes';
 import { keysRouter } from './keys/keys-router';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
 import { signupRouter } from './signup/signup-router';
-import { teamRouter } from './team/team-router';
+import { teamRoutes } from './team/team-routes';
 import { usageRouter } from './usage/usage-router';
 import { webhooksRouter } from './webhooks/webhooks-router';
 
@@ -60,10 +60,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
-  const routes = {
-    stripeWebhook: stripeWebhookRoutes(runtime.billing),
-    billing: billingRoutes({ billing: runtime.billing, accounts, origins: runtime.origins }),
-  };
+  const routes = featureRoutes(runtime);
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
   app.use('/readyz', readinessRouter(declarations, clock));
@@ -74,11 +71,9 @@ export function createApp(runtime: ServerRuntime): Express {
   // The cookie session runs in front of sign-in and key management only, never for the check.
   const session = sessionGate(runtime);
   const { signIn, sessions, idleTimeoutMs } = runtime;
-  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
-  const links = linkRoutes(runtime);
-  app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);
+  mountRoutes(app, routes.passwordReset, [...fresh, ...session]);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
-  app.use('/api/v1/invitations', ...fresh, session, links.invitations);
+  mountRoutes(app, routes.invitations, [...fresh, ...session]);
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
@@ -97,8 +92,9 @@ export function createApp(runtime: ServerRuntime): Express {
   );
   app.all('/api/v1/session/check-postcode', methodNotAllowed('POST'));
   app.use('/api/v1/usage', ...fresh, session, usageRouter({ ...caller, usage: runtime.usage }));
-  // The organisation's team, the session only: its invitations and members' reset links, then the team router.
-  app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
+  // The organisation's team, the session only: its invitations and members' reset links, then its members.
+  mountRoutes(app, routes.teamInvitations, [...fresh, ...session]);
+  mountRoutes(app, routes.team, [...fresh, ...session]);
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, [...fresh, ...session]);
@@ -112,19 +108,18 @@ export function createApp(runtime: ServerRuntime): Express {
   return app;
 }
 
-/** The routers of invitations and password-reset links (invitations/), over the runtime's services. */
-function linkRoutes(runtime: ServerRuntime) {
-  const { accounts, sessions, clock, idleTimeoutMs, origins } = runtime;
-  const deps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
+/** Each feature's routes, defined once over its services: what createApp mounts, and the document lists. */
+function featureRoutes(runtime: ServerRuntime) {
+  const { accounts, sessions, clock, idleTimeoutMs, origins, resetThrottle, linkThrottle } = runtime;
+  const linkDeps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
+  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
+  const links = linkRoutes({ ...linkDeps, sessions, clock, idleTimeoutMs, resetThrottle, linkThrottle });
   return {
-    ...linkRouters({
-      ...deps,
-      resetThrottle: runtime.resetThrottle,
-      linkThrottle: runtime.linkThrottle,
-      sessions,
-      clock,
-      idleTimeoutMs,
-    }),
-    team: teamInvitationsRouter(deps),
+    passwordReset: links.passwordReset,
+    invitations: links.invitations,
+    teamInvitations: teamInvitationsRoutes(linkDeps),
+    team: teamRoutes({ team: runtime.team, accounts }),
+    stripeWebhook: stripeWebhookRoutes(runtime.billing),
+    billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
   };
 }

@@ -11,9 +11,6 @@ import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME, STRIPE_SIGNATURE_SCHEME } 
 import { registerRoutes, type Route } from '../http/route';
 import { registerKeysPaths } from '../keys/keys-router';
 import { registerWebhooksPaths } from '../webhooks/webhooks-router';
-import { registerTeamPaths } from '../team/team-router';
-import { registerTeamInvitationsPaths } from '../invitations/team-invitations-router';
-import { registerLinkPaths } from '../invitations/link-routers';
 import { registerSignupPaths } from '../signup/signup-router';
 import { registerUsagePaths } from '../usage/usage-router';
 import { registerCheckByHandPaths } from '../check/check-by-hand';
@@ -47,9 +44,6 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
   registerCatchmentPaths(registry);
   registerAlertsPaths(registry);
   registerWebhooksPaths(registry);
-  registerTeamPaths(registry);
-  registerTeamInvitationsPaths(registry);
-  registerLinkPaths(registry);
   registerSignupPaths(registry);
   registerUsagePaths(registry);
   registerCheckByHandPaths(registry);
