@@ -97,7 +97,7 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.team, [...fresh, ...session]);
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
-  mountRoutes(app, routes.billing, [...fresh, ...session]);
+  mountRoutes(app, routes.billing, [...fresh, ...session], '/api/v1/billing');
   app.use('/api/v1/activity', ...fresh, session, activityRouter({ accounts, audit: runtime.audit }));
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
