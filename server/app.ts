@@ -73,7 +73,7 @@ export function createApp(runtime: ServerRuntime): Express {
   const { signIn, sessions, idleTimeoutMs } = runtime;
   mountRoutes(app, routes.passwordReset, [...fresh, ...session]);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
-  mountRoutes(app, routes.invitations, [...fresh, ...session]);
+  mountRoutes(app, routes.invitations, [...fresh, ...session], '/api/v1/invitations');
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
@@ -94,7 +94,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/usage', ...fresh, session, usageRouter({ ...caller, usage: runtime.usage }));
   // The organisation's team, the session only: its invitations and members' reset links, then its members.
   mountRoutes(app, routes.teamInvitations, [...fresh, ...session]);
-  mountRoutes(app, routes.team, [...fresh, ...session]);
+  mountRoutes(app, routes.team, [...fresh, ...session], '/api/v1/team');
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, [...fresh, ...session], '/api/v1/billing');
