@@ -20,6 +20,8 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/webhooks/webhooks.test.ts',
   'test/integration/catchment/catchment-alerts.test.ts',
   'test/integration/team/team.test.ts',
+  'test/integration/team/team-service.test.ts',
+  'test/integration/invitations/invitation-service.test.ts',
   'test/integration/invitations/invitations.test.ts',
   'test/integration/invitations/password-reset.test.ts',
   'test/integration/invitations/invitation-mail.test.ts',

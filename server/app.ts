@@ -16,14 +16,15 @@ import { methodNotAllowed } from './http/method-not-allowed';
 import { mountRoutes } from './http/route';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
-import { linkRouters } from './invitations/link-routers';
-import { teamInvitationsRouter } from './invitations/team-invitations-router';
+import { linkRoutes } from './invitations/link-routes';
+import { teamInvitationsRoutes } from './invitations/team-invitations-routes';
 import { keysRouter } from './keys/keys-router';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
+import type { SessionOrApiKeyDeps } from './auth/session-or-api-key';
 import { sessionGate } from './sessions/session-gate';
 import { signupRouter } from './signup/signup-router';
-import { teamRouter } from './team/team-router';
+import { teamRoutes } from './team/team-routes';
 import { usageRouter } from './usage/usage-router';
 import { webhookRoutes } from './webhooks/webhooks-routes';
 
@@ -59,16 +60,8 @@ export function createApp(runtime: ServerRuntime): Express {
   );
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
-  const audit = logFailures(runtime.audit, logger); // the catchment's and the webhook's changes, with who made them
-  const caller = { accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage, audit };
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
-  const routes = {
-    stripeWebhook: stripeWebhookRoutes(runtime.billing),
-    billing: billingRoutes({ billing: runtime.billing, accounts, origins: runtime.origins }),
-    catchment: catchmentRoutes({ ...caller, catchments: runtime.catchments, declarations, postcodes }),
-    alerts: alertsRoutes({ ...caller, alerts: runtime.alerts }),
-    webhook: webhookRoutes({ ...caller, webhooks: runtime.webhooks }),
-  };
+  const routes = featureRoutes(runtime, { rateLimit, dataEpoch });
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
   app.use('/readyz', readinessRouter(declarations, clock));
@@ -79,16 +72,15 @@ export function createApp(runtime: ServerRuntime): Express {
   // The cookie session runs in front of sign-in and key management only, never for the check.
   const session = sessionGate(runtime);
   const { signIn, sessions, idleTimeoutMs } = runtime;
-  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
-  const links = linkRoutes(runtime);
-  app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);
+  mountRoutes(app, routes.passwordReset, [...fresh, ...session]);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
-  app.use('/api/v1/invitations', ...fresh, session, links.invitations);
+  mountRoutes(app, routes.invitations, [...fresh, ...session], '/api/v1/invitations');
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
-  // The catchment, its alerts and the webhook (reads by API key too); other paths under them: 404 behind the session.
-  mountRoutes(app, [...routes.catchment, ...routes.alerts, ...routes.webhook], [...fresh, ...session]);
-  app.use(['/api/v1/catchment', '/api/v1/alerts', '/api/v1/webhook'], ...fresh, session);
+  // The catchment, its alerts and the webhook: the session, or for reads an API key counted like a check.
+  mountRoutes(app, routes.catchment, [...fresh, ...session], '/api/v1/catchment');
+  mountRoutes(app, routes.alerts, [...fresh, ...session], '/api/v1/alerts');
+  mountRoutes(app, routes.webhook, [...fresh, ...session], '/api/v1/webhook');
   app.post(
     '/api/v1/session/check-postcode',
     ...fresh,
@@ -96,9 +88,15 @@ export function createApp(runtime: ServerRuntime): Express {
     checkByHandHandlers({ accounts, clock, rateLimit, usage: runtime.usage, answer }),
   );
   app.all('/api/v1/session/check-postcode', methodNotAllowed('POST'));
-  app.use('/api/v1/usage', ...fresh, session, usageRouter({ ...caller, usage: runtime.usage }));
-  // The organisation's team, the session only: its invitations and members' reset links, then the team router.
-  app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
+  app.use(
+    '/api/v1/usage',
+    ...fresh,
+    session,
+    usageRouter({ accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage }),
+  );
+  // The organisation's team, the session only: its invitations and members' reset links, then its members.
+  mountRoutes(app, routes.teamInvitations, [...fresh, ...session]);
+  mountRoutes(app, routes.team, [...fresh, ...session], '/api/v1/team');
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, [...fresh, ...session], '/api/v1/billing');
@@ -112,19 +110,25 @@ export function createApp(runtime: ServerRuntime): Express {
   return app;
 }
 
-/** The routers of invitations and password-reset links (invitations/), over the runtime's services. */
-function linkRoutes(runtime: ServerRuntime) {
-  const { accounts, sessions, clock, idleTimeoutMs, origins } = runtime;
-  const deps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
+/** Each feature's routes, defined once over its services: what createApp mounts, and the document lists. */
+function featureRoutes(runtime: ServerRuntime, check: Pick<SessionOrApiKeyDeps, 'rateLimit' | 'dataEpoch'>) {
+  const { accounts, sessions, clock, idleTimeoutMs, origins, resetThrottle, linkThrottle } = runtime;
+  const { keys, declarations, postcodes } = runtime;
+  // Reads by API key are counted like a check; the catchment's and the webhook's changes are audited with who made them.
+  const audit = logFailures(runtime.audit, runtime.logger);
+  const caller = { accounts, keys, clock, usage: runtime.usage, audit, ...check };
+  const linkDeps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
+  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
+  const links = linkRoutes({ ...linkDeps, sessions, clock, idleTimeoutMs, resetThrottle, linkThrottle });
   return {
-    ...linkRouters({
-      ...deps,
-      resetThrottle: runtime.resetThrottle,
-      linkThrottle: runtime.linkThrottle,
-      sessions,
-      clock,
-      idleTimeoutMs,
-    }),
-    team: teamInvitationsRouter(deps),
+    passwordReset: links.passwordReset,
+    invitations: links.invitations,
+    teamInvitations: teamInvitationsRoutes(linkDeps),
+    team: teamRoutes({ team: runtime.team, accounts }),
+    catchment: catchmentRoutes({ ...caller, catchments: runtime.catchments, declarations, postcodes }),
+    alerts: alertsRoutes({ ...caller, alerts: runtime.alerts }),
+    webhook: webhookRoutes({ ...caller, webhooks: runtime.webhooks }),
+    stripeWebhook: stripeWebhookRoutes(runtime.billing),
+    billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
   };
 }

@@ -310,14 +310,25 @@ export class AccountService {
     }, alongside);
   }
 
-  /** Renames the organisation. */
-  async renameOrganisation(organisationId: string, name: string): Promise<Organisation> {
+  /**
+   * Renames the organisation. `rule` (the team's: owners only) is judged inside the write, on the organisation as it
+   * was; `alongside` is written with it (its audit event).
+   */
+  async renameOrganisation(
+    organisationId: string,
+    name: string,
+    {
+      rule,
+      alongside,
+    }: { rule?: (organisation: Organisation, data: AccountsFile) => void; alongside?: Alongside<Organisation> } = {},
+  ): Promise<Organisation> {
     return this.store.update((data) => {
       const organisation = data.organisations.find((o) => o.id === organisationId);
       if (!organisation) throw new AccountError('organisation_not_found', `No organisation ${organisationId}`);
+      rule?.({ ...organisation }, data);
       organisation.name = name.trim();
       return { ...organisation };
-    });
+    }, alongside);
   }
 
   /**

@@ -32,6 +32,11 @@ export function activityEvent(event: AuditEvent): ActivityEvent {
     stripe_event_id: event.stripe_event_id ?? null,
     webhook_host: event.webhook_host ?? null,
     postcode_count: event.postcode_count ?? null,
+    // Only on a rename: every other event's answer stays as it was.
+    ...(event.organisation_name !== undefined && {
+      previous_name: event.previous_name ?? '',
+      organisation_name: event.organisation_name,
+    }),
   };
 }
 

@@ -32,6 +32,7 @@ export const AuditEventType = z.enum([
   'webhook_replaced',
   'webhook_removed',
   'webhook_tested',
+  'organisation_renamed',
 ]);
 export type AuditEventType = z.infer<typeof AuditEventType>;
 
@@ -71,6 +72,9 @@ export const AuditEvent = z.object({
   webhook_host: z.string().optional(),
   /** A catchment save: how many postcodes the catchment now has. */
   postcode_count: z.number().int().nonnegative().optional(),
+  /** An organisation's rename: the name it had, and the name it has since. */
+  previous_name: z.string().optional(),
+  organisation_name: z.string().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -173,6 +177,8 @@ export function auditEvent(fields: {
   stripe_event_id?: string | null;
   webhook_host?: string | null;
   postcode_count?: number | null;
+  previous_name?: string | null;
+  organisation_name?: string | null;
 }): AuditEvent {
   return {
     at: fields.at,
@@ -196,6 +202,8 @@ export function auditEvent(fields: {
     ...(fields.stripe_event_id != null && { stripe_event_id: fields.stripe_event_id }),
     ...(fields.webhook_host != null && { webhook_host: fields.webhook_host }),
     ...(fields.postcode_count != null && { postcode_count: fields.postcode_count }),
+    ...(fields.previous_name != null && { previous_name: fields.previous_name }),
+    ...(fields.organisation_name != null && { organisation_name: fields.organisation_name }),
   };
 }
 

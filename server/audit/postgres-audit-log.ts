@@ -22,6 +22,8 @@ interface AuditRow {
   stripe_event_id: string | null;
   webhook_host: string | null;
   postcode_count: number | null;
+  previous_name: string | null;
+  organisation_name: string | null;
 }
 
 /** A row as the event JsonLinesAuditLog writes (auditEvent: the optional fields only when set, in the same order). */
@@ -56,6 +58,8 @@ export const AUDIT_COLUMNS = [
   'stripe_event_id',
   'webhook_host',
   'postcode_count',
+  'previous_name',
+  'organisation_name',
 ] as const;
 
 const COLUMNS = AUDIT_COLUMNS.join(', ');
@@ -65,7 +69,7 @@ async function insertEvent(client: Queryable, input: AuditInput, clock: () => Da
   const sub = input.subscription;
   await client.query(
     `INSERT INTO audit_events (${COLUMNS})
-     VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17)`,
+     VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
     [
       (input.at ?? clock()).toISOString(),
       input.event,
@@ -84,6 +88,8 @@ async function insertEvent(client: Queryable, input: AuditInput, clock: () => Da
       input.stripe_event_id ?? null,
       redactKeys(input.webhook_host ?? null),
       input.postcode_count ?? null,
+      input.previous_name ?? null,
+      input.organisation_name ?? null,
     ],
   );
 }

@@ -10,7 +10,7 @@ import { openMailer } from '../mail/open-mailer';
 import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
-import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
+import { OPERATOR } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../config';
@@ -277,7 +277,7 @@ const configCommands: Record<string, (config: Config, options: Options) => Promi
   },
 };
 
-const TEAM_ERRORS: Record<TeamErrorCode, string> = {
+const TEAM_ERRORS: Partial<Record<ApiErrorCode, string>> = {
   last_owner: 'an organisation keeps at least one owner: make another member an owner first',
   member_not_found: 'no such member',
   forbidden_role: 'not allowed',
@@ -347,9 +347,9 @@ async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
     else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
-    else if (err instanceof TeamError) process.stderr.write(`Error: ${TEAM_ERRORS[err.code]}\n`);
-    else if (err instanceof ContractError) process.stderr.write(`Error: ${BILLING_ERRORS[err.code] ?? err.message}\n`);
-    else throw err;
+    else if (err instanceof ContractError) {
+      process.stderr.write(`Error: ${TEAM_ERRORS[err.code] ?? BILLING_ERRORS[err.code] ?? err.message}\n`);
+    } else throw err;
     return 1;
   } finally {
     await data.close();

@@ -9,9 +9,6 @@ import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME, STRIPE_SIGNATURE_SCHEME } 
 import { registerRoutes, type Route } from '../http/route';
 import { registerKeysPaths } from '../keys/keys-router';
 import { registerWebhookDelivery } from '../webhooks/webhooks-routes';
-import { registerTeamPaths } from '../team/team-router';
-import { registerTeamInvitationsPaths } from '../invitations/team-invitations-router';
-import { registerLinkPaths } from '../invitations/link-routers';
 import { registerSignupPaths } from '../signup/signup-router';
 import { registerUsagePaths } from '../usage/usage-router';
 import { registerCheckByHandPaths } from '../check/check-by-hand';
@@ -43,9 +40,6 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
   registerAuthPaths(registry);
   registerKeysPaths(registry);
   registerWebhookDelivery(registry);
-  registerTeamPaths(registry);
-  registerTeamInvitationsPaths(registry);
-  registerLinkPaths(registry);
   registerSignupPaths(registry);
   registerUsagePaths(registry);
   registerCheckByHandPaths(registry);

@@ -10,6 +10,7 @@ import { mayAssign, type Role } from '../../shared/api/team';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import type { Account, AccountsFile, AccountStore, Invitation, Member } from '../accounts/account-store';
 import { hashPassword } from '../accounts/passwords';
+import { ContractError } from '../contract-error';
 import { mustRecord, type AuditEventType, type AuditInput, type AuditRecorder } from '../audit/audit-log';
 import type { Mailer } from '../mail/mailer';
 import type { MailLimit } from '../mail/mail-limit';
@@ -17,24 +18,8 @@ import { invitationMail } from '../mail/messages';
 import type { TeamActor } from '../team/team-service';
 import { findByToken, findByTokenIn, invitationLink, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from './links';
 
-export type InvitationErrorCode =
-  | 'forbidden_role'
-  | 'account_exists'
-  | 'invitation_not_found'
-  | 'invalid_link'
-  | 'too_many_invitations'
-  | 'email_unverified'
-  | 'subscription_required';
-
 /** Why invitations were revoked without anyone revoking them (the audit event's reason). */
 export type RevokeReason = 'inviter_removed' | 'inviter_role_changed';
-
-export class InvitationError extends Error {
-  constructor(readonly code: InvitationErrorCode) {
-    super(code);
-    this.name = 'InvitationError';
-  }
-}
 
 export interface InvitationServiceDeps {
   /** The accounts document, AccountService's own: an acceptance is one update of it. */
@@ -136,7 +121,7 @@ export class InvitationService {
       if (same) this.allow(actor, same.role);
       data.invitations = data.invitations.filter((i) => i !== same);
       const pending = data.invitations.filter((i) => i.organisation_id === organisationId).length;
-      if (pending >= MAX_PENDING_INVITATIONS) throw new InvitationError('too_many_invitations');
+      if (pending >= MAX_PENDING_INVITATIONS) throw new ContractError('too_many_invitations');
       data.invitations.push(invitation);
     }, audited);
     return this.handOver(invitation, token, origin);
@@ -154,7 +139,7 @@ export class InvitationService {
       (data) => {
         data.invitations = liveOnly(data.invitations, now);
         const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
-        if (!invitation) throw new InvitationError('invitation_not_found');
+        if (!invitation) throw new ContractError('invitation_not_found');
         invitation.token_hash = hash;
         invitation.expires_at = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
         return { ...invitation };
@@ -171,7 +156,7 @@ export class InvitationService {
     await this.deps.store.update(
       (data) => {
         const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
-        if (!invitation || !isLive(invitation, now)) throw new InvitationError('invitation_not_found');
+        if (!invitation || !isLive(invitation, now)) throw new ContractError('invitation_not_found');
         data.invitations = liveOnly(data.invitations, now).filter((i) => i.id !== id);
         return invitation;
       },
@@ -237,9 +222,9 @@ export class InvitationService {
           !data.organisations.some((o) => o.id === invitation.organisation_id) ||
           !inviterStands(invitation, membershipIn(data))
         ) {
-          throw new InvitationError('invalid_link');
+          throw new ContractError('invalid_link');
         }
-        if (data.accounts.some((a) => a.email === invitation.email)) throw new InvitationError('account_exists');
+        if (data.accounts.some((a) => a.email === invitation.email)) throw new ContractError('account_exists');
         const at = now.toISOString();
         // The link came by mail to this address (or was handed on by someone who could read it): the address is proved.
         const account: Account = {
@@ -284,15 +269,15 @@ export class InvitationService {
    */
   private usable(token: string): Invitation {
     const invitation = findByTokenIn(this.deps.store.current.invitations, token);
-    if (!invitation || !isLive(invitation, this.deps.clock())) throw new InvitationError('invalid_link');
-    if (!this.deps.accounts.organisation(invitation.organisation_id)) throw new InvitationError('invalid_link');
+    if (!invitation || !isLive(invitation, this.deps.clock())) throw new ContractError('invalid_link');
+    if (!this.deps.accounts.organisation(invitation.organisation_id)) throw new ContractError('invalid_link');
     const { accounts } = this.deps;
     const membershipOf = (email: string) => {
       const account = accounts.findByEmail(email);
       return account && accounts.membershipOf(account.id);
     };
-    if (!inviterStands(invitation, membershipOf)) throw new InvitationError('invalid_link');
-    if (this.deps.accounts.findByEmail(invitation.email)) throw new InvitationError('account_exists');
+    if (!inviterStands(invitation, membershipOf)) throw new ContractError('invalid_link');
+    if (this.deps.accounts.findByEmail(invitation.email)) throw new ContractError('account_exists');
     return invitation;
   }
 
@@ -301,12 +286,12 @@ export class InvitationService {
     const invitation = this.deps.store.current.invitations.find(
       (i) => i.id === id && i.organisation_id === organisationId && isLive(i, now),
     );
-    if (!invitation) throw new InvitationError('invitation_not_found');
+    if (!invitation) throw new ContractError('invitation_not_found');
     return invitation;
   }
 
   private allow(actor: TeamActor, role: Role): void {
-    if (actor.member && !mayAssign(actor.member.role, role)) throw new InvitationError('forbidden_role');
+    if (actor.member && !mayAssign(actor.member.role, role)) throw new ContractError('forbidden_role');
   }
 
   /**
@@ -317,15 +302,15 @@ export class InvitationService {
   private maySend(actor: TeamActor, organisationId: string): void {
     if (!actor.member) return;
     if (this.deps.mailer.enabled && !this.deps.accounts.findById(actor.member.account_id)?.email_verified_at) {
-      throw new InvitationError('email_unverified');
+      throw new ContractError('email_unverified');
     }
     const subscription = this.deps.accounts.subscriptionOfOrganisation(organisationId);
     if (this.deps.billing && !isSubscriptionActive(subscription, this.deps.clock())) {
-      throw new InvitationError('subscription_required');
+      throw new ContractError('subscription_required');
     }
   }
 
-  /** One mail to `email` on the organisation's account (MailLimitedError beyond); the operator's are not counted. */
+  /** One mail to `email` on the organisation's account (429 mail_limited beyond); the operator's are not counted. */
   private async countMail(actor: TeamActor, organisationId: string, email: string): Promise<void> {
     if (actor.member) await this.deps.mailLimit.require(organisationId, email);
   }

@@ -4,6 +4,7 @@ import { mayAssign } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
 import type { Account, AccountsFile, AccountStore, Member, PasswordReset } from '../accounts/account-store';
 import { hashPassword } from '../accounts/passwords';
+import { ContractError } from '../contract-error';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import type { Logger } from '../logger';
 import type { MailLimit } from '../mail/mail-limit';
@@ -13,13 +14,6 @@ import type { SessionStore } from '../sessions/session-store';
 import type { TeamActor } from '../team/team-service';
 import { AfterAnswer } from '../lifecycle';
 import { findByToken, findByTokenIn, isLive, liveOnly, newLinkToken, purgeExpiredLinks, resetLink } from './links';
-
-export class PasswordResetError extends Error {
-  constructor(readonly code: 'forbidden_role' | 'member_not_found' | 'invalid_link') {
-    super(code);
-    this.name = 'PasswordResetError';
-  }
-}
 
 export interface PasswordResetServiceDeps {
   store: AccountStore;
@@ -81,9 +75,9 @@ export class PasswordResetService {
   /** A reset link for the member `accountId`, issued by an owner or admin (within mayAssign). */
   async issue(actor: TeamActor, organisationId: string, accountId: string, origin: string): Promise<ResetLinkData> {
     const target = this.deps.accounts.membersOf(organisationId).find((m) => m.account.id === accountId);
-    if (!target) throw new PasswordResetError('member_not_found');
+    if (!target) throw new ContractError('member_not_found');
     if (actor.member && !mayAssign(actor.member.role, target.member.role)) {
-      throw new PasswordResetError('forbidden_role');
+      throw new ContractError('forbidden_role');
     }
     if (actor.member) await this.deps.mailLimit?.require(organisationId, target.account.email);
     const { reset, link } = await this.store(accountId, origin);
@@ -108,7 +102,7 @@ export class PasswordResetService {
     // Checked before the password is hashed: a dead link costs no scrypt.
     const known = findByTokenIn(this.deps.store.current.password_resets, token);
     if (!known || !isLive(known, this.deps.clock()) || !this.deps.accounts.findById(known.account_id)) {
-      throw new PasswordResetError('invalid_link');
+      throw new ContractError('invalid_link');
     }
     const password_hash = await hashPassword(password);
     const now = this.deps.clock();
@@ -118,7 +112,7 @@ export class PasswordResetService {
         const reset = findByToken(data.password_resets, token);
         const account = reset && data.accounts.find((a) => a.id === reset.account_id);
         const member = account && data.members.find((m) => m.account_id === account.id);
-        if (!account || !member) throw new PasswordResetError('invalid_link');
+        if (!account || !member) throw new ContractError('invalid_link');
         account.password_hash = password_hash;
         // The link came by mail to the address: it is proved, and a verification link still pending has nothing to do.
         account.email_verified_at ??= now.toISOString();
@@ -148,7 +142,7 @@ export class PasswordResetService {
     await this.deps.sessions.destroyAllFor(changed.accountId);
     const account = this.deps.accounts.findById(changed.accountId);
     const member = this.deps.accounts.membershipOf(changed.accountId);
-    if (!account || !member) throw new PasswordResetError('invalid_link');
+    if (!account || !member) throw new ContractError('invalid_link');
     return { account, member };
   }
 
@@ -194,7 +188,7 @@ export class PasswordResetService {
       expires_at: new Date(now.getTime() + RESET_HOURS * 3600_000).toISOString(),
     };
     await this.deps.store.update((data: AccountsFile) => {
-      if (!data.accounts.some((a) => a.id === accountId)) throw new PasswordResetError('member_not_found');
+      if (!data.accounts.some((a) => a.id === accountId)) throw new ContractError('member_not_found');
       data.password_resets = liveOnly(data.password_resets, now).filter((r) => r.account_id !== accountId);
       data.password_resets.push(reset);
     });

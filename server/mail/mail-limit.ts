@@ -1,3 +1,4 @@
+import { ContractError } from '../contract-error';
 import type { LoginThrottle, LoginThrottleLimits } from '../auth/login-throttle';
 import type { Logger } from '../logger';
 import type { Mailer, MailMessage } from './mailer';
@@ -25,14 +26,6 @@ export const mailThrottleLimits = (limits: MailLimits): LoginThrottleLimits => (
 
 export type MailGate = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** Refused by the mail limit: whole seconds until the sender or the recipient may be sent to again. */
-export class MailLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('mail_limited');
-    this.name = 'MailLimitedError';
-  }
-}
-
 /**
  * The one limit on what the service sends (issue #35): at most `perRecipient` e-mails to one address and
  * `perOrganisation` on behalf of one organisation in any hour. Counted on the login throttle's machinery (the exact
@@ -51,10 +44,10 @@ export class MailLimit {
     return this.gate(`organisation:${organisationId}`, recipient);
   }
 
-  /** As `take`, but throws MailLimitedError when refused. */
+  /** As `take`, but refuses with 429 mail_limited (Retry-After: until the sender or the recipient may be sent to). */
   async require(organisationId: string, recipient: string): Promise<void> {
     const gate = await this.take(organisationId, recipient);
-    if (!gate.ok) throw new MailLimitedError(gate.retryAfterSeconds);
+    if (!gate.ok) throw new ContractError('mail_limited', { retryAfterSeconds: gate.retryAfterSeconds });
   }
 
   /**

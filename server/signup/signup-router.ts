@@ -1,4 +1,4 @@
-import { linkError } from '../invitations/link-routers';
+import { linkError } from '../invitations/link-routes';
 import { rethrowBusy } from '../auth/busy-refusal';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { successEnvelope } from '../../shared/api/envelope';

@@ -2,20 +2,9 @@ import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
 import { AccountError, type AccountService } from '../accounts/account-service';
 import type { AccountsFile, Member } from '../accounts/account-store';
 import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-log';
+import { ContractError } from '../contract-error';
 import type { Logger } from '../logger';
 import type { SessionStore } from '../sessions/session-store';
-
-export type TeamErrorCode = 'forbidden_role' | 'member_not_found' | 'last_owner';
-
-export class TeamError extends Error {
-  constructor(
-    readonly code: TeamErrorCode,
-    message: string = code,
-  ) {
-    super(message);
-    this.name = 'TeamError';
-  }
-}
 
 /**
  * Who changes the team: a member over HTTP (their role bounds what they may do), or the operator with the admin CLI
@@ -55,7 +44,7 @@ export class TeamService {
   /** The organisation and its members, in the order they joined. */
   view(organisationId: string): TeamData {
     const organisation = this.deps.accounts.organisation(organisationId);
-    if (!organisation) throw new TeamError('member_not_found', `No organisation ${organisationId}`);
+    if (!organisation) throw new ContractError('member_not_found');
     return {
       organisation: { id: organisation.id, name: organisation.name },
       members: this.deps.accounts.membersOf(organisationId).map(({ account, member }) => ({
@@ -114,6 +103,29 @@ export class TeamService {
   }
 
   /**
+   * Renames the organisation: owners (and the operator) only, judged inside the write on the role the actor has then,
+   * as every team change is; audited with the name before and after.
+   */
+  async rename(actor: TeamActor, organisationId: string, name: string): Promise<void> {
+    let before = '';
+    await this.deps.accounts.renameOrganisation(organisationId, name, {
+      rule: (organisation, data) => {
+        const acting = this.roleNow(actor, organisationId, data);
+        if (acting !== null && acting !== 'owner') throw new ContractError('forbidden_role');
+        before = organisation.name;
+      },
+      alongside: (organisation) =>
+        mustRecord(this.deps.audit, {
+          event: 'organisation_renamed',
+          ...this.actorFields(actor),
+          organisation_id: organisationId,
+          previous_name: before,
+          organisation_name: organisation.name,
+        }),
+    });
+  }
+
+  /**
    * The actor's role in `data` (the write's own copy), not the one their session read: demoted or removed meanwhile,
    * they act with what is left. null for the operator.
    */
@@ -121,21 +133,22 @@ export class TeamService {
     if (!actor.member) return null;
     const { account_id } = actor.member;
     const now = data.members.find((m) => m.account_id === account_id && m.organisation_id === organisationId);
-    if (!now) throw new TeamError('forbidden_role');
+    if (!now) throw new ContractError('forbidden_role');
     return now.role;
   }
 
   /** Refuses what `acting` (null: the operator, who may) may not give or take: mayAssign's rule. */
   private allow(acting: Role | null, role: Role): void {
-    if (acting !== null && !mayAssign(acting, role)) throw new TeamError('forbidden_role');
+    if (acting !== null && !mayAssign(acting, role)) throw new ContractError('forbidden_role');
   }
 
   private async guarded<T>(change: () => Promise<T>): Promise<T> {
     try {
       return await change();
     } catch (err) {
-      if (err instanceof AccountError && err.code === 'last_owner') throw new TeamError('last_owner', err.message);
-      if (err instanceof AccountError && err.code === 'member_not_found') throw new TeamError('member_not_found');
+      // The accounts' consistency rules, in the contract's words: the one place `last_owner` is translated.
+      if (err instanceof AccountError && err.code === 'last_owner') throw new ContractError('last_owner');
+      if (err instanceof AccountError && err.code === 'member_not_found') throw new ContractError('member_not_found');
       throw err;
     }
   }
@@ -150,12 +163,15 @@ export class TeamService {
     await this.deps.audit.record(this.event(actor, event, organisationId, memberEmail, role));
   }
 
+  /** Who acted, as an audit event names them. */
+  private actorFields(actor: TeamActor) {
+    return { ...actor.by, account_id: actor.member?.account_id ?? null, email: actor.member ? actor.email : null };
+  }
+
   private event(actor: TeamActor, event: TeamEvent, organisationId: string, memberEmail: string, role: Role) {
     return {
       event,
-      ...actor.by,
-      account_id: actor.member?.account_id ?? null,
-      email: actor.member ? actor.email : null,
+      ...this.actorFields(actor),
       organisation_id: organisationId,
       member_email: memberEmail,
       role,

@@ -59,6 +59,8 @@ export const ActivityEvent = z
       .nullable()
       .optional()
       .meta({ description: 'A catchment save: how many postcodes the catchment now has' }),
+    previous_name: z.string().optional().meta({ description: "An organisation's rename: the name it had" }),
+    organisation_name: z.string().optional().meta({ description: "An organisation's rename: its name since" }),
   })
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof ActivityEvent>;

@@ -19,8 +19,11 @@ export const MAX_PENDING_INVITATIONS = 100;
 
 const Email = EmailAddress.meta({ example: 'gp@clinic.example' });
 
-/** A token as links carry it: 43 base64url characters (32 random bytes). */
-export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'not a link token');
+/** A token as links carry it: 43 base64url characters (32 random bytes). Its example is one: a sample passes. */
+export const LinkToken = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'not a link token')
+  .meta({ example: 'q3Zt8VnK0bXc2LwRf5Hy9uJm4sPd7Ga1Ek6Ti_Oo-Nr' });
 
 const Password = passwordText().min(MIN_PASSWORD_LENGTH).max(1024);
 

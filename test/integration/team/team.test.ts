@@ -129,6 +129,14 @@ describe('roles × writes', () => {
     const owner = await signedIn(server, org.owner);
     const renamed = await owner.request('PATCH', '/api/v1/team', { body: { name: '  Bondi Medical ' } });
     expect(TEAM.parse(await json(renamed)).data.organisation.name).toBe('Bondi Medical');
+    // The rename is on the organisation's Activity, with both names (issue #36).
+    const { data: activity } = await json(await owner.get('/api/v1/activity?limit=1'));
+    expect(activity.events[0]).toMatchObject({
+      event: 'organisation_renamed',
+      actor: org.owner.email,
+      previous_name: org.owner.email,
+      organisation_name: 'Bondi Medical',
+    });
     // Made an owner by an owner, the admin may then do what owners do.
     const promoted = await owner.request('PATCH', `/api/v1/team/members/${org.admin.accountId}`, {
       body: { role: 'owner' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LoginThrottle } from '../../../server/auth/login-throttle';
-import { MailLimit, MailLimitedError, mailThrottleLimits } from '../../../server/mail/mail-limit';
+import { MailLimit, mailThrottleLimits } from '../../../server/mail/mail-limit';
 import type { Mailer, MailMessage } from '../../../server/mail/mailer';
 
 function limitAt(now: { t: number }, perRecipient = 3, perOrganisation = 5) {
@@ -18,7 +18,10 @@ describe('MailLimit: one limit on what the service sends (issue #35)', () => {
     const refused = await limit.take('d', 'x@outside.test');
     expect(refused).toEqual({ ok: false, retryAfterSeconds: 3600 });
     now.t += 1800_000;
-    await expect(limit.require('d', 'x@outside.test')).rejects.toEqual(new MailLimitedError(1800));
+    await expect(limit.require('d', 'x@outside.test')).rejects.toMatchObject({
+      code: 'mail_limited',
+      headers: { 'Retry-After': '1800' },
+    });
     now.t += 1800_000;
     expect(await limit.take('d', 'x@outside.test')).toEqual({ ok: true });
   });

@@ -102,6 +102,8 @@ export function activityWords(e: ActivityEvent): string {
       return `Removed the alerts webhook (it sent alerts to ${host(e)})`;
     case 'webhook_tested':
       return `Sent a test alert to the webhook at ${host(e)}`;
+    case 'organisation_renamed':
+      return `Renamed the organisation from “${e.previous_name ?? ''}” to “${e.organisation_name ?? ''}”`;
     default:
       return [e.event.replaceAll('_', ' '), e.member_email, role].filter(Boolean).join(' · ');
   }
