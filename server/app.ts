@@ -1,30 +1,29 @@
 import express, { type Express } from 'express';
-import { activityRouter } from './activity/activity-router';
+import { activityRoutes } from './activity/activity-routes';
 import { alertsRouter } from './alerts/alerts-router';
 import { logFailures } from './audit/audit-log';
 import { authRouter } from './auth/auth-router';
 import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
 import { catchmentRouter } from './catchment/catchment-router';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
-import { answerHandlers, checkHandlers } from './check/check-endpoint';
-import { checkByHandHandlers } from './check/check-by-hand';
+import { answerHandlers, checkRoutes } from './check/check-routes';
+import { checkByHandRoutes } from './check/check-by-hand-routes';
 import { apiDocs } from './docs/docs-router';
-import { healthRouter, readinessRouter } from './health/health-router';
+import { healthRoutes } from './health/health-routes';
 import { errorHandler, notFound } from './http/error-handler';
 import { freshData } from './http/fresh-data';
-import { methodNotAllowed } from './http/method-not-allowed';
 import { mountRoutes } from './http/route';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
 import { linkRouters } from './invitations/link-routers';
 import { teamInvitationsRouter } from './invitations/team-invitations-router';
-import { keysRouter } from './keys/keys-router';
+import { keyRoutes } from './keys/keys-routes';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
 import { signupRouter } from './signup/signup-router';
 import { teamRouter } from './team/team-router';
-import { usageRouter } from './usage/usage-router';
+import { usageRoutes } from './usage/usage-routes';
 import { webhooksRouter } from './webhooks/webhooks-router';
 
 /**
@@ -32,7 +31,7 @@ import { webhooksRouter } from './webhooks/webhooks-router';
  * table: every path is mounted here, and the routers below it know only their own relative paths.
  */
 export function createApp(runtime: ServerRuntime): Express {
-  const { logger, clock, accounts, keys, declarations, postcodes } = runtime;
+  const { logger, clock, accounts, keys, declarations, postcodes, usage } = runtime;
   const app = express();
   app.disable('x-powered-by');
   // Answers are per-request and small; a strong ETag would hash every body for nothing.
@@ -52,27 +51,28 @@ export function createApp(runtime: ServerRuntime): Express {
   // queries the database only when something was committed since this instance last caught up.
   const dataEpoch = runtime.rateLimitCounter.checksDataEpoch ? runtime.storage.dataEpoch : null;
   const answer = answerHandlers({ declarations, postcodes, clock });
-  app.post(
-    '/api/v1/check-postcode',
-    ...(dataEpoch ? [] : fresh),
-    checkHandlers({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage: runtime.usage }, answer),
-  );
-  app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
+  // The cookie session runs in front of sign-in and key management only, never for the check.
+  const session = sessionGate(runtime);
 
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
   const routes = {
+    check: checkRoutes({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage }, answer),
+    health: healthRoutes({ declarations, clock, backends: runtime.backends }),
+    keys: keyRoutes({ keys, accounts, clock }),
+    checkByHand: checkByHandRoutes({ accounts, clock, before: [...fresh, ...session], rateLimit, usage, answer }),
+    usage: usageRoutes({ accounts, keys, rateLimit, clock, dataEpoch, usage }),
     stripeWebhook: stripeWebhookRoutes(runtime.billing),
     billing: billingRoutes({ billing: runtime.billing, accounts, origins: runtime.origins }),
+    activity: activityRoutes({ accounts, audit: runtime.audit }),
   };
+  mountRoutes(app, routes.check, dataEpoch ? [] : fresh);
 
-  app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
-  app.use('/readyz', readinessRouter(declarations, clock));
+  // The probes' paths answer GET and HEAD alone, any other method not found (404) as always: mounted without a 405.
+  for (const route of routes.health) app.get(route.endpoint.path, ...route.handlers);
   const docs = apiDocs(Object.values(routes).flat());
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
 
-  // The cookie session runs in front of sign-in and key management only, never for the check.
-  const session = sessionGate(runtime);
   const { signIn, sessions, idleTimeoutMs } = runtime;
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   const links = linkRoutes(runtime);
@@ -80,7 +80,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
-  app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
+  mountRoutes(app, routes.keys, [...fresh, ...session]);
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
   // `audit`: the catchment's and the webhook's changes are recorded with who made them.
   const audit = logFailures(runtime.audit, logger);
@@ -89,20 +89,14 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/catchment', ...fresh, session, catchmentRouter({ ...caller, catchments, declarations, postcodes }));
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
   app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
-  app.post(
-    '/api/v1/session/check-postcode',
-    ...fresh,
-    session,
-    checkByHandHandlers({ accounts, clock, rateLimit, usage: runtime.usage, answer }),
-  );
-  app.all('/api/v1/session/check-postcode', methodNotAllowed('POST'));
-  app.use('/api/v1/usage', ...fresh, session, usageRouter({ ...caller, usage: runtime.usage }));
+  mountRoutes(app, routes.checkByHand);
+  mountRoutes(app, routes.usage, [...fresh, ...session]);
   // The organisation's team, the session only: its invitations and members' reset links, then the team router.
   app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, [...fresh, ...session]);
-  app.use('/api/v1/activity', ...fresh, session, activityRouter({ accounts, audit: runtime.audit }));
+  mountRoutes(app, routes.activity, [...fresh, ...session]);
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
