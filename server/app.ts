@@ -95,7 +95,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
-  mountRoutes(app, routes.billing, [...fresh, ...session]);
+  mountRoutes(app, routes.billing, [...fresh, ...session], '/api/v1/billing');
   mountRoutes(app, routes.activity, [...fresh, ...session]);
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.

@@ -182,9 +182,16 @@ function sharedAuthentication(routes: readonly Route[]): RequestHandler[] {
 
 /**
  * Mounts each route on `app` behind `before` (the route table's: the session, fresh data), and after each path's
- * routes a 405 with the Allow header of its methods (behind their shared authentication).
+ * routes a 405 with the Allow header of its methods (behind their shared authentication). `area`: the prefix these
+ * routes share, whose other paths (`/api/v1/billing/nope`) then answer as its routes do to a caller they refuse —
+ * behind `before` and, when every route shares it, their authentication: 401 signed out, else the 404 that follows.
  */
-export function mountRoutes(app: Router, routes: readonly Route[], before: readonly RequestHandler[] = []): void {
+export function mountRoutes(
+  app: Router,
+  routes: readonly Route[],
+  before: readonly RequestHandler[] = [],
+  area?: string,
+): void {
   const byPath = new Map<string, Route[]>();
   for (const route of routes) {
     const path = expressPath(route.endpoint.path);
@@ -197,6 +204,7 @@ export function mountRoutes(app: Router, routes: readonly Route[], before: reado
     );
     app.all(path, ...before, ...sharedAuthentication(pathRoutes), methodNotAllowed(allow.join(', ')));
   }
+  if (area !== undefined) app.use(area, ...before, ...sharedAuthentication(routes));
 }
 
 /** Each route's operation in the document, in the order given. */
