@@ -80,7 +80,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
-  mountRoutes(app, routes.keys, [...fresh, ...session]);
+  mountRoutes(app, routes.keys, [...fresh, ...session], '/api/v1/keys');
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
   // `audit`: the catchment's and the webhook's changes are recorded with who made them.
   const audit = logFailures(runtime.audit, logger);
@@ -90,13 +90,13 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/alerts', ...fresh, session, alertsRouter({ ...caller, alerts }));
   app.use('/api/v1/webhook', ...fresh, session, webhooksRouter({ ...caller, webhooks: runtime.webhooks }));
   mountRoutes(app, routes.checkByHand);
-  mountRoutes(app, routes.usage, [...fresh, ...session]);
+  mountRoutes(app, routes.usage, [...fresh, ...session], '/api/v1/usage');
   // The organisation's team, the session only: its invitations and members' reset links, then the team router.
   app.use('/api/v1/team', ...fresh, session, links.team, teamRouter({ team: runtime.team, accounts }));
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, [...fresh, ...session], '/api/v1/billing');
-  mountRoutes(app, routes.activity, [...fresh, ...session]);
+  mountRoutes(app, routes.activity, [...fresh, ...session], '/api/v1/activity');
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
