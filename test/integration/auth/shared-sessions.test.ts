@@ -74,9 +74,7 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
     session,
     authRouter({ signIn, accounts: data.accounts, sessions, clock, idleTimeoutMs: IDLE_MS }),
   );
-  // The session in front of every path under /api/v1/keys, a route's or not (a request to nothing-here still reads it).
-  app.use('/api/v1/keys', session);
-  mountRoutes(app, keyRoutes({ keys: data.keys, accounts: data.accounts, clock }));
+  mountRoutes(app, keyRoutes({ keys: data.keys, accounts: data.accounts, clock }), session, '/api/v1/keys');
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
   const server = app.listen(0, '127.0.0.1');
