@@ -1,39 +1,38 @@
-import express, { type Express } from 'express';
-import { activityRouter } from './activity/activity-router';
+import express, { type Express, type RequestHandler } from 'express';
+import { activityRoutes } from './activity/activity-routes';
 import { alertsRoutes } from './alerts/alerts-routes';
 import { logFailures } from './audit/audit-log';
 import { authRouter } from './auth/auth-router';
+import type { SessionOrApiKeyDeps } from './auth/session-or-api-key';
 import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
 import { catchmentRoutes } from './catchment/catchment-routes';
+import { checkByHandRoutes } from './check/check-by-hand-routes';
+import { answerHandlers, checkRoutes } from './check/check-routes';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
-import { answerHandlers, checkHandlers } from './check/check-endpoint';
-import { checkByHandHandlers } from './check/check-by-hand';
 import { apiDocs } from './docs/docs-router';
-import { healthRouter, readinessRouter } from './health/health-router';
+import { healthRoutes } from './health/health-routes';
 import { errorHandler, notFound } from './http/error-handler';
 import { freshData } from './http/fresh-data';
-import { methodNotAllowed } from './http/method-not-allowed';
 import { mountRoutes } from './http/route';
 import { requestLog } from './http/request-log';
 import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
 import { linkRoutes } from './invitations/link-routes';
 import { teamInvitationsRoutes } from './invitations/team-invitations-routes';
-import { keysRouter } from './keys/keys-router';
+import { keyRoutes } from './keys/keys-routes';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
-import type { SessionOrApiKeyDeps } from './auth/session-or-api-key';
 import { sessionGate } from './sessions/session-gate';
 import { signupRouter } from './signup/signup-router';
 import { teamRoutes } from './team/team-routes';
-import { usageRouter } from './usage/usage-router';
+import { usageRoutes } from './usage/usage-routes';
 import { webhookRoutes } from './webhooks/webhooks-routes';
 
 /**
  * The whole HTTP application, without listening: the process entry and the tests both run this. It is also the route
- * table: every path is mounted here, and the routers below it know only their own relative paths.
+ * table: every route group is mounted here, in this order, behind the gates its paths share.
  */
 export function createApp(runtime: ServerRuntime): Express {
-  const { logger, clock, accounts, keys, declarations, postcodes } = runtime;
+  const { logger, clock, accounts, declarations, postcodes } = runtime;
   const app = express();
   app.disable('x-powered-by');
   // Answers are per-request and small; a strong ETag would hash every body for nothing.
@@ -45,7 +44,6 @@ export function createApp(runtime: ServerRuntime): Express {
   // The JSON API's headers on every response; /docs replaces them with a web page's (see apiDocs).
   app.use(securityHeaders(API_SECURITY_HEADERS));
 
-  // The hot path comes first, and straight on the app, so a check never walks a router level or other routers' stacks.
   const rateLimit = rateLimitGate(runtime);
   // Several instances on PostgreSQL: what another instance committed counts before a key or session is looked at.
   const fresh = runtime.syncData ? [freshData(runtime.syncData, logger)] : [];
@@ -53,54 +51,41 @@ export function createApp(runtime: ServerRuntime): Express {
   // queries the database only when something was committed since this instance last caught up.
   const dataEpoch = runtime.rateLimitCounter.checksDataEpoch ? runtime.storage.dataEpoch : null;
   const answer = answerHandlers({ declarations, postcodes, clock });
-  app.post(
-    '/api/v1/check-postcode',
-    ...(dataEpoch ? [] : fresh),
-    checkHandlers({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage: runtime.usage }, answer),
-  );
-  app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
+  // The cookie session runs in front of sign-in and the console's calls, never for the check.
+  const session = sessionGate(runtime);
+  const signedIn = [...fresh, ...session];
 
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
-  const routes = featureRoutes(runtime, { rateLimit, dataEpoch });
-
-  app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
-  app.use('/readyz', readinessRouter(declarations, clock));
+  const routes = featureRoutes(runtime, { rateLimit, dataEpoch, answer, signedIn });
+  // The hot path comes first, and straight on the app, so a check never walks other routes' stacks.
+  mountRoutes(app, routes.check, dataEpoch ? [] : fresh);
+  // The probes' paths answer GET and HEAD alone, any other method not found (404) as always: mounted without a 405.
+  for (const route of routes.health) app.get(route.endpoint.path, ...route.handlers);
   const docs = apiDocs(Object.values(routes).flat());
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
 
-  // The cookie session runs in front of sign-in and key management only, never for the check.
-  const session = sessionGate(runtime);
   const { signIn, sessions, idleTimeoutMs } = runtime;
-  mountRoutes(app, routes.passwordReset, [...fresh, ...session]);
+  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
+  mountRoutes(app, routes.passwordReset, signedIn);
   app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
-  mountRoutes(app, routes.invitations, [...fresh, ...session], '/api/v1/invitations');
+  mountRoutes(app, routes.invitations, signedIn, '/api/v1/invitations');
   app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
-  app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
+  mountRoutes(app, routes.keys, signedIn, '/api/v1/keys');
   // The catchment, its alerts and the webhook: the session, or for reads an API key counted like a check.
-  mountRoutes(app, routes.catchment, [...fresh, ...session], '/api/v1/catchment');
-  mountRoutes(app, routes.alerts, [...fresh, ...session], '/api/v1/alerts');
-  mountRoutes(app, routes.webhook, [...fresh, ...session], '/api/v1/webhook');
-  app.post(
-    '/api/v1/session/check-postcode',
-    ...fresh,
-    session,
-    checkByHandHandlers({ accounts, clock, rateLimit, usage: runtime.usage, answer }),
-  );
-  app.all('/api/v1/session/check-postcode', methodNotAllowed('POST'));
-  app.use(
-    '/api/v1/usage',
-    ...fresh,
-    session,
-    usageRouter({ accounts, keys, rateLimit, clock, dataEpoch, usage: runtime.usage }),
-  );
+  mountRoutes(app, routes.catchment, signedIn, '/api/v1/catchment');
+  mountRoutes(app, routes.alerts, signedIn, '/api/v1/alerts');
+  mountRoutes(app, routes.webhook, signedIn, '/api/v1/webhook');
+  // The check by hand runs the session behind its own 405 (see checkByHandRoutes).
+  mountRoutes(app, routes.checkByHand);
+  mountRoutes(app, routes.usage, signedIn, '/api/v1/usage');
   // The organisation's team, the session only: its invitations and members' reset links, then its members.
-  mountRoutes(app, routes.teamInvitations, [...fresh, ...session]);
-  mountRoutes(app, routes.team, [...fresh, ...session], '/api/v1/team');
+  mountRoutes(app, routes.teamInvitations, signedIn);
+  mountRoutes(app, routes.team, signedIn, '/api/v1/team');
   // Stripe's webhook: no session and no Origin check (its signature is the credential); then the console's billing.
   mountRoutes(app, routes.stripeWebhook, fresh);
-  mountRoutes(app, routes.billing, [...fresh, ...session], '/api/v1/billing');
-  app.use('/api/v1/activity', ...fresh, session, activityRouter({ accounts, audit: runtime.audit }));
+  mountRoutes(app, routes.billing, signedIn, '/api/v1/billing');
+  mountRoutes(app, routes.activity, signedIn, '/api/v1/activity');
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
@@ -110,25 +95,36 @@ export function createApp(runtime: ServerRuntime): Express {
   return app;
 }
 
+/** What the route table shares with the features: the check's limit and answers, and the signed-in gates. */
+interface SharedGates extends Pick<SessionOrApiKeyDeps, 'rateLimit' | 'dataEpoch'> {
+  answer: RequestHandler[];
+  signedIn: RequestHandler[];
+}
+
 /** Each feature's routes, defined once over its services: what createApp mounts, and the document lists. */
-function featureRoutes(runtime: ServerRuntime, check: Pick<SessionOrApiKeyDeps, 'rateLimit' | 'dataEpoch'>) {
-  const { accounts, sessions, clock, idleTimeoutMs, origins, resetThrottle, linkThrottle } = runtime;
-  const { keys, declarations, postcodes } = runtime;
+function featureRoutes(runtime: ServerRuntime, { rateLimit, dataEpoch, answer, signedIn }: SharedGates) {
+  const { accounts, keys, declarations, postcodes, usage, sessions, clock, idleTimeoutMs, origins } = runtime;
+  const linkDeps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
+  const { resetThrottle, linkThrottle } = runtime;
+  const links = linkRoutes({ ...linkDeps, sessions, clock, idleTimeoutMs, resetThrottle, linkThrottle });
   // Reads by API key are counted like a check; the catchment's and the webhook's changes are audited with who made them.
   const audit = logFailures(runtime.audit, runtime.logger);
-  const caller = { accounts, keys, clock, usage: runtime.usage, audit, ...check };
-  const linkDeps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
-  // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
-  const links = linkRoutes({ ...linkDeps, sessions, clock, idleTimeoutMs, resetThrottle, linkThrottle });
+  const caller = { accounts, keys, clock, usage, audit, rateLimit, dataEpoch };
   return {
+    check: checkRoutes({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage }, answer),
+    health: healthRoutes({ declarations, clock, backends: runtime.backends }),
     passwordReset: links.passwordReset,
     invitations: links.invitations,
-    teamInvitations: teamInvitationsRoutes(linkDeps),
-    team: teamRoutes({ team: runtime.team, accounts }),
+    keys: keyRoutes({ keys, accounts, clock }),
     catchment: catchmentRoutes({ ...caller, catchments: runtime.catchments, declarations, postcodes }),
     alerts: alertsRoutes({ ...caller, alerts: runtime.alerts }),
     webhook: webhookRoutes({ ...caller, webhooks: runtime.webhooks }),
+    checkByHand: checkByHandRoutes({ accounts, clock, before: signedIn, rateLimit, usage, answer }),
+    usage: usageRoutes({ accounts, keys, rateLimit, clock, dataEpoch, usage }),
+    teamInvitations: teamInvitationsRoutes(linkDeps),
+    team: teamRoutes({ team: runtime.team, accounts }),
     stripeWebhook: stripeWebhookRoutes(runtime.billing),
     billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
+    activity: activityRoutes({ accounts, audit: runtime.audit }),
   };
 }

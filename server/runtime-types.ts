@@ -8,7 +8,7 @@ import type { Storage } from './backends/registry';
 import type { CatchmentService } from './catchment/catchment-service';
 import type { Config } from './config';
 import type { DeclarationRepository } from './declarations/declaration-repository';
-import type { BackendName, BackendProbe } from './health/health-router';
+import type { BackendName, BackendProbe } from './health/health-routes';
 import type { RefreshOptions } from './ingest/refresh';
 import type { IngestService } from './ingest/service';
 import type { KeyService } from './keys/key-service';

@@ -1,5 +1,5 @@
 import { LoginThrottle, type LoginThrottleLimits } from '../auth/login-throttle';
-import type { BackendName, BackendProbe } from '../health/health-router';
+import type { BackendName, BackendProbe } from '../health/health-routes';
 import type { Logger } from '../logger';
 import { WINDOW_MS } from '../rate-limit/check-rate-limit';
 import { EpochBumps } from '../storage/postgres/data-epoch';

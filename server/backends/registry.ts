@@ -9,7 +9,7 @@ import { catchmentsDocument } from '../catchment/catchments-document';
 import type { Config } from '../config';
 import type { DeclarationStore } from '../declarations/declaration-store';
 import { declarationsDocument } from '../declarations/declarations-document';
-import type { BackendName, BackendProbe } from '../health/health-router';
+import type { BackendName, BackendProbe } from '../health/health-routes';
 import { ingestFileLock, type IngestLock } from '../ingest/ingest-lock';
 import type { IngestStateStore } from '../ingest/ingest-state';
 import { ingestStateDocument } from '../ingest/ingest-state-document';

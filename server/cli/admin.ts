@@ -17,7 +17,6 @@ import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../co
 import { openBillingService } from '../billing/billing-service';
 import { ContractError } from '../contract-error';
 import type { ApiErrorCode } from '../../shared/api/errors';
-import { KeyError } from '../keys/key-service';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
 import { importDataDir } from '../importers';
@@ -289,11 +288,11 @@ const BILLING_ERRORS: Partial<Record<ApiErrorCode, string>> = {
   billing_unavailable: 'Stripe could not be reached; nothing more was changed (run billing-sync again)',
 };
 
-const KEY_ERRORS: Record<string, string> = {
+const KEY_ERRORS: Partial<Record<ApiErrorCode, string>> = {
   key_exists: 'the account already has an active API key (revoke or regenerate it from the options page)',
   subscription_inactive: 'the subscription is inactive; activate it with set-subscription first',
   no_active_key: 'the account has no active API key',
-  account_not_found: 'no such account',
+  unauthenticated: 'no such account',
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -346,9 +345,10 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
-    else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
     else if (err instanceof ContractError) {
-      process.stderr.write(`Error: ${TEAM_ERRORS[err.code] ?? BILLING_ERRORS[err.code] ?? err.message}\n`);
+      const words = TEAM_ERRORS[err.code] ?? KEY_ERRORS[err.code] ?? BILLING_ERRORS[err.code];
+      process.stderr.write(`Error: ${words ?? err.message}
+`);
     } else throw err;
     return 1;
   } finally {

@@ -1,17 +1,11 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { SESSION_COOKIE_NAME } from '../../shared/api/auth';
 import { ErrorEnvelope } from '../../shared/api/envelope';
-import { registerActivityPaths } from '../activity/activity-router';
 import { registerAuthPaths } from '../auth/auth-router';
-import { registerCheckPaths } from '../check/check-endpoint';
-import { registerHealthPaths } from '../health/health-router';
 import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME, STRIPE_SIGNATURE_SCHEME } from '../http/openapi-registry';
 import { registerRoutes, type Route } from '../http/route';
-import { registerKeysPaths } from '../keys/keys-router';
 import { registerWebhookDelivery } from '../webhooks/webhooks-routes';
 import { registerSignupPaths } from '../signup/signup-router';
-import { registerUsagePaths } from '../usage/usage-router';
-import { registerCheckByHandPaths } from '../check/check-by-hand';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. Each feature describes its
@@ -35,15 +29,9 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
   });
   registry.registerSchema(ErrorEnvelope);
   registerRoutes(registry, routes);
-  registerCheckPaths(registry);
-  registerHealthPaths(registry);
   registerAuthPaths(registry);
-  registerKeysPaths(registry);
   registerWebhookDelivery(registry);
   registerSignupPaths(registry);
-  registerUsagePaths(registry);
-  registerCheckByHandPaths(registry);
-  registerActivityPaths(registry);
 
   return new OpenApiGeneratorV31(registry.documentDefinitions()).generateDocument({
     openapi: '3.1.0',

@@ -3,24 +3,12 @@ import type { NewKeyData } from '../../shared/api/keys';
 import { keyPrefix } from '../../shared/domain/api-key-format';
 import type { Subscription } from '../accounts/account-store';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
+import { ContractError } from '../contract-error';
 import type { AuditActor, AuditEventType, AuditRecorder } from '../audit/audit-log';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameHash } from './api-key';
 import { admitKeyAction, KEY_ACTION_LIMIT, type KeyActionLimit } from './key-action-limit';
 import type { ApiKeyRecord, KeysFile } from './key-records';
 import type { KeyStore } from './key-store';
-
-export type KeyErrorCode =
-  'key_exists' | 'no_active_key' | 'subscription_inactive' | 'account_not_found' | 'rate_limited';
-
-export class KeyError extends Error {
-  constructor(
-    readonly code: KeyErrorCode,
-    /** rate_limited: whole seconds until the account may act again. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(code);
-  }
-}
 
 /**
  * `limited`: count the action against the account's key action limit (key-action-limit.ts) and refuse it when the
@@ -128,7 +116,7 @@ export class KeyService {
       if (options.limited) this.count(data, accountId, now);
       const subscription = this.accounts.subscriptionOf(accountId);
       const active = data.keys.find((k) => k.subscription_id === subscription?.id && k.status === 'active');
-      if (!active) throw new KeyError('no_active_key');
+      if (!active) throw new ContractError('no_active_key');
       active.status = 'revoked';
       active.revoked_at = now.toISOString();
       return { revoked_at: active.revoked_at, key_prefix: active.prefix };
@@ -143,17 +131,18 @@ export class KeyService {
     mode: 'generate' | 'regenerate',
     options: KeyActionOptions,
   ): Promise<NewKeyData> {
-    if (!this.accounts.findById(accountId)) throw new KeyError('account_not_found');
+    // The account is gone (its session outlived it): the caller is nobody.
+    if (!this.accounts.findById(accountId)) throw new ContractError('unauthenticated');
     const rawKey = generateApiKey();
     // Check and write happen inside one locked update, so concurrent calls cannot both see "no key".
     const created = await this.store.update((data) => {
       if (options.limited) this.count(data, accountId, now);
       const subscription = this.accounts.subscriptionOf(accountId);
-      if (!subscription || !isSubscriptionActive(subscription, now)) throw new KeyError('subscription_inactive');
+      if (!subscription || !isSubscriptionActive(subscription, now)) throw new ContractError('subscription_inactive');
       const active = data.keys.find((k) => k.subscription_id === subscription.id && k.status === 'active');
-      if (mode === 'generate' && active) throw new KeyError('key_exists');
+      if (mode === 'generate' && active) throw new ContractError('key_exists');
       if (mode === 'regenerate') {
-        if (!active) throw new KeyError('no_active_key');
+        if (!active) throw new ContractError('no_active_key');
         active.status = 'revoked';
         active.revoked_at = now.toISOString();
       }
@@ -199,7 +188,7 @@ export class KeyService {
    */
   private count(data: KeysFile, accountId: string, now: Date): void {
     const retryAfterSeconds = admitKeyAction(data.key_actions, accountId, now, this.actionLimit);
-    if (retryAfterSeconds !== null) throw new KeyError('rate_limited', retryAfterSeconds);
+    if (retryAfterSeconds !== null) throw new ContractError('rate_limited', { retryAfterSeconds });
   }
 
   private reindex(): void {

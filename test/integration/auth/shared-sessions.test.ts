@@ -8,7 +8,8 @@ import { counters } from '../../../server/backends/counters';
 import type { LoginThrottle } from '../../../server/auth/login-throttle';
 import { SignInService } from '../../../server/auth/sign-in';
 import { errorHandler, notFound } from '../../../server/http/error-handler';
-import { keysRouter } from '../../../server/keys/keys-router';
+import { mountRoutes } from '../../../server/http/route';
+import { keyRoutes } from '../../../server/keys/keys-routes';
 import { createLogger } from '../../../server/logger';
 import type { DataRuntime } from '../../../server/runtime';
 import { PostgresSessionStore } from '../../../server/sessions/postgres-session-store';
@@ -73,7 +74,7 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
     session,
     authRouter({ signIn, accounts: data.accounts, sessions, clock, idleTimeoutMs: IDLE_MS }),
   );
-  app.use('/api/v1/keys', session, keysRouter({ keys: data.keys, accounts: data.accounts, clock }));
+  mountRoutes(app, keyRoutes({ keys: data.keys, accounts: data.accounts, clock }), session, '/api/v1/keys');
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
   const server = app.listen(0, '127.0.0.1');

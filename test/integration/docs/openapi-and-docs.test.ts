@@ -31,6 +31,14 @@ describe('API documentation', () => {
     );
     expect(doc.components.schemas.StatusColor.enum).toEqual(['green', 'amber', 'red']);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    // What the routes answer besides their JSON success: usage's CSV, the check by hand's refusals of its body.
+    expect(Object.keys(doc.paths['/api/v1/usage'].get.responses['200'].content)).toEqual([
+      'application/json',
+      'text/csv',
+    ]);
+    expect(Object.keys(doc.paths['/api/v1/session/check-postcode'].post.responses)).toEqual(
+      expect.arrayContaining(['413', '415']),
+    );
   });
 
   it('serves a human-readable page at /docs whose assets load under the CSP', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AccountService } from '../../../server/accounts/account-service';
 import type { AccountsFile } from '../../../server/accounts/account-store';
 import type { AuditRecorder } from '../../../server/audit/audit-log';
-import { KeyError, KeyService } from '../../../server/keys/key-service';
+import { ContractError } from '../../../server/contract-error';
+import { KeyService } from '../../../server/keys/key-service';
 import type { Database } from '../../../server/storage/postgres/database';
 import {
   UniqueViolationError,
@@ -379,7 +380,7 @@ describe('keys across instances', () => {
     const created = outcomes.filter((o) => o.status === 'fulfilled');
     expect(created).toHaveLength(1);
     for (const o of outcomes) {
-      if (o.status === 'rejected') expect(o.reason).toEqual(new KeyError('key_exists'));
+      if (o.status === 'rejected') expect(o.reason).toEqual(new ContractError('key_exists'));
     }
     const { api_key } = (created[0] as PromiseFulfilledResult<{ api_key: string }>).value;
     expect(await count(one.db, 'api_keys')).toBe(1);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../server/keys/api-key';
 import { keyPrefix } from '../../../shared/domain/api-key-format';
-import { KeyError } from '../../../server/keys/key-service';
+import { ContractError } from '../../../server/contract-error';
 import type { DataRuntime } from '../../../server/runtime';
 import { openDataDir } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
@@ -48,7 +48,7 @@ describe('KeyService', () => {
     const results = await Promise.allSettled([data.keys.generate(accountId), data.keys.generate(accountId)]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected');
-    expect((rejected!.reason as KeyError).code).toBe('key_exists');
+    expect((rejected!.reason as ContractError).code).toBe('key_exists');
     expect(data.keys.currentKey(data.accounts.subscriptionOf(accountId)!.id)?.status).toBe('active');
   });
 
@@ -148,10 +148,10 @@ describe('KeyService key action limit', () => {
       () => data.keys.revoke(accountId, new Date(t0 + 10_000), { limited: true }),
       () => data.keys.generate(accountId, new Date(t0 + 10_000), { limited: true }),
     ]) {
-      const err = (await call().catch((e: unknown) => e)) as KeyError;
-      expect(err).toBeInstanceOf(KeyError);
+      const err = (await call().catch((e: unknown) => e)) as ContractError;
+      expect(err).toBeInstanceOf(ContractError);
       expect(err.code).toBe('rate_limited');
-      expect(err.retryAfterSeconds).toBe(3600 - 10);
+      expect(err.headers['Retry-After']).toBe(String(3600 - 10));
     }
     expect(await readFile(file, 'utf8')).toBe(before);
     // A refused key action (no active key to revoke) is not counted either.

@@ -1,13 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { CheckRequest, CheckResponse } from '../../shared/api/check';
+import { CHECK_ENDPOINTS, CheckRequest, type CheckResponse } from '../../shared/api/check';
 import type { ApiErrorCode } from '../../shared/api/errors';
 import { sydneyToday } from '../../shared/domain/dates';
 import { evaluateEligibility } from '../../shared/eligibility/evaluate';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
 import { ContractError } from '../contract-error';
 import { jsonBody } from '../http/json-body';
-import { API_KEY_AUTH, errorResponse, jsonRequestBody, jsonResponse, type ApiRegistry } from '../http/openapi-registry';
+import { API_KEY_AUTH, errorResponse } from '../http/openapi-registry';
+import { defineRoute, type Route } from '../http/route';
 import { withValidBody } from '../http/validate-request';
 import { apiKeyGate, type ApiKeyGateDeps } from '../keys/require-api-key';
 import type { PostcodeIndex } from '../postcodes/postcode-index';
@@ -15,7 +16,7 @@ import { dataMetadata, lastRefreshOrUnavailable } from './data-metadata';
 import { AnswerCache } from './answer-cache';
 
 /** The gate's `rateLimit` runs before the body is read too: every check is counted, however malformed. */
-export interface CheckEndpointDeps extends ApiKeyGateDeps {
+export interface CheckRoutesDeps extends ApiKeyGateDeps {
   declarations: DeclarationRepository;
   postcodes: PostcodeIndex;
 }
@@ -26,18 +27,11 @@ function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
   return 'invalid_postcode';
 }
 
-/** The handlers of the check (`POST /api/v1/check-postcode`), in the contract's order. */
-export function checkHandlers(deps: CheckEndpointDeps, answer = answerHandlers(deps)): RequestHandler[] {
-  return [...apiKeyGate(deps), ...answer];
-}
-
 /**
  * What answers a check once its caller is let through and counted: the body read, validated and answered from the
- * cache of encoded answers. Shared by the API key's check and the console's check by hand (check-by-hand.ts).
+ * cache of encoded answers. Shared by the API key's check and the console's check by hand (check-by-hand-routes.ts).
  */
-export function answerHandlers(
-  deps: Pick<CheckEndpointDeps, 'declarations' | 'postcodes' | 'clock'>,
-): RequestHandler[] {
+export function answerHandlers(deps: Pick<CheckRoutesDeps, 'declarations' | 'postcodes' | 'clock'>): RequestHandler[] {
   const { declarations, postcodes, clock } = deps;
 
   const answers = new AnswerCache();
@@ -80,28 +74,32 @@ const rateLimitHeaders = z.object({
   'X-RateLimit-Reset': z.string().meta({ description: 'Seconds until the oldest counted request leaves the window' }),
 });
 
-/** The check's operation in the OpenAPI document. */
-export function registerCheckPaths(registry: ApiRegistry): void {
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v1/check-postcode',
-    summary: 'Is this postcode under an active disaster declaration?',
-    description:
-      'Checks one Australian postcode against the disaster declarations (DRFA activations) and answers with the eligibility summary, location, proforma text for the clinical notes, the related declarations and disclaimers. Checks run in this order: key header, key, subscription, rate limit, body.',
-    security: API_KEY_AUTH,
-    request: jsonRequestBody(CheckRequest),
-    responses: {
-      200: { ...jsonResponse(CheckResponse, 'The eligibility answer'), headers: rateLimitHeaders },
-      400: errorResponse('Invalid postcode format, invalid JSON, invalid date or suburb'),
-      401: errorResponse('Missing x-api-key header / Invalid API key'),
-      403: errorResponse('API subscription is inactive'),
-      404: errorResponse('Postcode not found'),
-      413: errorResponse('Request body over 10 kB'),
-      415: errorResponse('Content-Type is not application/json'),
-      429: errorResponse('Rate limit exceeded; wait Retry-After seconds'),
-      503: errorResponse(
-        'Disaster data is not available yet (before the first refresh), or rate limiting is unavailable (the shared counter cannot be reached); wait Retry-After seconds',
-      ),
-    },
-  });
+/**
+ * POST /api/v1/check-postcode, the hot path: its handlers read the request themselves (the key, the counting, the body
+ * and its cached answer), so the route adds nothing per request.
+ */
+export function checkRoutes(deps: CheckRoutesDeps, answer = answerHandlers(deps)): Route[] {
+  return [
+    defineRoute({
+      endpoint: CHECK_ENDPOINTS.check,
+      summary: 'Is this postcode under an active disaster declaration?',
+      description:
+        'Checks one Australian postcode against the disaster declarations (DRFA activations) and answers with the eligibility summary, location, proforma text for the clinical notes, the related declarations and disclaimers. Checks run in this order: key header, key, subscription, rate limit, body.',
+      security: API_KEY_AUTH,
+      ok: { description: 'The eligibility answer', headers: rateLimitHeaders },
+      responses: {
+        400: errorResponse('Invalid postcode format, invalid JSON, invalid date or suburb'),
+        401: errorResponse('Missing x-api-key header / Invalid API key'),
+        403: errorResponse('API subscription is inactive'),
+        404: errorResponse('Postcode not found'),
+        413: errorResponse('Request body over 10 kB'),
+        415: errorResponse('Content-Type is not application/json'),
+        429: errorResponse('Rate limit exceeded; wait Retry-After seconds'),
+        503: errorResponse(
+          'Disaster data is not available yet (before the first refresh), or rate limiting is unavailable (the shared counter cannot be reached); wait Retry-After seconds',
+        ),
+      },
+      handlers: [...apiKeyGate(deps), ...answer],
+    }),
+  ];
 }

@@ -1,15 +1,21 @@
 import type { RequestHandler } from 'express';
-import { CheckRequest, CheckResponse } from '../../shared/api/check';
+import { CHECK_ENDPOINTS } from '../../shared/api/check';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import { ContractError } from '../contract-error';
-import { errorResponse, jsonRequestBody, jsonResponse, SESSION_AUTH, type ApiRegistry } from '../http/openapi-registry';
+import { errorResponse, SESSION_AUTH } from '../http/openapi-registry';
+import { defineRoute, type Route } from '../http/route';
 import { countUsage, type UsageCounter } from '../keys/require-api-key';
 import { callerSubscription, requireSession } from '../sessions/require-session';
 import { BY_HAND_PREFIX } from '../usage/by-hand';
 
-export interface CheckByHandDeps {
+export interface CheckByHandRoutesDeps {
   accounts: AccountService;
   clock: () => Date;
+  /**
+   * The route table's fresh data and cookie session, in front of the check but not of its 405: a wrong method was
+   * always answered before any session was read.
+   */
+  before: readonly RequestHandler[];
   /** The check's rate limiter: checks by hand share the subscription's limit, in a bucket of their own. */
   rateLimit: readonly RequestHandler[];
   usage?: UsageCounter | null;
@@ -22,7 +28,7 @@ export interface CheckByHandDeps {
  * software, any role), with the same body and answer as the API key's check. Refused 403 while the subscription is
  * inactive, rate-limited at the subscription's limit, counted in usage as "by hand (console)".
  */
-export function checkByHandHandlers(deps: CheckByHandDeps): RequestHandler[] {
+export function checkByHandRoutes(deps: CheckByHandRoutesDeps): Route[] {
   const { clock } = deps;
   const caller: RequestHandler = (_req, res, next) => {
     const subscription = callerSubscription(res);
@@ -34,26 +40,23 @@ export function checkByHandHandlers(deps: CheckByHandDeps): RequestHandler[] {
     next();
   };
   const counting = deps.usage ? [countUsage(deps.usage, clock)] : [];
-  return [requireSession(deps.accounts), caller, ...counting, ...deps.rateLimit, ...deps.answer];
-}
-
-export function registerCheckByHandPaths(registry: ApiRegistry): void {
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v1/session/check-postcode',
-    summary: 'The check, by hand from the console (any member of an organisation with an active subscription)',
-    description:
-      'The same body and answer as POST /api/v1/check-postcode, with the cookie session instead of a key; rate-limited at the subscription’s limit and counted in usage as "by hand (console)".',
-    security: SESSION_AUTH,
-    request: jsonRequestBody(CheckRequest),
-    responses: {
-      200: jsonResponse(CheckResponse, 'The eligibility answer'),
-      400: errorResponse('Invalid postcode format, invalid JSON, invalid date or suburb'),
-      401: errorResponse('Sign in required'),
-      403: errorResponse('API subscription is inactive, or request origin not allowed'),
-      404: errorResponse('Postcode not found'),
-      429: errorResponse('Rate limit exceeded; wait Retry-After seconds'),
-      503: errorResponse('Disaster data is not available yet, or rate limiting is unavailable'),
-    },
-  });
+  return [
+    defineRoute({
+      endpoint: CHECK_ENDPOINTS.checkByHand,
+      summary: 'The check, by hand from the console (any member of an organisation with an active subscription)',
+      description:
+        'The same body and answer as POST /api/v1/check-postcode, with the cookie session instead of a key; rate-limited at the subscription’s limit and counted in usage as "by hand (console)".',
+      security: SESSION_AUTH,
+      gates: [...deps.before, requireSession(deps.accounts)],
+      ok: 'The eligibility answer',
+      responses: {
+        400: errorResponse('Invalid postcode format, invalid JSON, invalid date or suburb'),
+        403: errorResponse('API subscription is inactive, or request origin not allowed'),
+        404: errorResponse('Postcode not found'),
+        429: errorResponse('Rate limit exceeded; wait Retry-After seconds'),
+        503: errorResponse('Disaster data is not available yet, or rate limiting is unavailable'),
+      },
+      handlers: [caller, ...counting, ...deps.rateLimit, ...deps.answer],
+    }),
+  ];
 }
