@@ -25,7 +25,8 @@ export const LinkToken = z
   .regex(/^[A-Za-z0-9_-]{43}$/, 'not a link token')
   .meta({ example: 'q3Zt8VnK0bXc2LwRf5Hy9uJm4sPd7Ga1Ek6Ti_Oo-Nr' });
 
-const Password = passwordText().min(MIN_PASSWORD_LENGTH).max(1024);
+// Its example is long enough: a generated sample passes the minimum (a "string" would not).
+const Password = passwordText().min(MIN_PASSWORD_LENGTH).max(1024).meta({ example: 'river-gum-kettle-42' });
 
 /** POST /api/v1/team/invitations (owners; admins for admin and member). */
 export const InvitationRequest = z.object({ email: Email, role: Role }).strict().meta({ id: 'InvitationRequest' });
