@@ -182,7 +182,6 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     const mailer = await openMailer(config, logger);
     try {
       const resets = new PasswordResetService({
-        store: await storage.accounts(),
         accounts,
         audit: data.audit,
         mailer,

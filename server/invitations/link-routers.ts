@@ -13,7 +13,7 @@ import { HashingBusyError } from '../accounts/hashing-limiter';
 import type { Account, Member } from '../accounts/account-store';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { sessionViewer, startSession, type SessionViewDeps } from '../auth/session-view';
-import { ContractError } from '../contract-error';
+import { ContractError, isContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -70,7 +70,11 @@ export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passw
 
   const throttled = linkUse(
     linkThrottle,
-    (err) => err instanceof InvitationError || err instanceof PasswordResetError,
+    // The link's refusals: the services' before the write, the accounts document's in it (a link used meanwhile).
+    (err) =>
+      err instanceof InvitationError ||
+      err instanceof PasswordResetError ||
+      isContractError(err, 'invalid_link', 'account_exists'),
     refusal,
   );
 

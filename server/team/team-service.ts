@@ -1,7 +1,8 @@
 import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
-import { AccountError, type AccountService } from '../accounts/account-service';
+import type { AccountService } from '../accounts/account-service';
 import type { AccountsFile, Member } from '../accounts/account-store';
 import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-log';
+import { isContractError } from '../contract-error';
 import type { Logger } from '../logger';
 import type { SessionStore } from '../sessions/session-store';
 
@@ -134,8 +135,8 @@ export class TeamService {
     try {
       return await change();
     } catch (err) {
-      if (err instanceof AccountError && err.code === 'last_owner') throw new TeamError('last_owner', err.message);
-      if (err instanceof AccountError && err.code === 'member_not_found') throw new TeamError('member_not_found');
+      if (isContractError(err, 'last_owner')) throw new TeamError('last_owner', err.message);
+      if (isContractError(err, 'member_not_found')) throw new TeamError('member_not_found');
       throw err;
     }
   }
