@@ -123,10 +123,9 @@ function startBackgroundWork(background: BackgroundWork, declarations: Declarati
 
 /** Billing with Stripe when STRIPE_* are set, over the accounts document (AccountService's own store). */
 async function openBilling(data: DataRuntime): Promise<BillingService> {
-  const { config, storage, accounts, clock, logger } = data;
-  const store = await storage.accounts();
+  const { config, accounts, clock, logger } = data;
   const audit = logFailures(data.audit, logger);
-  return openBillingService({ settings: stripeSettings(config), store, accounts, audit, clock, logger });
+  return openBillingService({ settings: stripeSettings(config), accounts, audit, clock, logger });
 }
 
 /** The sign-in settings that come from the configuration: EXTENSION_ORIGINS, PUBLIC_URL, HOST and SESSION_*. */
