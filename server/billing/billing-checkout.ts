@@ -1,28 +1,19 @@
 import type Stripe from 'stripe';
 import type { BillingData } from '../../shared/api/billing';
 import type { Role } from '../../shared/api/team';
-import type { AccountService } from '../accounts/account-service';
 import type { AuditActor } from '../audit/audit-log';
 import { ContractError } from '../contract-error';
 import { billingView } from './billing-view';
-import type { StripeCalls } from './stripe-calls';
 import { idOf } from './stripe-events';
 import { isRunningStripeStatus } from './stripe-subscription';
-import type { SubscriptionChanges } from './subscription-changes';
-
-export interface BillingCheckoutDeps {
-  stripe: StripeCalls;
-  accounts: AccountService;
-  changes: SubscriptionChanges;
-  clock: () => Date;
-}
+import type { BillingJobDeps } from './subscription-changes';
 
 /**
  * What an organisation's members see and its owner does from the console: the billing view, Stripe Checkout (and the
  * return from it) and the Customer Portal.
  */
 export class BillingCheckout {
-  constructor(private readonly deps: BillingCheckoutDeps) {}
+  constructor(private readonly deps: BillingJobDeps) {}
 
   view(organisationId: string, role: Role): BillingData {
     const sub = this.deps.accounts.subscriptionOfOrganisation(organisationId);

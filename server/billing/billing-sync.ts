@@ -1,22 +1,11 @@
-import type { AccountService } from '../accounts/account-service';
 import type { Subscription } from '../accounts/account-store';
 import type { AuditActor } from '../audit/audit-log';
-import type { Logger } from '../logger';
-import type { StripeCalls } from './stripe-calls';
 import type { StripeSubscriptionLike } from './stripe-subscription';
-import type { ApplyContext, SubscriptionChanges } from './subscription-changes';
-
-export interface BillingSyncDeps {
-  stripe: StripeCalls;
-  accounts: AccountService;
-  changes: SubscriptionChanges;
-  clock: () => Date;
-  logger: Pick<Logger, 'warn'>;
-}
+import type { ApplyContext, BillingJobDeps } from './subscription-changes';
 
 /** The admin CLI's `billing-sync`: every subscription read again from Stripe and applied (after a missed webhook). */
 export class BillingSync {
-  constructor(private readonly deps: BillingSyncDeps) {}
+  constructor(private readonly deps: BillingJobDeps) {}
 
   /**
    * Re-reads every Stripe subscription (a missed webhook) and applies each that names an organisation, then the

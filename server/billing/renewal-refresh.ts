@@ -1,7 +1,4 @@
-import type { AccountService } from '../accounts/account-service';
-import type { Logger } from '../logger';
-import type { StripeCalls } from './stripe-calls';
-import type { SubscriptionChanges } from './subscription-changes';
+import type { BillingJobDeps } from './subscription-changes';
 
 /** How often subscriptions about to end (or just ended) are read back from Stripe. */
 export const REFRESH_INTERVAL_MS = 15 * 60_000;
@@ -10,20 +7,12 @@ const REFRESH_AHEAD_MS = 60 * 60_000;
 /** Read this recently (by any instance, or a webhook): not read again by the refresh. */
 const REFRESH_FRESH_MS = 14 * 60_000;
 
-export interface RenewalRefreshDeps {
-  stripe: StripeCalls;
-  accounts: AccountService;
-  changes: SubscriptionChanges;
-  clock: () => Date;
-  logger: Pick<Logger, 'warn'>;
-}
-
 /** The background work's 'billing' job: subscriptions about to end read back from Stripe, every REFRESH_INTERVAL_MS. */
 export class RenewalRefresh {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
-  constructor(private readonly deps: RenewalRefreshDeps) {}
+  constructor(private readonly deps: BillingJobDeps) {}
 
   /**
    * Reads back from Stripe each Stripe-billed subscription whose access ends within the next hour or ended less than

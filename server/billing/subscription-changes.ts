@@ -1,6 +1,8 @@
 import type { AccountService } from '../accounts/account-service';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
+import type { Logger } from '../logger';
 import { organisationOf, recordBilledState, type Applied, type ApplyTarget } from './billing-records';
+import type { StripeCalls } from './stripe-calls';
 import { billedStateOf, billedStateOfMissing, type StripeSubscriptionLike } from './stripe-subscription';
 
 /** How a subscription read from Stripe is applied: when it was read, who to audit it as, and why. */
@@ -22,6 +24,15 @@ export interface SubscriptionChangesDeps {
   clock: () => Date;
   /** STRIPE_GRACE_DAYS: how long access outlasts a failed renewal (0 in operator mode). */
   graceDays: number;
+}
+
+/** What each billing job (checkout, webhook intake, billing-sync, the renewal refresh) works with. */
+export interface BillingJobDeps {
+  stripe: StripeCalls;
+  accounts: AccountService;
+  changes: SubscriptionChanges;
+  clock: () => Date;
+  logger: Pick<Logger, 'warn' | 'info'>;
 }
 
 /**

@@ -1,9 +1,6 @@
-import type { AccountService } from '../accounts/account-service';
-import type { Logger } from '../logger';
 import type { WebhookOutcome } from './billing-records';
-import type { StripeCalls } from './stripe-calls';
 import { subscriptionOfEvent } from './stripe-events';
-import type { SubscriptionChanges } from './subscription-changes';
+import type { BillingJobDeps } from './subscription-changes';
 
 /** The events whose subscription is read from Stripe and applied; any other is answered 'ignored'. */
 export const HANDLED_EVENTS = new Set([
@@ -22,17 +19,9 @@ export const HANDLED_EVENTS = new Set([
 /** The audit reason when Stripe answers 404 for a subscription an organisation holds. */
 const MISSING_REASON = 'stripe_subscription_missing';
 
-export interface WebhookIntakeDeps {
-  stripe: StripeCalls;
-  accounts: AccountService;
-  changes: SubscriptionChanges;
-  clock: () => Date;
-  logger: Pick<Logger, 'warn' | 'info'>;
-}
-
 /** Stripe's webhook: each delivery verified, and the subscription it concerns read back from Stripe and applied. */
 export class WebhookIntake {
-  constructor(private readonly deps: WebhookIntakeDeps) {}
+  constructor(private readonly deps: BillingJobDeps) {}
 
   /**
    * A delivery of Stripe's webhook: verified on its exact bytes, then the subscription it concerns is read back from
