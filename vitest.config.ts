@@ -33,6 +33,8 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/billing/billing-console.test.ts',
   'test/integration/billing/billing-webhook.test.ts',
   'test/integration/billing/billing-ops.test.ts',
+  'test/integration/billing/subscription-changes.test.ts',
+  'test/integration/accounts/account-operations.test.ts',
   'test/integration/http/text-fields.test.ts',
 ];
 

@@ -123,10 +123,9 @@ function startBackgroundWork(background: BackgroundWork, declarations: Declarati
 
 /** Billing with Stripe when STRIPE_* are set, over the accounts document (AccountService's own store). */
 async function openBilling(data: DataRuntime): Promise<BillingService> {
-  const { config, storage, accounts, clock, logger } = data;
-  const store = await storage.accounts();
+  const { config, accounts, clock, logger } = data;
   const audit = logFailures(data.audit, logger);
-  return openBillingService({ settings: stripeSettings(config), store, accounts, audit, clock, logger });
+  return openBillingService({ settings: stripeSettings(config), accounts, audit, clock, logger });
 }
 
 /** The sign-in settings that come from the configuration: EXTENSION_ORIGINS, PUBLIC_URL, HOST and SESSION_*. */
@@ -200,10 +199,8 @@ async function openLinks(
   const limits = { perRecipient: config.MAIL_LIMIT_PER_RECIPIENT, perOrganisation: config.MAIL_LIMIT_PER_ORGANISATION };
   const now = () => clock().getTime();
   const mailLimit = new MailLimit((await storage.loginThrottle(mailThrottleLimits(limits), now)).scoped('mail'));
-  const store = await storage.accounts();
   const audit = logFailures(data.audit, logger);
   const passwordResets = new PasswordResetService({
-    store,
     accounts,
     audit,
     mailer,
@@ -216,7 +213,6 @@ async function openLinks(
   stack.defer('the password-reset requests', () => passwordResets.drain());
   // Sign-ups are limited as sign-ins, counted apart; their mail (sent after the answer) goes out before the mailer closes.
   const signup = new SignupService({
-    store,
     accounts,
     audit,
     // Its mail (a verification link, or a notice to an address that has an account) is asked for by nobody signed in.
@@ -230,7 +226,6 @@ async function openLinks(
     mailer,
     mailLimit,
     invitations: new InvitationService({
-      store,
       accounts,
       audit,
       mailer,

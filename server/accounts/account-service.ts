@@ -4,21 +4,31 @@ import { emailAddressProblem, normaliseEmailAddress } from '../../shared/domain/
 import { DEFAULT_RATE_LIMIT, PLAN_NAME } from '../../shared/api/keys';
 import type { Role } from '../../shared/api/team';
 import type { AuditActor, AuditRecorder } from '../audit/audit-log';
+import { ContractError } from '../contract-error';
 import type { Alongside } from '../storage/document-store';
-import type { Account, AccountsFile, AccountStore, Member, Organisation, Subscription } from './account-store';
+import { AccountLinks, replaceVerification } from './account-links';
+import type {
+  Account,
+  AccountsFile,
+  AccountStore,
+  BillingEvent,
+  EmailVerification,
+  Member,
+  Organisation,
+  Subscription,
+} from './account-store';
 import { hashPassword } from './passwords';
 import { endOfSydneyDay } from './sydney-time';
 
+/**
+ * The operator's mistakes, which only the admin CLI can make (it prints the message): no HTTP route meets them — a
+ * request's schema refuses an address that is not one before any service sees it, and a signed-in member's
+ * organisation exists — so they are no answers of the contract (shared/api/errors.ts). Every refusal a request can
+ * meet is the contract's error (ContractError).
+ */
 export class AccountError extends Error {
   constructor(
-    readonly code:
-      | 'account_exists'
-      | 'account_not_found'
-      | 'invalid_email'
-      | 'weak_password'
-      | 'organisation_not_found'
-      | 'member_not_found'
-      | 'last_owner',
+    readonly code: 'account_not_found' | 'invalid_email' | 'organisation_not_found',
     message: string,
   ) {
     super(message);
@@ -52,7 +62,7 @@ export function newSubscription(organisationId: string, now: Date): Subscription
 /**
  * Adds an account (`email` already normalised, its password already hashed) to `data` in its place: a member of an
  * existing organisation, or the owner of a new one (named, else after the email) with an inactive subscription.
- * Throws AccountError('account_exists') or ('organisation_not_found') before adding anything.
+ * Throws ContractError('account_exists') or AccountError('organisation_not_found') before adding anything.
  */
 function addAccount(
   data: AccountsFile,
@@ -62,7 +72,8 @@ function addAccount(
   place: NewAccountPlace,
 ): MemberView {
   if (data.accounts.some((a) => normaliseEmail(a.email) === email)) {
-    throw new AccountError('account_exists', `An account for ${email} already exists`);
+    // The operator's CLI prints the message: it names the address it was given.
+    throw new ContractError('account_exists', { message: `An account for ${email} already exists` });
   }
   if ('organisationId' in place && !data.organisations.some((o) => o.id === place.organisationId)) {
     throw new AccountError('organisation_not_found', `No organisation ${place.organisationId}`);
@@ -141,11 +152,27 @@ export interface MemberChangeOptions<R> {
 }
 
 /**
+ * What of the accounts document billing writes (billing/billing-records.ts, the only code that changes a
+ * subscription's Stripe fields and the Stripe events applied): the subscriptions and the events, with the
+ * organisations to read.
+ */
+export interface BillingTables {
+  readonly organisations: readonly Organisation[];
+  subscriptions: Subscription[];
+  billing_events: BillingEvent[];
+}
+
+/**
  * Accounts (people), the organisations (practices) they are members of, and each organisation's one subscription.
- * Billing is out of scope: the admin CLI sets subscriptions. Who may change what is the callers' rule (team-service,
- * the routers' role gate); this keeps the data consistent: every organisation keeps at least one owner.
+ * The one writer of the accounts document: every other feature changes it through an operation here (or `links`, or
+ * billing's `updateBilling`), each one atomic update with its audit events written alongside. Who may change what is
+ * the callers' rule (team-service, the routers' role gate), passed in to be judged inside the write; this keeps the
+ * data consistent: every organisation keeps at least one owner.
  */
 export class AccountService {
+  /** The invitations, password resets and e-mail verifications. */
+  readonly links: AccountLinks;
+
   private byEmail = new Map<string, Account>();
   private byId = new Map<string, Account>();
   private memberByAccount = new Map<string, Member>();
@@ -158,8 +185,14 @@ export class AccountService {
     private readonly audit: AuditRecorder,
     private readonly clock: () => Date,
   ) {
+    this.links = new AccountLinks(store);
     this.reindex();
     store.onChange(() => this.reindex());
+  }
+
+  /** The document as it is now, to read (a snapshot: never changed, only replaced by the next write). */
+  get current(): Readonly<AccountsFile> {
+    return this.store.current;
   }
 
   findByEmail(email: string): Account | undefined {
@@ -240,9 +273,10 @@ export class AccountService {
   /**
    * Sign-up's owner (issue #27): a new organisation named `organisationName` with an inactive subscription, as
    * createAccount's default, but from a password already hashed (sign-up hashes before it knows whether the address is
-   * taken, so that a taken one costs the same) and with `also` applied to the same write (the verification link) and
-   * `audit` written with it (sign-up's event, with its reason), so a failure leaves none of them. Throws
-   * AccountError('account_exists'), writing nothing, when the email has an account (a concurrent sign-up's included).
+   * taken, so that a taken one costs the same) and with its `verification` link (made for the new account's id) stored
+   * in the same write and `audit` written with it (sign-up's event, with its reason), so a failure leaves none of
+   * them. Throws ContractError('account_exists'), writing nothing, when the email has an account (a concurrent
+   * sign-up's included).
    */
   async createSignedUpOwner(
     email: string,
@@ -250,18 +284,18 @@ export class AccountService {
     organisationName: string,
     {
       now = this.clock(),
-      also,
+      verification,
       audit,
     }: {
       now?: Date;
-      also?: (data: AccountsFile, account: Account) => void;
+      verification?: (accountId: string) => EmailVerification;
       audit?: Alongside<MemberView>;
     } = {},
   ): Promise<MemberView> {
     const normalised = checkedEmail(email);
     return this.store.update((data) => {
       const created = addAccount(data, normalised, passwordHash, now, { organisationName });
-      also?.(data, created.account);
+      if (verification) replaceVerification(data, verification(created.account.id), now);
       return { account: { ...created.account }, member: { ...created.member } };
     }, audit);
   }
@@ -329,6 +363,14 @@ export class AccountService {
       organisation.name = name.trim();
       return { ...organisation };
     }, alongside);
+  }
+
+  /**
+   * Billing's write (billing/billing-records.ts): `change` gets the subscriptions and the Stripe events of the
+   * document in one update, `alongside` (its audit events) written with it.
+   */
+  updateBilling<R>(change: (tables: BillingTables) => R, alongside?: Alongside<R>): Promise<R> {
+    return this.store.update((data) => change(data), alongside);
   }
 
   /**
@@ -405,19 +447,19 @@ function checkedEmail(email: string): string {
 
 export function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new AccountError('weak_password', `The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw new ContractError('weak_password');
   }
 }
 
 function memberIn(data: AccountsFile, organisationId: string, accountId: string): Member {
   const member = data.members.find((m) => m.account_id === accountId && m.organisation_id === organisationId);
-  if (!member) throw new AccountError('member_not_found', `No member ${accountId} in ${organisationId}`);
+  if (!member) throw new ContractError('member_not_found');
   return member;
 }
 
 function accountOf(data: AccountsFile, accountId: string): Account {
   const account = data.accounts.find((a) => a.id === accountId);
-  if (!account) throw new AccountError('member_not_found', `No account ${accountId}`);
+  if (!account) throw new ContractError('member_not_found');
   return account;
 }
 
@@ -426,5 +468,5 @@ function keepAnOwner(data: AccountsFile, organisationId: string, accountId: stri
   const others = data.members.filter(
     (m) => m.organisation_id === organisationId && m.role === 'owner' && m.account_id !== accountId,
   );
-  if (others.length === 0) throw new AccountError('last_owner', 'An organisation keeps at least one owner');
+  if (others.length === 0) throw new ContractError('last_owner');
 }

@@ -87,10 +87,9 @@ function roleOption(options: Options): Role {
 const commands: Record<string, (data: DataRuntime, options: Options) => Promise<string>> = {
   async 'billing-sync'(data, options) {
     if (Object.keys(options).length > 0) throw new UsageError('billing-sync takes no options');
-    const { config, storage, accounts, clock, logger } = data;
+    const { config, accounts, clock, logger } = data;
     const billing = await openBillingService({
       settings: stripeSettings(config),
-      store: await storage.accounts(),
       accounts,
       audit: data.audit,
       clock,
@@ -181,7 +180,6 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     const mailer = await openMailer(config, logger);
     try {
       const resets = new PasswordResetService({
-        store: await storage.accounts(),
         accounts,
         audit: data.audit,
         mailer,

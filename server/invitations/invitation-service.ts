@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   INVITATION_DAYS,
-  MAX_PENDING_INVITATIONS,
   type Invitation as InvitationView,
   type InvitationPreview,
   type NewInvitationData,
 } from '../../shared/api/invitations';
 import { mayAssign, type Role } from '../../shared/api/team';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import type { Account, AccountsFile, AccountStore, Invitation, Member } from '../accounts/account-store';
+import type { Account, Invitation, Member } from '../accounts/account-store';
+import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
 import { hashPassword } from '../accounts/passwords';
 import { ContractError } from '../contract-error';
 import { mustRecord, type AuditEventType, type AuditInput, type AuditRecorder } from '../audit/audit-log';
@@ -16,14 +16,13 @@ import type { Mailer } from '../mail/mailer';
 import type { MailLimit } from '../mail/mail-limit';
 import { invitationMail } from '../mail/messages';
 import type { TeamActor } from '../team/team-service';
-import { findByToken, findByTokenIn, invitationLink, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from './links';
+import { invitationLink } from './links';
 
 /** Why invitations were revoked without anyone revoking them (the audit event's reason). */
 export type RevokeReason = 'inviter_removed' | 'inviter_role_changed';
 
 export interface InvitationServiceDeps {
-  /** The accounts document, AccountService's own: an acceptance is one update of it. */
-  store: AccountStore;
+  /** The accounts document's owner: an acceptance is one update of it (accounts.links). */
   accounts: AccountService;
   audit: AuditRecorder;
   mailer: Mailer;
@@ -52,12 +51,6 @@ function inviterStands(invitation: Invitation, membershipOf: (email: string) => 
   return member?.organisation_id === invitation.organisation_id && mayAssign(member.role, invitation.role);
 }
 
-/** The membership of `email` in the accounts document `data` (a draft: read whole by the write anyway). */
-const membershipIn = (data: AccountsFile) => (email: string) => {
-  const account = data.accounts.find((a) => a.email === email);
-  return account && data.members.find((m) => m.account_id === account.id);
-};
-
 /**
  * Invitations to join an organisation: created, listed, resent and revoked by its owners and admins (within
  * mayAssign), looked up and accepted by whoever holds the link. A link is single-use: accepting creates the account
@@ -76,7 +69,7 @@ export class InvitationService {
   /** The organisation's pending invitations (not expired), oldest first. */
   list(organisationId: string): InvitationView[] {
     const now = this.deps.clock();
-    return this.deps.store.current.invitations
+    return this.deps.accounts.current.invitations
       .filter((i) => i.organisation_id === organisationId && isLive(i, now))
       .map(view);
   }
@@ -96,7 +89,7 @@ export class InvitationService {
     this.allow(actor, role);
     this.maySend(actor, organisationId);
     const now = this.deps.clock();
-    const replaced = this.deps.store.current.invitations.find(
+    const replaced = this.deps.accounts.current.invitations.find(
       (i) => i.organisation_id === organisationId && i.email === email && isLive(i, now),
     );
     if (replaced) this.allow(actor, replaced.role);
@@ -114,16 +107,11 @@ export class InvitationService {
     };
     // Its audit event in the same write: an invitation is never made without it (mustRecord).
     const audited = () => mustRecord(this.deps.audit, this.event(actor, 'invitation_created', invitation));
-    await this.deps.store.update((data) => {
-      data.invitations = liveOnly(data.invitations, now);
-      const same = data.invitations.find((i) => i.organisation_id === organisationId && i.email === email);
+    await this.deps.accounts.links.addInvitation(invitation, now, {
       // Decided again in the write: an owner's invitation made meanwhile is not the admin's to replace.
-      if (same) this.allow(actor, same.role);
-      data.invitations = data.invitations.filter((i) => i !== same);
-      const pending = data.invitations.filter((i) => i.organisation_id === organisationId).length;
-      if (pending >= MAX_PENDING_INVITATIONS) throw new ContractError('too_many_invitations');
-      data.invitations.push(invitation);
-    }, audited);
+      mayReplace: (same) => this.allow(actor, same.role),
+      alongside: audited,
+    });
     return this.handOver(invitation, token, origin);
   }
 
@@ -135,15 +123,11 @@ export class InvitationService {
     await this.countMail(actor, organisationId, pending.email);
     const now = this.deps.clock();
     const { token, hash } = newLinkToken();
-    const renewed = await this.deps.store.update(
-      (data) => {
-        data.invitations = liveOnly(data.invitations, now);
-        const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
-        if (!invitation) throw new ContractError('invitation_not_found');
-        invitation.token_hash = hash;
-        invitation.expires_at = new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString();
-        return { ...invitation };
-      },
+    const renewed = await this.deps.accounts.links.renewInvitation(
+      organisationId,
+      id,
+      { token_hash: hash, expires_at: new Date(now.getTime() + INVITATION_DAYS * DAY_MS).toISOString() },
+      now,
       (renewed) => mustRecord(this.deps.audit, this.event(actor, 'invitation_resent', renewed)),
     );
     return this.handOver(renewed, token, origin);
@@ -153,14 +137,8 @@ export class InvitationService {
   async revoke(actor: TeamActor, organisationId: string, id: string): Promise<void> {
     this.allow(actor, this.pending(organisationId, id).role);
     const now = this.deps.clock();
-    await this.deps.store.update(
-      (data) => {
-        const invitation = data.invitations.find((i) => i.id === id && i.organisation_id === organisationId);
-        if (!invitation || !isLive(invitation, now)) throw new ContractError('invitation_not_found');
-        data.invitations = liveOnly(data.invitations, now).filter((i) => i.id !== id);
-        return invitation;
-      },
-      (revoked) => mustRecord(this.deps.audit, this.event(actor, 'invitation_revoked', revoked)),
+    await this.deps.accounts.links.revokeInvitation(organisationId, id, now, (revoked) =>
+      mustRecord(this.deps.audit, this.event(actor, 'invitation_revoked', revoked)),
     );
   }
 
@@ -178,15 +156,9 @@ export class InvitationService {
     const now = this.deps.clock();
     const orphaned = (i: Invitation) =>
       i.organisation_id === organisationId && i.invited_by === senderEmail && !(role && mayAssign(role, i.role));
-    if (!this.deps.store.current.invitations.some(orphaned)) return 0;
-    const revoked = await this.deps.store.update(
-      (data) => {
-        data.invitations = liveOnly(data.invitations, now);
-        const gone = data.invitations.filter(orphaned);
-        data.invitations = data.invitations.filter((i) => !orphaned(i));
-        return gone;
-      },
-      (gone) => mustRecord(this.deps.audit, ...gone.map((i) => this.event(actor, 'invitation_revoked', i, reason))),
+    if (!this.deps.accounts.current.invitations.some(orphaned)) return 0;
+    const revoked = await this.deps.accounts.links.revokeInvitations(orphaned, now, (gone) =>
+      mustRecord(this.deps.audit, ...gone.map((i) => this.event(actor, 'invitation_revoked', i, reason))),
     );
     return revoked.length;
   }
@@ -213,39 +185,9 @@ export class InvitationService {
     this.usable(token);
     const password_hash = await hashPassword(password);
     const now = this.deps.clock();
-    const accepted = await this.deps.store.update(
-      (data) => {
-        data.invitations = liveOnly(data.invitations, now);
-        const invitation = findByToken(data.invitations, token);
-        if (
-          !invitation ||
-          !data.organisations.some((o) => o.id === invitation.organisation_id) ||
-          !inviterStands(invitation, membershipIn(data))
-        ) {
-          throw new ContractError('invalid_link');
-        }
-        if (data.accounts.some((a) => a.email === invitation.email)) throw new ContractError('account_exists');
-        const at = now.toISOString();
-        // The link came by mail to this address (or was handed on by someone who could read it): the address is proved.
-        const account: Account = {
-          id: randomUUID(),
-          email: invitation.email,
-          password_hash,
-          created_at: at,
-          email_verified_at: at,
-        };
-        const member: Member = {
-          organisation_id: invitation.organisation_id,
-          account_id: account.id,
-          role: invitation.role,
-          created_at: at,
-        };
-        data.accounts.push(account);
-        data.members.push(member);
-        data.invitations = data.invitations.filter((i) => i.email !== invitation.email);
-        return { account, member, invitation };
-      },
-      ({ account, member, invitation }) => {
+    const accepted = await this.deps.accounts.links.acceptInvitation(token, password_hash, now, {
+      inviterStands,
+      alongside: ({ account, member, invitation }) => {
         const self = accepter(account, member, ip);
         return mustRecord(
           this.deps.audit,
@@ -253,14 +195,14 @@ export class InvitationService {
           this.event(self, 'member_added', invitation),
         );
       },
-    );
+    });
     const { account, member } = accepted;
     return { account: this.deps.accounts.findById(account.id) ?? account, member };
   }
 
   /** Drops expired invitations; returns how many (the purge job's). */
   purgeExpired(): Promise<number> {
-    return purgeExpiredLinks(this.deps.store, 'invitations', this.deps.clock());
+    return this.deps.accounts.links.purgeExpired('invitations', this.deps.clock());
   }
 
   /**
@@ -268,7 +210,7 @@ export class InvitationService {
    * an account (made meanwhile, or already when it was sent).
    */
   private usable(token: string): Invitation {
-    const invitation = findByTokenIn(this.deps.store.current.invitations, token);
+    const invitation = findByTokenIn(this.deps.accounts.current.invitations, token);
     if (!invitation || !isLive(invitation, this.deps.clock())) throw new ContractError('invalid_link');
     if (!this.deps.accounts.organisation(invitation.organisation_id)) throw new ContractError('invalid_link');
     const { accounts } = this.deps;
@@ -283,7 +225,7 @@ export class InvitationService {
 
   private pending(organisationId: string, id: string): Invitation {
     const now = this.deps.clock();
-    const invitation = this.deps.store.current.invitations.find(
+    const invitation = this.deps.accounts.current.invitations.find(
       (i) => i.id === id && i.organisation_id === organisationId && isLive(i, now),
     );
     if (!invitation) throw new ContractError('invitation_not_found');

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { RESET_HOURS, type ResetLinkData } from '../../shared/api/invitations';
 import { mayAssign } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
-import type { Account, AccountsFile, AccountStore, Member, PasswordReset } from '../accounts/account-store';
+import type { Account, Member, PasswordReset } from '../accounts/account-store';
+import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
 import { hashPassword } from '../accounts/passwords';
 import { ContractError } from '../contract-error';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
@@ -13,10 +14,10 @@ import { passwordResetMail } from '../mail/messages';
 import type { SessionStore } from '../sessions/session-store';
 import type { TeamActor } from '../team/team-service';
 import { AfterAnswer } from '../lifecycle';
-import { findByToken, findByTokenIn, isLive, liveOnly, newLinkToken, purgeExpiredLinks, resetLink } from './links';
+import { resetLink } from './links';
 
 export interface PasswordResetServiceDeps {
-  store: AccountStore;
+  /** The accounts document's owner: a link is stored and used by its operations (accounts.links). */
   accounts: AccountService;
   audit: AuditRecorder;
   mailer: Mailer;
@@ -100,31 +101,16 @@ export class PasswordResetService {
    */
   async reset(token: string, password: string, ip: string): Promise<{ account: Account; member: Member }> {
     // Checked before the password is hashed: a dead link costs no scrypt.
-    const known = findByTokenIn(this.deps.store.current.password_resets, token);
+    const known = findByTokenIn(this.deps.accounts.current.password_resets, token);
     if (!known || !isLive(known, this.deps.clock()) || !this.deps.accounts.findById(known.account_id)) {
       throw new ContractError('invalid_link');
     }
     const password_hash = await hashPassword(password);
     const now = this.deps.clock();
-    const changed = await this.deps.store.update(
-      (data) => {
-        data.password_resets = liveOnly(data.password_resets, now);
-        const reset = findByToken(data.password_resets, token);
-        const account = reset && data.accounts.find((a) => a.id === reset.account_id);
-        const member = account && data.members.find((m) => m.account_id === account.id);
-        if (!account || !member) throw new ContractError('invalid_link');
-        account.password_hash = password_hash;
-        // The link came by mail to the address: it is proved, and a verification link still pending has nothing to do.
-        account.email_verified_at ??= now.toISOString();
-        data.email_verifications = data.email_verifications.filter((r) => r.account_id !== account.id);
-        data.password_resets = data.password_resets.filter((r) => r.account_id !== account.id);
-        return {
-          accountId: account.id,
-          email: account.email,
-          organisationId: member.organisation_id,
-          role: member.role,
-        };
-      },
+    const changed = await this.deps.accounts.links.resetPassword(
+      token,
+      password_hash,
+      now,
       // With its change: a password set through a link always has its event (never logged and dropped).
       ({ accountId, email, organisationId, role }) =>
         mustRecord(this.deps.audit, {
@@ -148,7 +134,7 @@ export class PasswordResetService {
 
   /** Drops expired reset links; returns how many (the purge job's). */
   purgeExpired(): Promise<number> {
-    return purgeExpiredLinks(this.deps.store, 'password_resets', this.deps.clock());
+    return this.deps.accounts.links.purgeExpired('password_resets', this.deps.clock());
   }
 
   private async processRequest(email: string, ip: string, origin: string): Promise<void> {
@@ -187,11 +173,7 @@ export class PasswordResetService {
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + RESET_HOURS * 3600_000).toISOString(),
     };
-    await this.deps.store.update((data: AccountsFile) => {
-      if (!data.accounts.some((a) => a.id === accountId)) throw new ContractError('member_not_found');
-      data.password_resets = liveOnly(data.password_resets, now).filter((r) => r.account_id !== accountId);
-      data.password_resets.push(reset);
-    });
+    await this.deps.accounts.links.issuePasswordReset(reset, now);
     return { reset, link: resetLink(origin, token) };
   }
 

@@ -11,7 +11,7 @@ import {
 } from '../../shared/api/signup';
 import { promisify, type SessionViewDeps } from '../auth/session-view';
 import { signupEnabled, stripeSettings, type Config } from '../config';
-import { ContractError } from '../contract-error';
+import { ContractError, isContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -70,7 +70,7 @@ export function signupRouter(deps: SignupRouterDeps): Router {
   const { signup, origins, accounts, config } = deps;
   const verifyLink = linkUse(
     deps.linkThrottle,
-    (err) => err instanceof SignupError && err.code === 'invalid_link',
+    (err) => (err instanceof SignupError && err.code === 'invalid_link') || isContractError(err, 'invalid_link'),
     refusal,
   );
   const enabled = signupEnabled(config);

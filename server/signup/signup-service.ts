@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { VERIFICATION_DAYS, type EmailVerifiedData, type SignupRequest } from '../../shared/api/signup';
-import { AccountError, normaliseEmail, type AccountService, type MemberView } from '../accounts/account-service';
-import type { Account, AccountsFile, AccountStore, EmailVerification } from '../accounts/account-store';
+import { normaliseEmail, type AccountService, type MemberView } from '../accounts/account-service';
+import type { Account, EmailVerification } from '../accounts/account-store';
 import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import type { LoginThrottle } from '../auth/login-throttle';
-import { findByToken, findByTokenIn, isLive, liveOnly, newLinkToken, purgeExpiredLinks } from '../invitations/links';
+import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
+import { isContractError } from '../contract-error';
 import { AfterAnswer } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { Mailer, MailMessage } from '../mail/mailer';
@@ -25,8 +26,7 @@ export class SignupError extends Error {
 }
 
 export interface SignupServiceDeps {
-  /** The accounts document, AccountService's own: a sign-up (account, organisation, link) is one update of it. */
-  store: AccountStore;
+  /** The accounts document's owner: a sign-up (account, organisation, link) is one update of it. */
   accounts: AccountService;
   audit: AuditRecorder;
   mailer: Mailer;
@@ -133,7 +133,7 @@ export class SignupService {
     try {
       created = await this.deps.accounts.createSignedUpOwner(request.email, passwordHash, request.practice_name, {
         now,
-        also: issued ? (data, account) => replaceLink(data, issued.record(account.id), now) : undefined,
+        verification: issued?.record,
         audit: ({ account, member }) =>
           mustRecord(this.deps.audit, {
             event: 'account_created',
@@ -147,7 +147,7 @@ export class SignupService {
       });
     } catch (err) {
       // Taken: here, or by a sign-up on another instance at the same moment (the database's unique email).
-      if (!(err instanceof AccountError && err.code === 'account_exists') && !(err instanceof UniqueViolationError)) {
+      if (!isContractError(err, 'account_exists') && !(err instanceof UniqueViolationError)) {
         throw err;
       }
       const notice = signupExistingMail({ to: request.email, signInLink: `${origin}/console/` });
@@ -162,30 +162,19 @@ export class SignupService {
    */
   async verify(token: string, ip: string): Promise<EmailVerifiedData> {
     const now = this.deps.clock();
-    const known = findByTokenIn(this.deps.store.current.email_verifications, token);
+    const known = findByTokenIn(this.deps.accounts.current.email_verifications, token);
     if (!known || !isLive(known, now) || !this.deps.accounts.findById(known.account_id)) {
       throw new SignupError('invalid_link');
     }
-    const { account } = await this.deps.store.update(
-      (data) => {
-        data.email_verifications = liveOnly(data.email_verifications, now);
-        const link = findByToken(data.email_verifications, token);
-        const found = link && data.accounts.find((a) => a.id === link.account_id);
-        if (!found) throw new SignupError('invalid_link');
-        found.email_verified_at ??= now.toISOString();
-        data.email_verifications = data.email_verifications.filter((r) => r.account_id !== found.id);
-        const member = data.members.find((m) => m.account_id === found.id);
-        return { account: { ...found }, organisationId: member?.organisation_id };
-      },
-      ({ account, organisationId }) =>
-        mustRecord(this.deps.audit, {
-          event: 'email_verified',
-          source: 'web',
-          ip,
-          account_id: account.id,
-          email: account.email,
-          organisation_id: organisationId,
-        }),
+    const { account } = await this.deps.accounts.links.verifyEmail(token, now, ({ account, organisationId }) =>
+      mustRecord(this.deps.audit, {
+        event: 'email_verified',
+        source: 'web',
+        ip,
+        account_id: account.id,
+        email: account.email,
+        organisation_id: organisationId,
+      }),
     );
     return { email: account.email, verified_at: account.email_verified_at! };
   }
@@ -202,13 +191,7 @@ export class SignupService {
     gate.attempt.failed();
     const now = this.deps.clock();
     const issued = this.newLink(origin, now);
-    const current = await this.deps.store.update((data) => {
-      const found = data.accounts.find((a) => a.id === account.id);
-      if (!found) throw new SignupError('invalid_link');
-      if (found.email_verified_at) return found.email_verified_at;
-      replaceLink(data, issued.record(account.id), now);
-      return null;
-    });
+    const current = await this.deps.accounts.links.issueEmailVerification(issued.record(account.id), now);
     if (current) return { kind: 'already_verified', verified_at: current };
     this.inBackground(this.verificationMail(account, issued), 'email verification');
     return { kind: 'sent' };
@@ -216,7 +199,7 @@ export class SignupService {
 
   /** Drops expired verification links; returns how many (the purge job's). */
   purgeExpired(): Promise<number> {
-    return purgeExpiredLinks(this.deps.store, 'email_verifications', this.deps.clock());
+    return this.deps.accounts.links.purgeExpired('email_verifications', this.deps.clock());
   }
 
   /** Waits for the mail still being sent (a stopping server; tests). */
@@ -256,9 +239,3 @@ export class SignupService {
 
 /** Resolves after the current turn of the event loop: the answer is written before the work after it starts. */
 const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** `record` as its account's one live link (any other it had, and every expired one, dropped). */
-function replaceLink(data: AccountsFile, record: EmailVerification, now: Date): void {
-  data.email_verifications = liveOnly(data.email_verifications, now).filter((r) => r.account_id !== record.account_id);
-  data.email_verifications.push(record);
-}

@@ -1,5 +1,5 @@
 import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
-import { AccountError, type AccountService } from '../accounts/account-service';
+import type { AccountService } from '../accounts/account-service';
 import type { AccountsFile, Member } from '../accounts/account-store';
 import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-log';
 import { ContractError } from '../contract-error';
@@ -72,29 +72,25 @@ export class TeamService {
    * admin's change that meets an owner's promotion of the same member is refused, not applied to the new owner.
    */
   async changeRole(actor: TeamActor, organisationId: string, accountId: string, role: Role): Promise<void> {
-    const { account } = await this.guarded(() =>
-      this.deps.accounts.setRole(organisationId, accountId, role, {
-        rule: (target, data) => {
-          const acting = this.roleNow(actor, organisationId, data);
-          this.allow(acting, target.role);
-          this.allow(acting, role);
-        },
-        alongside: ({ account }) =>
-          mustRecord(this.deps.audit, this.event(actor, 'member_role_changed', organisationId, account.email, role)),
-      }),
-    );
+    const { account } = await this.deps.accounts.setRole(organisationId, accountId, role, {
+      rule: (target, data) => {
+        const acting = this.roleNow(actor, organisationId, data);
+        this.allow(acting, target.role);
+        this.allow(acting, role);
+      },
+      alongside: ({ account }) =>
+        mustRecord(this.deps.audit, this.event(actor, 'member_role_changed', organisationId, account.email, role)),
+    });
     await this.deps.sentInvitations?.revokeSentBy(actor, organisationId, account.email, role, 'inviter_role_changed');
   }
 
   /** Removes the member and their account, and ends their sessions on every instance. */
   async remove(actor: TeamActor, organisationId: string, accountId: string): Promise<void> {
-    const { account } = await this.guarded(() =>
-      this.deps.accounts.removeMember(organisationId, accountId, {
-        rule: (target, data) => this.allow(this.roleNow(actor, organisationId, data), target.role),
-        alongside: ({ account, member }) =>
-          mustRecord(this.deps.audit, this.event(actor, 'member_removed', organisationId, account.email, member.role)),
-      }),
-    );
+    const { account } = await this.deps.accounts.removeMember(organisationId, accountId, {
+      rule: (target, data) => this.allow(this.roleNow(actor, organisationId, data), target.role),
+      alongside: ({ account, member }) =>
+        mustRecord(this.deps.audit, this.event(actor, 'member_removed', organisationId, account.email, member.role)),
+    });
     // Already refused everywhere (no account, no session: require-session.ts); this also frees what they held.
     await this.deps.sessions?.destroyAllFor(accountId).catch((err: unknown) => {
       this.deps.logger?.warn({ err }, "could not delete a removed member's sessions (they are refused anyway)");
@@ -140,17 +136,6 @@ export class TeamService {
   /** Refuses what `acting` (null: the operator, who may) may not give or take: mayAssign's rule. */
   private allow(acting: Role | null, role: Role): void {
     if (acting !== null && !mayAssign(acting, role)) throw new ContractError('forbidden_role');
-  }
-
-  private async guarded<T>(change: () => Promise<T>): Promise<T> {
-    try {
-      return await change();
-    } catch (err) {
-      // The accounts' consistency rules, in the contract's words: the one place `last_owner` is translated.
-      if (err instanceof AccountError && err.code === 'last_owner') throw new ContractError('last_owner');
-      if (err instanceof AccountError && err.code === 'member_not_found') throw new ContractError('member_not_found');
-      throw err;
-    }
   }
 
   private async record(

@@ -39,7 +39,6 @@ export async function teamServices(start = new Date('2026-11-02T00:00:00.000Z'))
   const throttle = await storage.loginThrottle(mailThrottleLimits(DEFAULT_MAIL_LIMITS), () => now.t);
   const mailLimit = new MailLimit(throttle.scoped('mail'));
   const invitations = new InvitationService({
-    store,
     accounts,
     audit,
     mailer: noMailer,

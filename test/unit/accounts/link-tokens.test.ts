@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findByTokenIn, newLinkToken } from '../../../server/invitations/links';
+import { findByTokenIn, newLinkToken } from '../../../server/accounts/link-tokens';
 
 /** `records` behind a proxy that counts how many of them are read by index. */
 function counted<R>(records: R[]): { snapshot: R[]; reads: () => number } {
