@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { activityRouter } from './activity/activity-router';
 import { alertsRouter } from './alerts/alerts-router';
 import { logFailures } from './audit/audit-log';
-import { authRouter } from './auth/auth-router';
+import { authRoutes } from './auth/auth-routes';
 import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
 import { catchmentRouter } from './catchment/catchment-router';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
@@ -22,7 +22,7 @@ import { keysRouter } from './keys/keys-router';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
-import { signupRouter } from './signup/signup-router';
+import { signupRoutes } from './signup/signup-routes';
 import { teamRouter } from './team/team-router';
 import { usageRouter } from './usage/usage-router';
 import { webhooksRouter } from './webhooks/webhooks-router';
@@ -60,10 +60,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.all('/api/v1/check-postcode', methodNotAllowed('POST'));
 
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
-  const routes = {
-    stripeWebhook: stripeWebhookRoutes(runtime.billing),
-    billing: billingRoutes({ billing: runtime.billing, accounts, origins: runtime.origins }),
-  };
+  const routes = featureRoutes(runtime);
 
   app.use('/healthz', healthRouter(declarations, clock, runtime.backends));
   app.use('/readyz', readinessRouter(declarations, clock));
@@ -73,13 +70,12 @@ export function createApp(runtime: ServerRuntime): Express {
 
   // The cookie session runs in front of sign-in and key management only, never for the check.
   const session = sessionGate(runtime);
-  const { signIn, sessions, idleTimeoutMs } = runtime;
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   const links = linkRoutes(runtime);
   app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);
-  app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
+  mountRoutes(app, routes.auth, [...fresh, ...session]);
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
-  app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
+  mountRoutes(app, routes.signup, [...fresh, ...session]);
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
   // `audit`: the catchment's and the webhook's changes are recorded with who made them.
@@ -110,6 +106,17 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;
+}
+
+/** Every feature's routes defined once (server/http/route.ts), by feature. */
+function featureRoutes(runtime: ServerRuntime) {
+  const { accounts, origins } = runtime;
+  return {
+    stripeWebhook: stripeWebhookRoutes(runtime.billing),
+    billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
+    auth: authRoutes(runtime),
+    signup: signupRoutes(runtime),
+  };
 }
 
 /** The routers of invitations and password-reset links (invitations/), over the runtime's services. */

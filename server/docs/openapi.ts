@@ -3,7 +3,6 @@ import { SESSION_COOKIE_NAME } from '../../shared/api/auth';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 import { registerActivityPaths } from '../activity/activity-router';
 import { registerAlertsPaths } from '../alerts/alerts-router';
-import { registerAuthPaths } from '../auth/auth-router';
 import { registerCatchmentPaths } from '../catchment/catchment-router';
 import { registerCheckPaths } from '../check/check-endpoint';
 import { registerHealthPaths } from '../health/health-router';
@@ -14,7 +13,6 @@ import { registerWebhooksPaths } from '../webhooks/webhooks-router';
 import { registerTeamPaths } from '../team/team-router';
 import { registerTeamInvitationsPaths } from '../invitations/team-invitations-router';
 import { registerLinkPaths } from '../invitations/link-routers';
-import { registerSignupPaths } from '../signup/signup-router';
 import { registerUsagePaths } from '../usage/usage-router';
 import { registerCheckByHandPaths } from '../check/check-by-hand';
 
@@ -42,7 +40,6 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
   registerRoutes(registry, routes);
   registerCheckPaths(registry);
   registerHealthPaths(registry);
-  registerAuthPaths(registry);
   registerKeysPaths(registry);
   registerCatchmentPaths(registry);
   registerAlertsPaths(registry);
@@ -50,7 +47,6 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
   registerTeamPaths(registry);
   registerTeamInvitationsPaths(registry);
   registerLinkPaths(registry);
-  registerSignupPaths(registry);
   registerUsagePaths(registry);
   registerCheckByHandPaths(registry);
   registerActivityPaths(registry);

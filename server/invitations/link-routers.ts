@@ -1,4 +1,3 @@
-import { rethrowBusy } from '../auth/busy-refusal';
 import { Router, type Request, type Response } from 'express';
 import { MIN_PASSWORD_LENGTH, SessionData } from '../../shared/api/auth';
 import { successEnvelope } from '../../shared/api/envelope';
@@ -9,7 +8,6 @@ import {
   TokenPasswordRequest,
   TokenRequest,
 } from '../../shared/api/invitations';
-import { HashingBusyError } from '../accounts/hashing-limiter';
 import type { Account, Member } from '../accounts/account-store';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { sessionViewer, startSession, type SessionViewDeps } from '../auth/session-view';
@@ -50,8 +48,6 @@ export const linkError: ErrorFor = (path, input) => {
 
 /** What a link's use refuses with, besides the link rules' own errors. */
 function refusal(err: unknown): never {
-  // Password hashing's line is full (a flood): nothing was written; the same link works when tried again.
-  if (err instanceof HashingBusyError) rethrowBusy(err);
   return rethrowLinkError(err);
 }
 
@@ -88,7 +84,7 @@ export function linkRouters(deps: LinkRoutersDeps): { invitations: Router; passw
     () => 'invalid_request',
     async ({ email }, req, res) => {
       const ip = clientAddress(req);
-      const gate = await resetThrottle.begin(email, ip).catch(rethrowBusy);
+      const gate = await resetThrottle.begin(email, ip);
       if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
       // Every request counts, whatever becomes of it: the limit is on asking.
       gate.attempt.failed();

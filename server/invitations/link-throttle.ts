@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { rethrowBusy } from '../auth/busy-refusal';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
@@ -17,11 +16,11 @@ export function linkUse(
 ): <T>(req: Request, use: () => Promise<T>) => Promise<T> {
   return async (req, use) => {
     const address = clientAddress(req);
-    const gate = await throttle.begin(address, address).catch(rethrowBusy);
+    const gate = await throttle.begin(address, address);
     if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
     try {
       const result = await use();
-      await gate.attempt.succeeded().catch(rethrowBusy);
+      await gate.attempt.succeeded();
       return result;
     } catch (err) {
       if (isRefusal(err)) gate.attempt.failed();

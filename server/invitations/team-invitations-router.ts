@@ -10,7 +10,6 @@ import {
 } from '../../shared/api/invitations';
 import { MemberParams } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
-import { rethrowBusy } from '../auth/busy-refusal';
 import { ContractError } from '../contract-error';
 import { MailLimitedError } from '../mail/mail-limit';
 import { jsonBody } from '../http/json-body';
@@ -43,7 +42,7 @@ export function rethrowLinkError(err: unknown): never {
   if (err instanceof MailLimitedError) {
     throw new ContractError('mail_limited', { retryAfterSeconds: err.retryAfterSeconds });
   }
-  return rethrowBusy(err);
+  throw err;
 }
 
 function invitationId(params: unknown): string {

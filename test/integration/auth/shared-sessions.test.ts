@@ -3,11 +3,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
-import { authRouter } from '../../../server/auth/auth-router';
+import { authRoutes } from '../../../server/auth/auth-routes';
 import { counters } from '../../../server/backends/counters';
 import type { LoginThrottle } from '../../../server/auth/login-throttle';
 import { SignInService } from '../../../server/auth/sign-in';
 import { errorHandler, notFound } from '../../../server/http/error-handler';
+import { mountRoutes } from '../../../server/http/route';
 import { keysRouter } from '../../../server/keys/keys-router';
 import { createLogger } from '../../../server/logger';
 import type { DataRuntime } from '../../../server/runtime';
@@ -68,11 +69,7 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
     logger: { warn: (fields: object, message?: string) => void storeWarnings.push({ ...fields, message }) },
   });
   const signIn = new SignInService(data.accounts, throttle, data.audit);
-  app.use(
-    '/api/v1/auth',
-    session,
-    authRouter({ signIn, accounts: data.accounts, sessions, clock, idleTimeoutMs: IDLE_MS }),
-  );
+  mountRoutes(app, authRoutes({ signIn, accounts: data.accounts, sessions, clock, idleTimeoutMs: IDLE_MS }), session);
   app.use('/api/v1/keys', session, keysRouter({ keys: data.keys, accounts: data.accounts, clock }));
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
