@@ -76,6 +76,8 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.auth, [...fresh, ...session]);
   app.use('/api/v1/invitations', ...fresh, session, links.invitations);
   mountRoutes(app, routes.signup, [...fresh, ...session]);
+  // Other paths under sign-in and sign-up: the 404 that follows, behind the session (no-store, the Origin rules).
+  app.use(['/api/v1/auth', '/api/v1/signup'], ...fresh, session);
   app.use('/api/v1/keys', ...fresh, session, keysRouter({ keys, accounts, clock }));
   // The catchment and its alerts: the session (PUT, GET) or an API key counted like a check (GET).
   // `audit`: the catchment's and the webhook's changes are recorded with who made them.
