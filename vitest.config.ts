@@ -30,6 +30,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/activity/activity.test.ts',
   'test/integration/signup/signup.test.ts',
   'test/integration/signup/signup-mail.test.ts',
+  'test/integration/signup/signup-service.test.ts',
   'test/integration/billing/billing-console.test.ts',
   'test/integration/billing/billing-webhook.test.ts',
   'test/integration/billing/billing-ops.test.ts',

@@ -2,7 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { activityRoutes } from './activity/activity-routes';
 import { alertsRoutes } from './alerts/alerts-routes';
 import { logFailures } from './audit/audit-log';
-import { authRouter } from './auth/auth-router';
+import { authRoutes } from './auth/auth-routes';
 import type { SessionOrApiKeyDeps } from './auth/session-or-api-key';
 import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
 import { catchmentRoutes } from './catchment/catchment-routes';
@@ -22,7 +22,7 @@ import { keyRoutes } from './keys/keys-routes';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
-import { signupRouter } from './signup/signup-router';
+import { signupRoutes } from './signup/signup-routes';
 import { teamRoutes } from './team/team-routes';
 import { usageRoutes } from './usage/usage-routes';
 import { webhookRoutes } from './webhooks/webhooks-routes';
@@ -32,7 +32,7 @@ import { webhookRoutes } from './webhooks/webhooks-routes';
  * table: every route group is mounted here, in this order, behind the gates its paths share.
  */
 export function createApp(runtime: ServerRuntime): Express {
-  const { logger, clock, accounts, declarations, postcodes } = runtime;
+  const { logger, clock, declarations, postcodes } = runtime;
   const app = express();
   app.disable('x-powered-by');
   // Answers are per-request and small; a strong ETag would hash every body for nothing.
@@ -65,12 +65,11 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
 
-  const { signIn, sessions, idleTimeoutMs } = runtime;
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   mountRoutes(app, routes.passwordReset, signedIn);
-  app.use('/api/v1/auth', ...fresh, session, authRouter({ signIn, accounts, sessions, clock, idleTimeoutMs }));
+  mountRoutes(app, routes.auth, signedIn, '/api/v1/auth');
   mountRoutes(app, routes.invitations, signedIn, '/api/v1/invitations');
-  app.use('/api/v1/signup', ...fresh, session, signupRouter(runtime));
+  mountRoutes(app, routes.signup, signedIn, '/api/v1/signup');
   mountRoutes(app, routes.keys, signedIn, '/api/v1/keys');
   // The catchment, its alerts and the webhook: the session, or for reads an API key counted like a check.
   mountRoutes(app, routes.catchment, signedIn, '/api/v1/catchment');
@@ -114,7 +113,18 @@ function featureRoutes(runtime: ServerRuntime, { rateLimit, dataEpoch, answer, s
     check: checkRoutes({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage }, answer),
     health: healthRoutes({ declarations, clock, backends: runtime.backends }),
     passwordReset: links.passwordReset,
+    auth: authRoutes({ signIn: runtime.signIn, accounts, sessions, clock, idleTimeoutMs }),
     invitations: links.invitations,
+    signup: signupRoutes({
+      config: runtime.config,
+      signup: runtime.signup,
+      origins,
+      linkThrottle,
+      accounts,
+      sessions,
+      clock,
+      idleTimeoutMs,
+    }),
     keys: keyRoutes({ keys, accounts, clock }),
     catchment: catchmentRoutes({ ...caller, catchments: runtime.catchments, declarations, postcodes }),
     alerts: alertsRoutes({ ...caller, alerts: runtime.alerts }),

@@ -1,17 +1,12 @@
 import pLimit, { type LimitFunction } from 'p-limit';
+import { ContractError } from '../contract-error';
 
 /**
- * Every place in the line is taken: the caller should answer 503 server_busy with Retry-After `retryAfterSeconds`
- * rather than queue more work the server would only finish long after the client gave up.
+ * Every place in the line is taken: 503 server_busy with Retry-After, rather than queueing more work the server would
+ * only finish long after the client gave up. The default line (2 running, 32 waiting) drains in about a second at
+ * ~70 ms a hash.
  */
-export class HashingBusyError extends Error {
-  readonly code = 'server_busy';
-  /** The default line (2 running, 32 waiting) drains in about a second at ~70 ms a hash. */
-  readonly retryAfterSeconds = 1;
-  constructor() {
-    super('password hashing is busy');
-  }
-}
+export const hashingBusy = (): ContractError => new ContractError('server_busy', { retryAfterSeconds: 1 });
 
 /** A place held in the line: run one task with it, or give it back unused. */
 export interface HashingPlace {
@@ -24,7 +19,7 @@ export interface HashingPlace {
 export interface HashingLimiterOptions {
   /** Tasks running at once. Default 2. */
   concurrency?: number;
-  /** Places held beyond the running ones; one more is refused with HashingBusyError. Default 32. */
+  /** Places held beyond the running ones; one more is refused with hashingBusy(). Default 32. */
   maxWaiting?: number;
 }
 
@@ -60,9 +55,9 @@ export class HashingLimiter {
     return this.held - this.lanes.activeCount;
   }
 
-  /** Takes a place in the line, or throws HashingBusyError when all `concurrency + maxWaiting` are held. */
+  /** Takes a place in the line, or throws hashingBusy() when all `concurrency + maxWaiting` are held. */
   reserve(): HashingPlace {
-    if (this.held >= this.concurrency + this.maxWaiting) throw new HashingBusyError();
+    if (this.held >= this.concurrency + this.maxWaiting) throw hashingBusy();
     this.held++;
     let released = false;
     let used = false;
@@ -85,7 +80,7 @@ export class HashingLimiter {
     };
   }
 
-  /** Runs `task` in a place of its own; rejects with HashingBusyError when the line is full. */
+  /** Runs `task` in a place of its own; rejects with hashingBusy() when the line is full. */
   async run<T>(task: () => Promise<T>): Promise<T> {
     return this.reserve().run(task);
   }

@@ -11,7 +11,7 @@ const KEY_LENGTH = 32;
  * The line every scrypt of this process goes through. Each derivation holds 128·N·r bytes (32 MiB) while it runs, and
  * libuv would run as many as its thread pool has threads (4), with the rest of a flood queued behind them unbounded:
  * 2 at once is all 2 cores can compute anyway, and it leaves threads free for the data files' I/O. 32 more may wait
- * (about a second of work at ~70 ms a hash); beyond that HashingBusyError, which sign-in answers with 503 server_busy.
+ * (about a second of work at ~70 ms a hash); beyond that hashingBusy(), 503 server_busy.
  */
 export const passwordHashing = new HashingLimiter({ concurrency: 2, maxWaiting: 32 });
 
@@ -33,7 +33,7 @@ function derive(
 
 /**
  * `scrypt$N$r$p$salt$hash`, salt and hash base64. Runs in `place` when given (reserved from `passwordHashing`),
- * else takes its own; rejects with HashingBusyError when the line is full.
+ * else takes its own; rejects with hashingBusy() when the line is full.
  */
 export async function hashPassword(password: string, place?: HashingPlace): Promise<string> {
   const salt = randomBytes(16);

@@ -14,7 +14,7 @@ export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = { perAccount: 5, perIp:
 export interface LoginAttempt {
   /**
    * The password was right: the email's failures are forgotten, and this attempt stops counting for the address.
-   * Rejects (RateLimitUnavailableError) when a shared counter cannot be reached.
+   * Rejects (rateLimitUnavailable()) when a shared counter cannot be reached.
    */
   succeeded(): Promise<void>;
   /** The attempt failed: it keeps counting (it already does; this only ends the attempt). */
@@ -38,7 +38,7 @@ export interface LoginBucket {
 export interface LoginCounter extends SlidingWindowCounter {
   /**
    * Records the attempt in every bucket if each has room, else in none; one state per bucket, in order (`allowed`:
-   * whether that bucket alone had room). Rejects with RateLimitUnavailableError when a shared counter is unreachable.
+   * whether that bucket alone had room). Rejects with rateLimitUnavailable() when a shared counter is unreachable.
    */
   consumeAll?(buckets: readonly LoginBucket[], now: number): Promise<WindowState[]>;
   close?(): Promise<void>;
@@ -94,7 +94,7 @@ export class LoginThrottle {
   }
 
   /**
-   * Counts the attempt of `email` from `ip`, or refuses it. Rejects with RateLimitUnavailableError when a shared
+   * Counts the attempt of `email` from `ip`, or refuses it. Rejects with rateLimitUnavailable() when a shared
    * counter cannot be reached: the caller refuses the sign-in (503), never lets it through uncounted.
    */
   async begin(email: string, ip: string): Promise<LoginGate> {

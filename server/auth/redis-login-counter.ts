@@ -1,6 +1,6 @@
 import type { RedisClientType } from 'redis';
 import { RedisSlidingWindow, SCRIPT_NOW } from '../rate-limit/redis-sliding-window';
-import { RateLimitUnavailableError, type WindowState } from '../rate-limit/sliding-window';
+import { rateLimitUnavailable, type WindowState } from '../rate-limit/sliding-window';
 import { evalScript, luaScript, openRedisClient } from '../storage/redis-client';
 import type { LoginBucket, LoginCounter } from './login-throttle';
 
@@ -74,11 +74,11 @@ export interface RedisLoginCounterOptions {
  * either limit.
  *
  * When Redis cannot be reached (commands are not queued while disconnected) or does not answer within
- * `commandTimeoutMs`, every call fails at once with RateLimitUnavailableError; the client reconnects by itself.
+ * `commandTimeoutMs`, every call fails at once with rateLimitUnavailable(); the client reconnects by itself.
  */
 export class RedisLoginCounter extends RedisSlidingWindow implements LoginCounter {
   constructor(options: RedisLoginCounterOptions) {
-    super(options.client, { ...options, commands: 'login-throttle', ownsClient: options.ownsClient ?? false });
+    super(options.client, { ...options, ownsClient: options.ownsClient ?? false });
   }
 
   async consumeAll(buckets: readonly LoginBucket[], now: number): Promise<WindowState[]> {
@@ -99,7 +99,7 @@ export class RedisLoginCounter extends RedisSlidingWindow implements LoginCounte
     }));
   }
 
-  /** Connects (one attempt; RateLimitUnavailableError naming the host when it fails) and returns an owning counter. */
+  /** Connects (one attempt; rateLimitUnavailable() naming the host when it fails) and returns an owning counter. */
   static override async open(
     options: Omit<RedisLoginCounterOptions, 'client' | 'ownsClient'> & {
       url: string;
@@ -111,7 +111,7 @@ export class RedisLoginCounter extends RedisSlidingWindow implements LoginCounte
     try {
       client = await openRedisClient({ ...options, purpose: 'login throttling' });
     } catch (err) {
-      throw new RateLimitUnavailableError((err as Error).message, { cause: (err as Error).cause });
+      throw rateLimitUnavailable((err as Error).cause, (err as Error).message);
     }
     return new RedisLoginCounter({ ...options, client, ownsClient: true });
   }

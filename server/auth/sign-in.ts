@@ -3,17 +3,8 @@ import type { AccountService } from '../accounts/account-service';
 import type { HashingLimiter, HashingPlace } from '../accounts/hashing-limiter';
 import { dummyPasswordHash, passwordHashing, verifyPassword } from '../accounts/passwords';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
+import { ContractError } from '../contract-error';
 import type { LoginThrottle } from './login-throttle';
-
-export class SignInError extends Error {
-  constructor(
-    readonly code: 'invalid_credentials' | 'rate_limited',
-    /** rate_limited: whole seconds until the email and address may try again. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(code);
-  }
-}
 
 /** The session a sign-in starts, and ends again when its audit event cannot be written. */
 export interface SignInSession {
@@ -40,9 +31,9 @@ export class SignInService {
   /**
    * Checks `password` for `email` from client address `ip`. When it is right, `session.start` gives the account its
    * session and the sign-in is recorded (or, when it cannot be, the session ended and the error thrown); otherwise the
-   * failure is recorded and SignInError thrown. When the login
-   * throttle counts in a Redis that cannot be reached, rejects with RateLimitUnavailableError; when the password
-   * checks' line is full, with HashingBusyError, and the attempt is not counted.
+   * failure is recorded and 401 invalid_credentials thrown (429 rate_limited while the email or address is limited).
+   * When the login throttle counts in a Redis that cannot be reached, rejects with rateLimitUnavailable(); when the
+   * password checks' line is full, with hashingBusy(), and the attempt is not counted.
    */
   async signIn(email: string, password: string, ip: string, session: SignInSession): Promise<Account> {
     // The place in the password checks' line is taken before the throttle counts the attempt: an attempt refused as
@@ -64,9 +55,9 @@ export class SignInService {
     session: SignInSession,
     place: HashingPlace,
   ): Promise<Account> {
-    // A shared throttle that cannot be reached rejects (RateLimitUnavailableError): no password is checked.
+    // A shared throttle that cannot be reached rejects (rateLimitUnavailable()): no password is checked.
     const gate = await this.throttle.begin(email, ip);
-    if (!gate.ok) throw new SignInError('rate_limited', gate.retryAfterSeconds);
+    if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
 
     await this.signUpWritten(email);
     const account = this.accounts.findByEmail(email);
@@ -87,7 +78,7 @@ export class SignInService {
         ip,
         reason: 'invalid_credentials',
       });
-      throw new SignInError('invalid_credentials');
+      throw new ContractError('invalid_credentials');
     }
     await gate.attempt.succeeded();
 

@@ -21,7 +21,8 @@ import type { OpenCorrespondenceCache } from '../postcodes/correspondence-cache'
 import { correspondenceDocument } from '../postcodes/correspondence-document';
 import { DataEpoch } from '../storage/postgres/data-epoch';
 import type { SlidingWindowCounter } from '../rate-limit/sliding-window';
-import { FileSessionStore, type SessionPolicy, type SessionStore } from '../sessions/session-store';
+import { FileSessionStore } from '../sessions/file-session-store';
+import type { SessionPolicy, SessionStore } from '../sessions/session-store';
 import { DocumentWebhooks } from '../webhooks/document-webhooks';
 import type { WebhookRepository } from '../webhooks/webhook-repository';
 import { webhooksDocument } from '../webhooks/webhooks-document';

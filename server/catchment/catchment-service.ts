@@ -1,6 +1,6 @@
 import type { CatchmentData, CatchmentPostcode, CatchmentSummary } from '../../shared/api/catchment';
 import { sydneyToday } from '../../shared/domain/dates';
-import { StorageUnavailableError } from '../storage/postgres/unavailable';
+import { isContractError } from '../contract-error';
 import type { CatchmentRecord } from './catchment-records';
 import type { CatchmentRepository } from './catchment-repository';
 import { postcodeStatus, type StatusSources } from './postcode-status';
@@ -107,7 +107,7 @@ export class CatchmentService {
     try {
       return this.remember(subscriptionId, await this.record(subscriptionId));
     } catch (err) {
-      if (this.lastKnown.has(subscriptionId) && err instanceof StorageUnavailableError) {
+      if (this.lastKnown.has(subscriptionId) && isContractError(err, 'storage_unavailable')) {
         return this.lastKnown.get(subscriptionId);
       }
       throw err;

@@ -1,11 +1,9 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { SESSION_COOKIE_NAME } from '../../shared/api/auth';
 import { ErrorEnvelope } from '../../shared/api/envelope';
-import { registerAuthPaths } from '../auth/auth-router';
 import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME, STRIPE_SIGNATURE_SCHEME } from '../http/openapi-registry';
 import { registerRoutes, type Route } from '../http/route';
 import { registerWebhookDelivery } from '../webhooks/webhooks-routes';
-import { registerSignupPaths } from '../signup/signup-router';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. Each feature describes its
@@ -29,9 +27,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
   });
   registry.registerSchema(ErrorEnvelope);
   registerRoutes(registry, routes);
-  registerAuthPaths(registry);
   registerWebhookDelivery(registry);
-  registerSignupPaths(registry);
 
   return new OpenApiGeneratorV31(registry.documentDefinitions()).generateDocument({
     openapi: '3.1.0',

@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import { MIN_PASSWORD_LENGTH, type SessionData } from '../../shared/api/auth';
 import { LINK_ENDPOINTS, type InvitationPreview, type ResetRequestedData } from '../../shared/api/invitations';
 import type { Account, Member } from '../accounts/account-store';
-import { rethrowBusy } from '../auth/busy-refusal';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { sessionViewer, startSession, type SessionViewDeps } from '../auth/session-view';
 import { ContractError, isContractError } from '../contract-error';
@@ -72,7 +71,7 @@ export function linkRoutes(deps: LinkRoutesDeps): { invitations: Route[]; passwo
   const context: LinkContext = {
     ...deps,
     // Only a link refused counts against the address; a full password-hashing line refuses with nothing counted.
-    throttled: linkUse(deps.linkThrottle, (err) => isContractError(err, 'invalid_link', 'account_exists'), rethrowBusy),
+    throttled: linkUse(deps.linkThrottle, (err) => isContractError(err, 'invalid_link', 'account_exists')),
     signIn: async (req, res, { account, member }) => {
       await startSession(req, account.id);
       res.json({ success: true, data: (await sessionView(req, { account, member })) satisfies SessionData });
@@ -139,7 +138,7 @@ function requestResetRoute({ resets, resetThrottle, origins }: LinkContext): Rou
     },
     handle: async ({ body: { email } }, req, res) => {
       const ip = clientAddress(req);
-      const gate = await resetThrottle.begin(email, ip).catch(rethrowBusy);
+      const gate = await resetThrottle.begin(email, ip);
       if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
       // Every request counts, whatever becomes of it: the limit is on asking.
       gate.attempt.failed();

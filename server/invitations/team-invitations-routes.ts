@@ -7,7 +7,6 @@ import {
   type ResetLinkData,
 } from '../../shared/api/invitations';
 import type { AccountService } from '../accounts/account-service';
-import { rethrowBusy } from '../auth/busy-refusal';
 import { errorResponse, SESSION_AUTH } from '../http/openapi-registry';
 import { defineRoute, type Route } from '../http/route';
 import type { OriginPolicy } from '../sessions/origin-policy';
@@ -96,9 +95,13 @@ function inviteRoute({ invitations, origins, managing }: InvitationsContext): Ro
     ok: NEW_OK,
     responses: { 400: errorResponse('invalid_request'), ...SENDING, 409: errorResponse('too_many_invitations') },
     handle: async ({ body }, req, res) => {
-      const created = await invitations
-        .invite(actorOf(req, res), organisationOf(res), body.email, body.role, origins.linkOrigin(req))
-        .catch(rethrowBusy);
+      const created = await invitations.invite(
+        actorOf(req, res),
+        organisationOf(res),
+        body.email,
+        body.role,
+        origins.linkOrigin(req),
+      );
       res.status(201).json({ success: true, data: created satisfies NewInvitationData });
     },
   });
@@ -130,9 +133,12 @@ function resendRoute({ invitations, origins, managing }: InvitationsContext): Ro
     responses: { ...SENDING, 404: errorResponse('invitation_not_found') },
     invalid: NO_SUCH_INVITATION,
     handle: async ({ params }, req, res) => {
-      const renewed = await invitations
-        .resend(actorOf(req, res), organisationOf(res), params.id, origins.linkOrigin(req))
-        .catch(rethrowBusy);
+      const renewed = await invitations.resend(
+        actorOf(req, res),
+        organisationOf(res),
+        params.id,
+        origins.linkOrigin(req),
+      );
       res.json({ success: true, data: renewed satisfies NewInvitationData });
     },
   });
@@ -150,9 +156,12 @@ function resetLinkRoute({ resets, origins, managing }: InvitationsContext): Rout
     responses: { ...REFUSED, 404: errorResponse('member_not_found'), ...MAIL_REFUSED },
     invalid: NO_SUCH_MEMBER,
     handle: async ({ params }, req, res) => {
-      const issued = await resets
-        .issue(actorOf(req, res), organisationOf(res), params.account_id, origins.linkOrigin(req))
-        .catch(rethrowBusy);
+      const issued = await resets.issue(
+        actorOf(req, res),
+        organisationOf(res),
+        params.account_id,
+        origins.linkOrigin(req),
+      );
       res.status(201).json({ success: true, data: issued satisfies ResetLinkData });
     },
   });

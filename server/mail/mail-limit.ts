@@ -38,7 +38,7 @@ export class MailLimit {
 
   /**
    * Counts one mail to `recipient` on behalf of organisation `organisationId`, or refuses it. Rejects with
-   * RateLimitUnavailableError when a shared counter cannot be reached (the caller refuses: never sent uncounted).
+   * rateLimitUnavailable() when a shared counter cannot be reached (the caller refuses: never sent uncounted).
    */
   async take(organisationId: string, recipient: string): Promise<MailGate> {
     return this.gate(`organisation:${organisationId}`, recipient);

@@ -4,13 +4,10 @@ import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../shared/api/
 import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import type { CountedCaller } from '../keys/require-api-key';
-import { RateLimitUnavailableError, type SlidingWindowCounter } from './sliding-window';
+import type { SlidingWindowCounter } from './sliding-window';
 import { SlidingWindowStore, storeKey } from './sliding-window-store';
 
 export const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
-/** Retry-After of a 503 `rate_limit_unavailable`: a shared counter reconnects within about a second. */
-export const RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS = 2;
-
 type LimitedRequest = Request & { rateLimit?: RateLimitInfo };
 
 function callerOf(res: Response): CountedCaller | undefined {
@@ -96,20 +93,13 @@ export function checkRateLimit(counter: SlidingWindowCounter, now: () => number 
     },
   });
 
-  // A shared counter that cannot be reached fails closed with a 503 the client can retry: never unlimited, never a
-  // crash (express-rate-limit hands the store's error to `next`, as passOnStoreError is off).
-  const limited: RequestHandler = (req, res, next) =>
-    limiter(req, res, (err?: unknown) => {
-      if (err instanceof RateLimitUnavailableError) {
-        next(new ContractError('rate_limit_unavailable', { retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS }));
-      } else next(err);
-    });
-
   const headers: RequestHandler = (req, res, next) => {
     const info = (req as LimitedRequest).rateLimit;
     if (info) setRateLimitHeaders(res, info, now());
     next();
   };
 
-  return [limited, headers];
+  // A shared counter that cannot be reached fails closed: its rejection is already the contract's 503 with Retry-After
+  // (rateLimitUnavailable), which express-rate-limit hands to `next` as it is (passOnStoreError is off).
+  return [limiter, headers];
 }

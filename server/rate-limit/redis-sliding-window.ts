@@ -3,7 +3,7 @@ import type { RedisClientType } from 'redis';
 import { closeRedisClient, evalScript, luaScript, openRedisClient } from '../storage/redis-client';
 import { StaleDataError } from '../storage/postgres/data-epoch';
 import { ReplyDeadlines } from './reply-deadlines';
-import { RateLimitUnavailableError, type SlidingWindowCounter, type WindowState } from './sliding-window';
+import { rateLimitUnavailable, type SlidingWindowCounter, type WindowState } from './sliding-window';
 
 /**
  * The start of every sliding-window script: `now` in ms from ARGV[1], or from Redis TIME when ARGV[1] is '' (the one
@@ -105,8 +105,6 @@ export type RedisWindowSettings = Pick<
   'windowMs' | 'clock' | 'commandTimeoutMs' | 'epochKey'
 > & {
   keyPrefix: string;
-  /** What the commands are for, in RateLimitUnavailableError: "rate-limit", "login-throttle". */
-  commands: string;
   /** Whether close() closes the client. */
   ownsClient: boolean;
 };
@@ -116,7 +114,7 @@ export type RedisWindowSettings = Pick<
  * (CONSUME_SCRIPT, by EVALSHA, EVAL when Redis does not have it cached). `undo` is ZPOPMAX, `reset` DEL, `purge`
  * nothing (sets expire one window after their newest entry).
  *
- * When Redis cannot be reached every call fails at once with RateLimitUnavailableError: commands are not queued
+ * When Redis cannot be reached every call fails at once with rateLimitUnavailable(): commands are not queued
  * while disconnected (`disableOfflineQueue`), each has a timeout, and the client reconnects by itself with backoff,
  * so the counter recovers without a restart (openRedisClient, storage/redis-client.ts).
  */
@@ -126,7 +124,6 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
   private readonly useCallerClock: boolean;
   /** ARGV[2] of the scripts. */
   private readonly windowArg: string;
-  private readonly commands: string;
   private readonly ownsClient: boolean;
   private readonly epochKey: string | undefined;
   /** `client` without node-redis's own command timeout (see the constructor). */
@@ -144,17 +141,13 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
     this.prefix = settings.keyPrefix;
     this.useCallerClock = settings.clock === 'caller';
     this.windowArg = String(settings.windowMs);
-    this.commands = settings.commands;
     this.ownsClient = settings.ownsClient;
     this.epochKey = settings.epochKey;
     // node-redis gives every command an AbortSignal.timeout of 5 s that cannot be cleared: at thousands of checks a
     // second that is thousands of live timers and signals, promoted by the collector before they fire (measured:
     // about a third more GC time per check). `run` bounds each command with a timer it clears instead.
     this.commandClient = client.withCommandOptions({ timeout: undefined }) as unknown as RedisClientType;
-    this.deadlines = new ReplyDeadlines(
-      settings.commandTimeoutMs ?? 500,
-      (cause) => new RateLimitUnavailableError(`Redis did not answer the ${this.commands} command`, { cause }),
-    );
+    this.deadlines = new ReplyDeadlines(settings.commandTimeoutMs ?? 500, (cause) => rateLimitUnavailable(cause));
   }
 
   get checksDataEpoch(): boolean {
@@ -162,7 +155,7 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
   }
 
   /**
-   * Connects (one attempt within `connectTimeoutMs`; then RateLimitUnavailableError) and returns the counter.
+   * Connects (one attempt within `connectTimeoutMs`; then rateLimitUnavailable()) and returns the counter.
    * Later outages are handled by reconnecting in the background.
    */
   static async open(options: RedisSlidingWindowOptions): Promise<RedisSlidingWindow> {
@@ -170,14 +163,11 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
     try {
       client = await openRedisClient({ ...options, purpose: 'rate limiting' });
     } catch (err) {
-      throw new RateLimitUnavailableError('could not connect to Redis for rate limiting', {
-        cause: (err as Error).cause,
-      });
+      throw rateLimitUnavailable((err as Error).cause, 'could not connect to Redis for rate limiting');
     }
     return new RedisSlidingWindow(client, {
       ...options,
       keyPrefix: options.keyPrefix ?? 'dte:rl:',
-      commands: 'rate-limit',
       ownsClient: true,
     });
   }
@@ -209,7 +199,7 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
     });
   }
 
-  /** Moves the data epoch (after a commit of this process, EpochBumps); RateLimitUnavailableError when it cannot. */
+  /** Moves the data epoch (after a commit of this process, EpochBumps); rateLimitUnavailable() when it cannot. */
   async bumpEpoch(): Promise<string> {
     const { epochKey } = this;
     if (epochKey === undefined) throw new Error('this counter was opened without a data epoch key');
@@ -255,7 +245,7 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
 
   /**
    * Runs a command within `commandTimeoutMs` (node-redis's own timeout is off, see the constructor; ReplyDeadlines
-   * does withTimeout's job with one timer per connection); any failure becomes RateLimitUnavailableError, whose
+   * does withTimeout's job with one timer per connection); any failure becomes rateLimitUnavailable(), whose
    * `cause` is the command's own error, and a reply after the timeout is dropped.
    */
   protected run<T>(command: () => Promise<T>): Promise<T> {

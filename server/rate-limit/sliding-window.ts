@@ -1,3 +1,5 @@
+import { ContractError } from '../contract-error';
+
 /**
  * The counting behind the rate limit, kept apart from Express so it can be tested with a fake clock and replaced by
  * a shared implementation when the service runs as several instances (./README.md: a Redis sorted set per key and
@@ -29,15 +31,20 @@ export interface SlidingWindowCounter {
   purge(now: number): void | Promise<void>;
 }
 
+/** Retry-After of a 503 `rate_limit_unavailable`: a shared counter reconnects within about a second. */
+export const RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS = 2;
+
 /**
- * Thrown by a shared counter that cannot be reached (Redis down, a command timing out): the check answers 503
- * `rate_limit_unavailable` with Retry-After instead of serving unlimited or crashing (check-rate-limit.ts).
+ * What a shared counter that cannot be reached (Redis down, a command timing out) rejects with: 503
+ * `rate_limit_unavailable` with Retry-After, never unlimited, never a crash. `cause` says what failed, for the log.
+ * `message` only where it is no answer to a request (a connection that could not be opened at start-up).
  */
-export class RateLimitUnavailableError extends Error {
-  override readonly name = 'RateLimitUnavailableError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
+export function rateLimitUnavailable(cause?: unknown, message?: string): ContractError {
+  return new ContractError('rate_limit_unavailable', {
+    retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS,
+    cause,
+    ...(message === undefined ? {} : { message }),
+  });
 }
 
 export interface WindowState {

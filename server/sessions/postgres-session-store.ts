@@ -1,14 +1,8 @@
 import type session from 'express-session';
 import type { Pool, QueryConfig } from 'pg';
 import type { Column } from '../storage/postgres/rows';
-import {
-  isSessionExpired,
-  sessionKey,
-  SharedSessionStore,
-  type LoadedSession,
-  type SessionPolicy,
-  type SessionTimes,
-} from './session-store';
+import { isSessionExpired, sessionKey, type SessionPolicy, type SessionTimes } from './session-store';
+import { SharedSessionStore, type LoadedSession } from './shared-session-store';
 import './session-types';
 
 export interface PostgresSessionStoreOptions {
@@ -54,7 +48,7 @@ interface SessionRow {
  * - `destroyAllFor` deletes by `account_id` (indexed). Rows also go with their account (ON DELETE CASCADE).
  *
  * When the database cannot be reached or does not answer within `queryTimeoutMs`, every operation fails with
- * SessionStoreUnavailableError (503 `session_unavailable`) — except a touch, which is reported as an 'error' event
+ * sessionUnavailable() (503 `session_unavailable`) — except a touch, which is reported as an 'error' event
  * (SharedSessionStore).
  */
 export class PostgresSessionStore extends SharedSessionStore {
@@ -151,7 +145,7 @@ export class PostgresSessionStore extends SharedSessionStore {
     return [new Date(now - this.policy.idleTimeoutMs), new Date(now - this.policy.absoluteTimeoutMs)];
   }
 
-  /** A query within the timeout; any failure becomes SessionStoreUnavailableError. */
+  /** A query within the timeout; any failure becomes sessionUnavailable(). */
   private async query<R extends object = object>(text: string, values: unknown[]) {
     // query_timeout (read by pg per query, not in its types) also gives up on the connection's side.
     const config: QueryConfig & { query_timeout: number } = { text, values, query_timeout: this.queryTimeoutMs };

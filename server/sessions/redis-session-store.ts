@@ -2,15 +2,8 @@ import { RedisStore } from 'connect-redis';
 import type session from 'express-session';
 import type { RedisClientType } from 'redis';
 import { closeRedisClient, evalScript, luaScript, openRedisClient } from '../storage/redis-client';
-import {
-  isSessionExpired,
-  recordTimes,
-  SessionRecord,
-  sessionKey,
-  SharedSessionStore,
-  type LoadedSession,
-  type SessionPolicy,
-} from './session-store';
+import { isSessionExpired, recordTimes, SessionRecord, sessionKey, type SessionPolicy } from './session-store';
+import { SharedSessionStore, type LoadedSession } from './shared-session-store';
 import './session-types';
 
 export interface RedisSessionStoreOptions {
@@ -65,7 +58,7 @@ return 1
  *   as its longest-lived session may live; `destroy` takes its session out) instead of scanning the keyspace.
  *
  * When Redis cannot be reached, or does not answer within `commandTimeoutMs`, every operation fails with
- * SessionStoreUnavailableError (503 `session_unavailable`) — except a touch, which is only a deadline being moved:
+ * sessionUnavailable() (503 `session_unavailable`) — except a touch, which is only a deadline being moved:
  * its failure is reported as an 'error' event and the response goes out (SharedSessionStore). The client reconnects
  * by itself.
  */

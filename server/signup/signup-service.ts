@@ -5,25 +5,14 @@ import type { Account, EmailVerification } from '../accounts/account-store';
 import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
+import { ContractError, isContractError } from '../contract-error';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
-import { isContractError } from '../contract-error';
 import { AfterAnswer } from '../lifecycle';
 import type { Logger } from '../logger';
 import type { Mailer, MailMessage } from '../mail/mailer';
 import { UniqueViolationError } from '../storage/postgres/postgres-document-store';
 import { emailVerificationMail, signupExistingMail } from '../mail/messages';
-
-export class SignupError extends Error {
-  constructor(
-    readonly code: 'rate_limited' | 'invalid_link',
-    /** rate_limited: whole seconds until the email and address may ask again. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(code);
-    this.name = 'SignupError';
-  }
-}
 
 export interface SignupServiceDeps {
   /** The accounts document's owner: a sign-up (account, organisation, link) is one update of it. */
@@ -79,8 +68,8 @@ export class SignupService {
    * every address: the one costly step (the password hash) is done before, and what differs is done after the answer
    * (a new owner's account, its audit event and its verification link in one write, then its mail; or, for an address
    * with an account, a notice by mail), so neither the answer nor its time tells which it was. Rejects with
-   * SignupError('rate_limited'), RateLimitUnavailableError (a shared throttle unreachable) or HashingBusyError
-   * (before anything is counted).
+   * 429 rate_limited, rateLimitUnavailable() (a shared throttle unreachable) or hashingBusy() (before anything is
+   * counted).
    */
   async signUp(request: SignupRequest, ip: string, origin: string): Promise<void> {
     // The place in the password line first: a sign-up refused as busy did nothing, so it must not use up a try.
@@ -88,7 +77,7 @@ export class SignupService {
     let passwordHash: string;
     try {
       const gate = await this.deps.throttle.begin(request.email, ip);
-      if (!gate.ok) throw new SignupError('rate_limited', gate.retryAfterSeconds);
+      if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
       // Every sign-up counts, whatever becomes of it: the limit is on asking.
       gate.attempt.failed();
       passwordHash = await hashPassword(request.password, place);
@@ -158,13 +147,13 @@ export class SignupService {
 
   /**
    * Uses the verification link of `token`: its account's address is proved (the first proof's time is kept), the link
-   * removed. SignupError('invalid_link') for an unknown, used or expired link.
+   * removed. 400 invalid_link for an unknown, used or expired link.
    */
   async verify(token: string, ip: string): Promise<EmailVerifiedData> {
     const now = this.deps.clock();
     const known = findByTokenIn(this.deps.accounts.current.email_verifications, token);
     if (!known || !isLive(known, now) || !this.deps.accounts.findById(known.account_id)) {
-      throw new SignupError('invalid_link');
+      throw new ContractError('invalid_link');
     }
     const { account } = await this.deps.accounts.links.verifyEmail(token, now, ({ account, organisationId }) =>
       mustRecord(this.deps.audit, {
@@ -187,7 +176,7 @@ export class SignupService {
     if (account.email_verified_at) return { kind: 'already_verified', verified_at: account.email_verified_at };
     if (!this.mailEnabled) return { kind: 'not_configured' };
     const gate = await this.resendThrottle.begin(account.email, ip);
-    if (!gate.ok) throw new SignupError('rate_limited', gate.retryAfterSeconds);
+    if (!gate.ok) throw new ContractError('rate_limited', { retryAfterSeconds: gate.retryAfterSeconds });
     gate.attempt.failed();
     const now = this.deps.clock();
     const issued = this.newLink(origin, now);

@@ -84,7 +84,11 @@ export const SIGNUP_ENDPOINTS = {
     body: VerifyEmailRequest,
     data: EmailVerifiedData,
   }),
-  /** 202 a new link (or none: no e-mail on this server); 200 when the address was confirmed meanwhile. */
+  /**
+   * 202 SignupAccepted: a new link (or none: no e-mail on this server); 200 EmailVerified, the proof's time, when the
+   * address was confirmed already (nothing sent). `data` is either, as a client reads it; each status is documented
+   * with its own schema (server/signup/signup-routes.ts).
+   */
   resendVerification: endpoint({
     method: 'post',
     path: '/api/v1/signup/verification',

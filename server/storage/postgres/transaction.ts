@@ -3,7 +3,7 @@ import { storageError } from './unavailable';
 
 /**
  * Runs `work` in one transaction on a client of `pool`: committed when it resolves, rolled back when it throws (the
- * error rethrown, as StorageUnavailableError when the database went away). A client whose rollback failed is
+ * error rethrown, as storageUnavailable() when the database went away). A client whose rollback failed is
  * discarded rather than returned to the pool.
  */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

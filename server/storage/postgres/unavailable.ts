@@ -1,4 +1,4 @@
-import { ContractError } from '../../contract-error';
+import { ContractError, isContractError } from '../../contract-error';
 
 /** How long a client is asked to wait: PostgreSQL restarting or failing over takes seconds, not minutes. */
 const RETRY_AFTER_SECONDS = 5;
@@ -6,13 +6,10 @@ const RETRY_AFTER_SECONDS = 5;
 /**
  * A write (or a read that must reach the database) refused because PostgreSQL cannot be reached: 503
  * `storage_unavailable` with Retry-After, the JSON error envelope. Nothing was written, and what the process holds in
- * memory is unchanged, so the client may simply try again.
+ * memory is unchanged, so the client may simply try again. `cause` is the database's own error, for the log.
  */
-export class StorageUnavailableError extends ContractError {
-  override readonly name = 'StorageUnavailableError';
-  constructor(cause: unknown) {
-    super('storage_unavailable', { retryAfterSeconds: RETRY_AFTER_SECONDS, cause });
-  }
+export function storageUnavailable(cause: unknown): ContractError {
+  return new ContractError('storage_unavailable', { retryAfterSeconds: RETRY_AFTER_SECONDS, cause });
 }
 
 /**
@@ -37,7 +34,7 @@ const UNAVAILABLE_MESSAGES =
 
 /** Whether `err` says the database could not be reached or went away, rather than that a statement was wrong. */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (err instanceof StorageUnavailableError) return true;
+  if (isContractError(err, 'storage_unavailable')) return true;
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SYSCALLS.has(code))) return true;
@@ -47,9 +44,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable);
 }
 
-/** `err` as StorageUnavailableError when it is an outage, else unchanged: for `catch (err) { throw unavailable(err) }`. */
+/** `err` as storageUnavailable(err) when it is an outage, else unchanged: for `catch (err) { throw storageError(err) }`. */
 export function storageError(err: unknown): unknown {
-  return isDatabaseUnavailable(err) && !(err instanceof StorageUnavailableError)
-    ? new StorageUnavailableError(err)
-    : err;
+  return isDatabaseUnavailable(err) && !isContractError(err, 'storage_unavailable') ? storageUnavailable(err) : err;
 }

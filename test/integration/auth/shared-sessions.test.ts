@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
-import { authRouter } from '../../../server/auth/auth-router';
+import { authRoutes } from '../../../server/auth/auth-routes';
 import { counters } from '../../../server/backends/counters';
 import type { LoginThrottle } from '../../../server/auth/login-throttle';
 import { SignInService } from '../../../server/auth/sign-in';
@@ -69,11 +69,7 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
     logger: { warn: (fields: object, message?: string) => void storeWarnings.push({ ...fields, message }) },
   });
   const signIn = new SignInService(data.accounts, throttle, data.audit);
-  app.use(
-    '/api/v1/auth',
-    session,
-    authRouter({ signIn, accounts: data.accounts, sessions, clock, idleTimeoutMs: IDLE_MS }),
-  );
+  mountRoutes(app, authRoutes({ signIn, accounts: data.accounts, sessions, clock, idleTimeoutMs: IDLE_MS }), session);
   mountRoutes(app, keyRoutes({ keys: data.keys, accounts: data.accounts, clock }), session, '/api/v1/keys');
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { counters } from '../../../server/backends/counters';
 import { RedisSlidingWindow } from '../../../server/rate-limit/redis-sliding-window';
-import { RateLimitUnavailableError } from '../../../server/rate-limit/sliding-window';
+import { rateLimitUnavailable } from '../../../server/rate-limit/sliding-window';
 import { DataEpoch, EpochBumps, StaleDataError } from '../../../server/storage/postgres/data-epoch';
 import { useRedisServer } from '../../helpers/redis-per-file';
 import { WINDOW } from '../../helpers/sliding-window-contract';
@@ -115,7 +115,7 @@ describe('EpochBumps: a commit is announced before its caller is answered, and n
       new EpochBumps({
         bump: async () => {
           bumps++;
-          if (fail) throw new RateLimitUnavailableError('down');
+          if (fail) throw rateLimitUnavailable(new Error('down'));
         },
         logger: silent,
         waitMs,

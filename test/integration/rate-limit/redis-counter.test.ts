@@ -4,7 +4,6 @@ import { loadConfig } from '../../../server/config';
 import { createLogger } from '../../../server/logger';
 import { buildPostcodeIndex } from '../../../server/postcodes/postcode-index';
 import { RedisSlidingWindow } from '../../../server/rate-limit/redis-sliding-window';
-import { RateLimitUnavailableError } from '../../../server/rate-limit/sliding-window';
 import { openRuntime } from '../../../server/runtime';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { useRedisServer } from '../../helpers/redis-per-file';
@@ -49,11 +48,11 @@ describe('RedisSlidingWindow on the Redis clock', () => {
     expect(refused.resetAt - callerNow).toBeLessThanOrEqual(WINDOW);
   });
 
-  it('fails fast with RateLimitUnavailableError when nothing listens', async () => {
+  it('fails fast with rate_limit_unavailable when nothing listens', async () => {
     const started = Date.now();
-    await expect(RedisSlidingWindow.open({ url: 'redis://127.0.0.1:1', windowMs: WINDOW })).rejects.toBeInstanceOf(
-      RateLimitUnavailableError,
-    );
+    await expect(RedisSlidingWindow.open({ url: 'redis://127.0.0.1:1', windowMs: WINDOW })).rejects.toMatchObject({
+      code: 'rate_limit_unavailable',
+    });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
@@ -214,6 +213,6 @@ describe('REDIS_URL in openRuntime', () => {
   });
 
   it('refuses to start when Redis cannot be reached', async () => {
-    await expect(open('redis://127.0.0.1:1')).rejects.toBeInstanceOf(RateLimitUnavailableError);
+    await expect(open('redis://127.0.0.1:1')).rejects.toMatchObject({ code: 'rate_limit_unavailable' });
   });
 });

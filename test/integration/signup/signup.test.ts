@@ -351,6 +351,11 @@ describe('sign-up in the OpenAPI document', () => {
       expect(Object.keys(doc.paths['/api/v1/signup'].post.responses)).toContain('202');
       expect(doc.paths['/api/v1/signup/verify-email'].post.security).toEqual([]);
       expect(doc.paths['/api/v1/signup/verification'].post.security).toEqual([{ session: [] }]);
+      // Each answer with its own schema: a new link (202), or the proof's time when the address has one (200).
+      const resend = doc.paths['/api/v1/signup/verification'].post.responses;
+      const dataOf = (status: string) => resend[status].content['application/json'].schema.properties.data;
+      expect(dataOf('202')).toEqual({ $ref: '#/components/schemas/SignupAccepted' });
+      expect(dataOf('200')).toEqual({ $ref: '#/components/schemas/EmailVerified' });
     } finally {
       await server.close();
     }
