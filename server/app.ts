@@ -45,7 +45,7 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use(securityHeaders(API_SECURITY_HEADERS));
 
   // The hot path comes first, and straight on the app, so a check never walks a router level or other routers' stacks.
-  const rateLimit = rateLimitGate(runtime);
+  const rateLimit = rateLimitGate(runtime.rateLimitCounter, clock);
   // Several instances on PostgreSQL: what another instance committed counts before a key or session is looked at.
   const fresh = runtime.syncData ? [freshData(runtime.syncData, logger)] : [];
   // With Redis counting too, the check learns that from its rate-limit round trip instead (the data epoch), and
@@ -72,8 +72,8 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/docs', docs.page);
 
   // The cookie session runs in front of sign-in and key management only, never for the check.
-  const session = sessionGate(runtime);
-  const { signIn, sessions, idleTimeoutMs } = runtime;
+  const { signIn, sessions, idleTimeoutMs, sessionSecret: secret, absoluteTimeoutMs, origins } = runtime;
+  const session = sessionGate({ sessions, secret, absoluteTimeoutMs, origins, logger });
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   const links = linkRoutes(runtime);
   app.use('/api/v1/auth/password-reset', ...fresh, session, links.passwordReset);

@@ -10,14 +10,13 @@ import { openMailer } from '../mail/open-mailer';
 import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
 import type { Member } from '../accounts/account-store';
-import { OPERATOR, TeamError, type TeamErrorCode } from '../team/team-service';
+import { OPERATOR } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
-import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../config';
-import { openBillingService } from '../billing/billing-service';
+import { fatalLine, loadProcessConfig, type Config } from '../config';
+import { openBilling } from '../billing/open-billing';
 import { ContractError } from '../contract-error';
-import type { ApiErrorCode } from '../../shared/api/errors';
-import { KeyError } from '../keys/key-service';
+import { API_ERRORS, type ApiErrorCode } from '../../shared/api/errors';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
 import { importDataDir } from '../importers';
@@ -89,8 +88,9 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   async 'billing-sync'(data, options) {
     if (Object.keys(options).length > 0) throw new UsageError('billing-sync takes no options');
     const { config, storage, accounts, clock, logger } = data;
-    const billing = await openBillingService({
-      settings: stripeSettings(config),
+    // Opened as the server opens it; its renewal job is the server's to run.
+    const { service: billing } = await openBilling({
+      config,
       store: await storage.accounts(),
       accounts,
       audit: data.audit,
@@ -277,24 +277,37 @@ const configCommands: Record<string, (config: Config, options: Options) => Promi
   },
 };
 
-const TEAM_ERRORS: Record<TeamErrorCode, string> = {
-  last_owner: 'an organisation keeps at least one owner: make another member an owner first',
-  member_not_found: 'no such member',
-  forbidden_role: 'not allowed',
-};
-
-const BILLING_ERRORS: Partial<Record<ApiErrorCode, string>> = {
+/**
+ * What the operator does next, after the contract's message (shared/api/errors.ts), for the refusals a command meets
+ * and whose message alone does not say it.
+ */
+const NEXT_STEP: Partial<Record<ApiErrorCode, string>> = {
+  last_owner: 'Make another member an owner first.',
   billing_not_configured:
-    'billing is not set up (operator mode): set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe',
-  billing_unavailable: 'Stripe could not be reached; nothing more was changed (run billing-sync again)',
+    'Billing is not set up (operator mode): set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe.',
+  billing_unavailable: 'What was synced before it stays applied; run billing-sync again.',
+  key_exists: 'Revoke or regenerate it from the options page.',
+  subscription_inactive: 'Activate it with set-subscription first.',
 };
 
-const KEY_ERRORS: Record<string, string> = {
-  key_exists: 'the account already has an active API key (revoke or regenerate it from the options page)',
-  subscription_inactive: 'the subscription is inactive; activate it with set-subscription first',
-  no_active_key: 'the account has no active API key',
-  account_not_found: 'no such account',
-};
+/**
+ * The contract's code of a refusal a service threw: ContractError's, or the code of a feature's own error (TeamError,
+ * KeyError) while it is one of the contract's codes: they all print from the same table.
+ */
+function contractCodeOf(err: unknown): ApiErrorCode | null {
+  if (err instanceof ContractError) return err.code;
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && Object.hasOwn(API_ERRORS, code)
+    ? (code as ApiErrorCode)
+    : null;
+}
+
+/** A refusal's lines for the operator: the contract's message (a ContractError's own words when it has them), then what to do. */
+function refusalLines(err: unknown, code: ApiErrorCode): string {
+  const message = err instanceof ContractError ? err.message : API_ERRORS[code].message;
+  const next = NEXT_STEP[code];
+  return `Error: ${message}\n${next ? `${next}\n` : ''}`;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -345,10 +358,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       return 2;
     }
+    // An account's refusal names the address or the rule it broke: its own words.
+    const code = err instanceof AccountError ? null : contractCodeOf(err);
     if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
-    else if (err instanceof KeyError) process.stderr.write(`Error: ${KEY_ERRORS[err.code] ?? err.code}\n`);
-    else if (err instanceof TeamError) process.stderr.write(`Error: ${TEAM_ERRORS[err.code]}\n`);
-    else if (err instanceof ContractError) process.stderr.write(`Error: ${BILLING_ERRORS[err.code] ?? err.message}\n`);
+    else if (code) process.stderr.write(refusalLines(err, code));
     else throw err;
     return 1;
   } finally {
