@@ -284,8 +284,9 @@ const configCommands: Record<string, (config: Config, options: Options) => Promi
 const NEXT_STEP: Partial<Record<ApiErrorCode, string>> = {
   last_owner: 'Make another member an owner first.',
   billing_not_configured:
-    'Billing is not set up (operator mode): set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe.',
-  billing_unavailable: 'What was synced before it stays applied; run billing-sync again.',
+    'This server is in operator mode: set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe.',
+  // The contract's "nothing was changed" is the HTTP call's; billing-sync applies each subscription as it reads it.
+  billing_unavailable: 'billing-sync stopped there: what it had read before is applied; run it again.',
   key_exists: 'Revoke or regenerate it from the options page.',
   subscription_inactive: 'Activate it with set-subscription first.',
 };
@@ -302,7 +303,10 @@ function contractCodeOf(err: unknown): ApiErrorCode | null {
     : null;
 }
 
-/** A refusal's lines for the operator: the contract's message (a ContractError's own words when it has them), then what to do. */
+/**
+ * A refusal's lines for the operator: the contract's message (a ContractError's own words when it has them), then
+ * what to do next when NEXT_STEP says it.
+ */
 function refusalLines(err: unknown, code: ApiErrorCode): string {
   const message = err instanceof ContractError ? err.message : API_ERRORS[code].message;
   const next = NEXT_STEP[code];
@@ -358,11 +362,14 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       return 2;
     }
-    // An account's refusal names the address or the rule it broke: its own words.
-    const code = err instanceof AccountError ? null : contractCodeOf(err);
-    if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
-    else if (code) process.stderr.write(refusalLines(err, code));
-    else throw err;
+    if (err instanceof AccountError) {
+      // An account's refusal names the address or the rule it broke: its own words.
+      process.stderr.write(`Error: ${err.message}\n`);
+      return 1;
+    }
+    const code = contractCodeOf(err);
+    if (!code) throw err;
+    process.stderr.write(refusalLines(err, code));
     return 1;
   } finally {
     await data.close();
