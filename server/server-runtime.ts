@@ -17,7 +17,7 @@ import { openSessions } from './sessions/open-sessions';
 import { resolveSessionSecret } from './sessions/session-secret';
 import type { SessionStore } from './sessions/session-store';
 import { InvitationService } from './invitations/invitation-service';
-import { PasswordResetService } from './invitations/password-reset-service';
+import { openPasswordResets } from './invitations/open-password-resets';
 import { SignupService } from './signup/signup-service';
 import { openMailer } from './mail/open-mailer';
 import { MailLimit, mailThrottleLimits } from './mail/mail-limit';
@@ -224,17 +224,10 @@ async function openLinks(
   const mailLimit = new MailLimit((await storage.loginThrottle(mailThrottleLimits(limits), now)).scoped('mail'));
   const store = await storage.accounts();
   const audit = logFailures(data.audit, logger);
-  const passwordResets = new PasswordResetService({
-    store,
-    accounts,
-    audit,
-    mailer,
-    mailLimit,
-    sessions,
-    clock,
-    logger,
-  });
-  // Sign-ups are limited as sign-ins, counted apart; their mail (sent after the answer) goes out before the mailer closes.
+  const passwordResets = features.add(
+    openPasswordResets({ store, accounts, audit, mailer, mailLimit, sessions, clock, logger }),
+  );
+  // Sign-ups are limited as sign-ins, counted apart.
   const signup = new SignupService({
     store,
     accounts,
@@ -254,23 +247,21 @@ async function openLinks(
     billing: stripeSettings(config) !== null,
     clock,
   });
-  const links: OpenedFeature<Pick<ServerRuntime, 'invitations' | 'passwordResets' | 'signup'>> = {
-    service: { invitations, passwordResets, signup },
+  const links: OpenedFeature<Pick<ServerRuntime, 'invitations' | 'signup'>> = {
+    service: { invitations, signup },
     jobs: [
       every('purge', PURGE_INTERVAL_MS, () => {
-        for (const expiring of [invitations, passwordResets, signup]) {
+        for (const expiring of [invitations, signup]) {
           expiring.purgeExpired().catch((err: unknown) => logger.error({ err }, 'could not purge expired links'));
         }
       }),
     ],
-    closers: [
-      // Requests answered already finish their write and e-mail before the stores close.
-      { name: 'the password-reset requests', close: () => passwordResets.drain() },
-      { name: 'the sign-up e-mails', close: () => signup.drain() },
-    ],
+    // Sign-ups answered already send their e-mail before the mailer closes.
+    closers: [{ name: 'the sign-up e-mails', close: () => signup.drain() }],
   };
   return {
     ...features.add(links),
+    passwordResets,
     mailer,
     mailLimit,
     resetThrottle: throttle.scoped('reset'),

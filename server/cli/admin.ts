@@ -5,7 +5,7 @@ import { isCalendarDate } from '../../shared/domain/dates';
 import { lastAccessDay, paidUntil } from '../../shared/domain/paid-until';
 import { RESET_HOURS } from '../../shared/api/invitations';
 import { Role } from '../../shared/api/team';
-import { PasswordResetService } from '../invitations/password-reset-service';
+import { openPasswordResets } from '../invitations/open-password-resets';
 import { openMailer } from '../mail/open-mailer';
 import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
@@ -181,7 +181,8 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     const { config, storage, accounts, clock, logger } = data;
     const mailer = await openMailer(config, logger);
     try {
-      const resets = new PasswordResetService({
+      // Opened as the server opens it, without the mail limit: the operator's link is not limited.
+      const { service: resets } = openPasswordResets({
         store: await storage.accounts(),
         accounts,
         audit: data.audit,
