@@ -6,8 +6,9 @@ const EMBEDDED_GROWTH = '--heap-growing-percent=50';
 const SHARED_GROWTH = '--heap-growing-percent=75';
 
 /**
- * Gives an instance on the shared backends (sharedInstance: DATABASE_URL or REDIS_URL) the old generation `npm start` gives the
- * embedded default plus half as much room again: up to 1.75× what is live before a full collection instead of 1.5×.
+ * Gives an instance on the shared backends (sharedInstance: DATABASE_URL or REDIS_URL) the old generation `npm start`
+ * gives the embedded default plus half as much room again: up to 1.75× what is live before a full collection instead
+ * of 1.5×.
  *
  * Why it differs: such an instance waits on Redis during every check, so the requests in flight are alive at each
  * scavenge and their objects are promoted, and a tighter old generation then collects far more often. Measured

@@ -103,7 +103,7 @@ async function openData(base: Runtime, purpose: 'server' | 'admin', features: Op
   };
 }
 
-/** The admin CLI's: the account data, and the team rules over it (the server's also end sessions: server-runtime.ts). */
+/** The admin CLI's: the account data and the team rules over it (the server's team also ends sessions). */
 function openAdmin(data: AccountData, features: OpenFeatures): DataRuntime {
   return { ...data, team: features.add(openTeam({ accounts: data.accounts, audit: data.audit })) };
 }

@@ -248,7 +248,7 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
   });
 });
 
-describe('sharedInstance (decided once, for the storage, the heap sizing and the session secret)', () => {
+describe('sharedInstance (one decision for the storage, the heap sizing and the session secret)', () => {
   it('is shared exactly when DATABASE_URL or REDIS_URL is set', () => {
     expect(sharedInstance(loadConfig({}))).toBe(false);
     expect(sharedInstance(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' }))).toBe(true);

@@ -16,7 +16,7 @@ function feature(name: string, jobNames: readonly string[], log: string[]): Open
 }
 
 describe('features opened in order: their jobs run by the background work, their closers on the close stack', () => {
-  it('starts the jobs in the order the features opened, stops them in reverse, then closes the features in reverse', async () => {
+  it('starts jobs in the order features opened, stops them in reverse, then closes the features', async () => {
     const log: string[] = [];
     const stack = new CloseStack();
     const features = new OpenFeatures(stack);
