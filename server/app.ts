@@ -44,7 +44,7 @@ export function createApp(runtime: ServerRuntime): Express {
   // The JSON API's headers on every response; /docs replaces them with a web page's (see apiDocs).
   app.use(securityHeaders(API_SECURITY_HEADERS));
 
-  const rateLimit = rateLimitGate(runtime);
+  const rateLimit = rateLimitGate(runtime.rateLimitCounter, clock);
   // Several instances on PostgreSQL: what another instance committed counts before a key or session is looked at.
   const fresh = runtime.syncData ? [freshData(runtime.syncData, logger)] : [];
   // With Redis counting too, the check learns that from its rate-limit round trip instead (the data epoch), and
@@ -52,7 +52,8 @@ export function createApp(runtime: ServerRuntime): Express {
   const dataEpoch = runtime.rateLimitCounter.checksDataEpoch ? runtime.storage.dataEpoch : null;
   const answer = answerHandlers({ declarations, postcodes, clock });
   // The cookie session runs in front of sign-in and the console's calls, never for the check.
-  const session = sessionGate(runtime);
+  const { sessions, sessionSecret: secret, absoluteTimeoutMs, origins } = runtime;
+  const session = sessionGate({ sessions, secret, absoluteTimeoutMs, origins, logger });
   const signedIn = [...fresh, ...session];
 
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.

@@ -272,6 +272,14 @@ export interface StripeSettings {
   graceDays: number;
 }
 
+/**
+ * Whether this instance shares its state with others: its documents in PostgreSQL (DATABASE_URL) or its counters and
+ * sessions in Redis (REDIS_URL). Decided here, once: the storage registry, the heap sizing and the session secret's
+ * rule all ask this.
+ */
+export const sharedInstance = (config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL'>): boolean =>
+  Boolean(config.DATABASE_URL || config.REDIS_URL);
+
 /** Whether self-service sign-up is on: SIGNUP, or by default on exactly when billing is configured. */
 export const signupEnabled = (config: Config): boolean =>
   config.SIGNUP ? config.SIGNUP === 'on' : stripeSettings(config) !== null;

@@ -1,13 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
-import type { Config } from './config';
+import { sharedInstance, type Config } from './config';
 
 /** What `npm start` passes: sized for the embedded default, whose data all lives in the JS heap. */
 const EMBEDDED_GROWTH = '--heap-growing-percent=50';
 const SHARED_GROWTH = '--heap-growing-percent=75';
 
 /**
- * Gives an instance on the shared backends (DATABASE_URL or REDIS_URL) the old generation `npm start` gives the
- * embedded default plus half as much room again: up to 1.75× what is live before a full collection instead of 1.5×.
+ * Gives an instance on the shared backends (sharedInstance: DATABASE_URL or REDIS_URL) the old generation `npm start`
+ * gives the embedded default plus half as much room again: up to 1.75× what is live before a full collection instead
+ * of 1.5×.
  *
  * Why it differs: such an instance waits on Redis during every check, so the requests in flight are alive at each
  * scavenge and their objects are promoted, and a tighter old generation then collects far more often. Measured
@@ -23,7 +24,7 @@ export function sizeHeapForBackends(
   config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL'>,
   execArgv: readonly string[] = process.execArgv,
 ): boolean {
-  if (!(config.DATABASE_URL || config.REDIS_URL) || !execArgv.includes(EMBEDDED_GROWTH)) return false;
+  if (!sharedInstance(config) || !execArgv.includes(EMBEDDED_GROWTH)) return false;
   setFlagsFromString(SHARED_GROWTH);
   return true;
 }

@@ -97,3 +97,72 @@ export class AfterAnswer {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 }
+
+/** What a serving process runs besides answering requests: started once it listens, stopped first (background.ts). */
+export interface BackgroundJob {
+  /** What `BackgroundWork.start(only)` selects it by (several jobs may share one: each feature's purge). */
+  name: string;
+  start(): void;
+  /** Ends the job and resolves once its work under way has finished. */
+  stop(): unknown;
+}
+
+/** Something a feature opened that must be closed (or drained) at stop: registered on the CloseStack in order. */
+export interface Closer {
+  name: string;
+  close(): unknown;
+}
+
+/**
+ * What a feature's `open*()` gives its process: the service, the background jobs it needs driven (the server starts
+ * them; a CLI, which runs none, ignores them) and what must be closed at stop. The server and the admin CLI open a
+ * feature by the same function, so it is built one way.
+ */
+export interface OpenedFeature<S> {
+  service: S;
+  jobs: readonly BackgroundJob[];
+  closers: readonly Closer[];
+}
+
+/**
+ * How often each feature drops what has expired (sessions, old login failures, invitations and reset links, old usage
+ * counts); every write of those drops them too.
+ */
+export const PURGE_INTERVAL_MS = 10 * 60_000;
+
+/** A job that runs `run` every `ms` (a timer that never keeps the process alive by itself). */
+export function every(name: string, ms: number, run: () => void): BackgroundJob {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    name,
+    start() {
+      timer ??= setInterval(run, ms).unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+/**
+ * The features a process opens, in the order it opens them: each one's closers go on the CloseStack as it opens (so
+ * they close in reverse, before the stores under them), and its jobs join the list the background work runs.
+ */
+export class OpenFeatures {
+  private readonly opened: BackgroundJob[] = [];
+
+  constructor(readonly stack: CloseStack) {}
+
+  /** Takes an opened feature's jobs and closers; returns its service. */
+  add<S>(feature: OpenedFeature<S>): S {
+    for (const closer of feature.closers) this.stack.defer(closer.name, () => closer.close());
+    this.opened.push(...feature.jobs);
+    return feature.service;
+  }
+
+  /** Every job of the features added so far, in the order they were added. */
+  get jobs(): readonly BackgroundJob[] {
+    return this.opened;
+  }
+}

@@ -92,17 +92,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** The account data and its services: what the admin CLI works with. */
-export interface DataRuntime extends Runtime {
+/** The account data and its services, as the server and the admin CLI both open them. */
+export interface AccountData extends Runtime {
   accounts: AccountService;
   keys: KeyService;
-  /** The organisations' teams: who is a member, with which role (the server's also ends removed members' sessions). */
-  team: TeamService;
   declarations: DeclarationRepository;
   /** Written by the services that change state; read by `npm run admin -- audit`. */
   audit: AuditLog;
   /** See Storage.syncData: null with JSON files. */
   syncData: (() => Promise<void>) | null;
+}
+
+/** What the admin CLI works with: the account data and the team rules. */
+export interface DataRuntime extends AccountData {
+  /** The organisations' teams: who is a member, with which role (the server's also ends removed members' sessions). */
+  team: TeamService;
 }
 
 /** Everything the HTTP application needs (createApp). */

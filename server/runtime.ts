@@ -2,16 +2,16 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AccountService } from './accounts/account-service';
 import { logFailures } from './audit/audit-log';
-import { TeamService } from './team/team-service';
 import { openStorage } from './backends/registry';
 import type { Config } from './config';
 import { DeclarationRepository } from './declarations/declaration-repository';
 import { ingestUserAgent } from './http-client/fetcher';
-import { KeyService } from './keys/key-service';
-import { CloseStack, openAll } from './lifecycle';
+import { openKeys } from './keys/open-keys';
+import { CloseStack, OpenFeatures, openAll } from './lifecycle';
 import { createLogger } from './logger';
-import type { DataRuntime, Runtime, RuntimeOverrides, ServerRuntime } from './runtime-types';
+import type { AccountData, DataRuntime, Runtime, RuntimeOverrides, ServerRuntime } from './runtime-types';
 import { openServer } from './server-runtime';
+import { openTeam } from './team/open-team';
 
 export type * from './runtime-types';
 export { authOptionsFromConfig } from './server-runtime';
@@ -19,8 +19,9 @@ export { authOptionsFromConfig } from './server-runtime';
 /**
  * The one place the process is wired: every service is built here, once, on one clock and one logger, over the
  * stores of the storage registry (backends/registry.ts, where the backend is chosen), in the server (index.ts), the
- * admin and ingest CLIs and the tests alike. Everything opened is registered on one close stack as it opens: a start
- * that fails half-way closes what it had opened, and close() unwinds it in reverse.
+ * admin and ingest CLIs and the tests alike. Each feature is opened by its own `open*()` (in its folder), the same
+ * for the server and the admin CLI; its closers are registered on one close stack as it opens (a start that fails
+ * half-way closes what it had opened, and close() unwinds it in reverse), its jobs go to the server's background work.
  */
 export function openRuntime(
   config: Config,
@@ -33,9 +34,10 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   return openAll(new CloseStack(), async (stack) => {
     const base = await openBase(config, overrides, stack);
     if (purpose === 'ingest') return base;
-    const data = await openData(base, purpose, stack);
-    if (purpose === 'admin') return data;
-    return openServer(data, overrides, stack);
+    const features = new OpenFeatures(stack);
+    const data = await openData(base, purpose, features);
+    if (purpose === 'admin') return openAdmin(data, features);
+    return openServer(data, overrides, features);
   });
 }
 
@@ -79,7 +81,7 @@ async function openBase(config: Config, overrides: RuntimeOverrides, stack: Clos
   };
 }
 
-async function openData(base: Runtime, purpose: 'server' | 'admin', stack: CloseStack): Promise<DataRuntime> {
+async function openData(base: Runtime, purpose: 'server' | 'admin', features: OpenFeatures): Promise<AccountData> {
   const { storage, clock, logger } = base;
   const [accountStore, keyStore, declarationStore, audit] = await Promise.all([
     storage.accounts(),
@@ -91,16 +93,17 @@ async function openData(base: Runtime, purpose: 'server' | 'admin', stack: Close
   // error. An admin command fails instead, for the operator to see.
   const recorder = purpose === 'server' ? logFailures(audit, logger) : audit;
   const accounts = new AccountService(accountStore, recorder, clock);
-  const keys = new KeyService(keyStore, accounts, recorder, clock);
-  // Written before the key store closes: the last few seconds of key use are not lost.
-  stack.defer('batched key usage', () => keys.flushUsage());
   return {
     ...base,
     accounts,
-    keys,
-    team: new TeamService({ accounts, audit: recorder }),
+    keys: features.add(openKeys({ store: keyStore, accounts, audit: recorder, clock, logger })),
     declarations: new DeclarationRepository(declarationStore),
     audit,
     syncData: storage.syncData,
   };
+}
+
+/** The admin CLI's: the account data and the team rules over it (the server's team also ends sessions). */
+function openAdmin(data: AccountData, features: OpenFeatures): DataRuntime {
+  return { ...data, team: features.add(openTeam({ accounts: data.accounts, audit: data.audit })) };
 }

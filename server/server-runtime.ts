@@ -1,54 +1,54 @@
 import { dummyPasswordHash } from './accounts/passwords';
-import { AlertsService } from './alerts/alerts-service';
+import { openAlerting } from './alerts/open-alerting';
 import { logFailures } from './audit/audit-log';
-import { TeamService } from './team/team-service';
-import { UsageService } from './usage/usage-service';
 import { DEFAULT_LOGIN_LIMITS } from './auth/login-throttle';
 import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
+import { openBilling } from './billing/open-billing';
 import type { DeclarationRepository } from './declarations/declaration-repository';
+import { ingestJob, type IngestJob, type IngestJobOptions } from './ingest/ingest-job';
 import type { IngestService } from './ingest/service';
-import { CatchmentService } from './catchment/catchment-service';
-import { ConfigError, stripeSettings, type Config } from './config';
-import { openBillingService, type BillingService } from './billing/billing-service';
-import type { CloseStack } from './lifecycle';
-import type { PostcodeIndex } from './postcodes/postcode-index';
+import { ConfigError, sharedInstance, stripeSettings, type Config } from './config';
+import { every, PURGE_INTERVAL_MS, type OpenedFeature, type OpenFeatures } from './lifecycle';
 import { PostcodeService } from './postcodes/postcode-service';
-import type { AuthSettings, DataRuntime, RuntimeOverrides, ServerRuntime } from './runtime-types';
+import type { AccountData, AuthSettings, RuntimeOverrides, ServerRuntime } from './runtime-types';
 import { OriginPolicy } from './sessions/origin-policy';
+import { openSessions } from './sessions/open-sessions';
 import { resolveSessionSecret } from './sessions/session-secret';
 import type { SessionStore } from './sessions/session-store';
-import { WebhookService } from './webhooks/webhook-service';
 import { InvitationService } from './invitations/invitation-service';
-import { PasswordResetService } from './invitations/password-reset-service';
+import { openPasswordResets } from './invitations/open-password-resets';
 import { SignupService } from './signup/signup-service';
 import { openMailer } from './mail/open-mailer';
 import { MailLimit, mailThrottleLimits } from './mail/mail-limit';
 import { linkThrottleLimits } from './invitations/links';
 import type { LoginThrottle } from './auth/login-throttle';
+import { openTeam } from './team/open-team';
+import { openUsage } from './usage/open-usage';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
 
 /**
  * The serving process over the account data: the check's counters, the postcode index, sessions and sign-in, the
- * catchments with their alerts and webhooks, and the background work (started by index.ts once it listens).
- * Construction only: nothing here starts a timer.
+ * catchments with their alerts and webhooks, usage, billing, and the background work (started by index.ts once it
+ * listens). Construction only: nothing here starts a timer.
+ *
+ * The features open in this order, which is the order their jobs start (and, reversed, stop) and their closers are
+ * registered (and, reversed, run): the account data's keys (runtime.ts), the sessions, sign-in's throttle, the
+ * catchments, alerts and webhooks, the mail and its links (invitations, password resets, sign-up), usage, billing,
+ * the team, and last the ingest schedule. The background work is registered last, so stopped first: no job runs on
+ * while the services and stores under it close.
  */
 export async function openServer(
-  data: DataRuntime,
+  data: AccountData,
   overrides: RuntimeOverrides,
-  stack: CloseStack,
+  features: OpenFeatures,
 ): Promise<ServerRuntime> {
   const { config, storage, logger } = data;
   const auth: AuthSettings = { ...authOptionsFromConfig(config), ...overrides.auth };
   const timeouts = sessionTimeouts(auth);
-  if ((config.DATABASE_URL || config.REDIS_URL) && !auth.sessionSecret) {
-    // A secret generated into one instance's DATA_DIR would make its cookies worthless on every other instance.
-    throw new ConfigError(
-      'Invalid configuration: SESSION_SECRET is required when DATABASE_URL or REDIS_URL is set (every instance must sign session cookies with the same secret)',
-    );
-  }
+  requireSharedSecret(config, auth);
   // Opened first, so that an unreachable Redis stops the start before the rest opens.
   const rateLimitCounter = overrides.rateLimitCounter ?? (await storage.rateLimit());
   // Population-weighted LGAs: the bundled ABS correspondence, or POSTCODE_LGA_URL's (cached) when set.
@@ -61,39 +61,43 @@ export async function openServer(
       });
   const postcodes = overrides.postcodes ?? postcodeService!;
   const sessionSecret = await sessionSecretOf(data, auth);
-  const sessions = await openSessions(data, timeouts);
-  const loginLimits = { ...DEFAULT_LOGIN_LIMITS, ...auth.loginLimits };
-  const throttle = await storage.loginThrottle(loginLimits, () => data.clock().getTime());
+  const sessions = features.add(
+    await openSessions((policy) => storage.sessions(policy), { ...timeouts, clock: data.clock }, logger),
+  );
+  const throttle = features.add(await openThrottle(data, auth));
   // The stand-in hash for unknown emails is made now, so the first such login is not slower than the others.
   await dummyPasswordHash();
-  const alerting = await openAlerting(data, postcodes, overrides, stack);
-  const links = await openLinks(data, sessions, throttle, stack);
+  const [repository, webhookRepository] = await Promise.all([storage.catchments(), storage.webhooks()]);
+  const alerting = features.add(
+    openAlerting({
+      repository,
+      webhookRepository,
+      postcodes,
+      declarations: data.declarations,
+      clock: data.clock,
+      logger,
+      allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+      tuning: overrides.webhooks,
+    }),
+  );
+  const links = await openLinks(data, sessions, throttle, features);
   const audit = logFailures(data.audit, logger);
-  const usage = new UsageService(await storage.usage(), data.clock, logger);
-  // Written before the usage store closes: the last few seconds of counts are not lost.
-  stack.defer('the usage counts', () => usage.close());
-  // What the background work drives and the app serves alike.
-  const services = { ...alerting, billing: await openBilling(data) };
-  const background = new BackgroundWork({
-    links: [links.invitations, links.passwordResets, links.signup],
-    usage,
-    ...services,
-    logger,
-    sessions,
-    throttle,
-    keys: data.keys,
-    declarations: data.declarations.store,
-    refresh: data.refreshSettings,
-    schedule: config.INGEST_SCHEDULE,
-    postcodes: postcodeService,
-  });
-  // Registered last, so stopped first: no job runs on while the services and stores under it close.
-  stack.defer('the background work', () => background.stop());
+  const usage = features.add(openUsage(await storage.usage(), data.clock, logger));
+  const billing = features.add(
+    await openBilling({ config, accounts: data.accounts, audit, clock: data.clock, logger }),
+  );
+  const team = features.add(
+    openTeam({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations }),
+  );
+  const ingest = ingestJob(ingestOptions(data, postcodeService));
+  const background = new BackgroundWork([...features.jobs, ingest]);
+  features.stack.defer('the background work', () => background.stop());
   return {
     ...data,
-    ...services,
+    ...alerting,
     ...links,
     ...timeouts,
+    billing,
     postcodes,
     rateLimitCounter,
     sessions,
@@ -106,26 +110,50 @@ export async function openServer(
     }),
     throttle,
     signIn: new SignInService(data.accounts, throttle, audit, undefined, (email) => links.signup.settled(email)),
-    team: new TeamService({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations }),
+    team,
     backends: storage.probes,
     background,
-    startBackgroundWork: () => startBackgroundWork(background, data.declarations),
+    startBackgroundWork: () => startBackgroundWork(background, ingest, data.declarations),
+  };
+}
+
+/** A secret generated into one instance's DATA_DIR would make its cookies worthless on every other instance. */
+function requireSharedSecret(config: Config, auth: AuthSettings): void {
+  if (sharedInstance(config) && !auth.sessionSecret) {
+    throw new ConfigError(
+      'Invalid configuration: SESSION_SECRET is required when DATABASE_URL or REDIS_URL is set (every instance must sign session cookies with the same secret)',
+    );
+  }
+}
+
+/** Sign-in's throttle (LOGIN limits over the defaults), whose old failures its purge drops. */
+async function openThrottle(data: AccountData, auth: AuthSettings): Promise<OpenedFeature<LoginThrottle>> {
+  const limits = { ...DEFAULT_LOGIN_LIMITS, ...auth.loginLimits };
+  const throttle = await data.storage.loginThrottle(limits, () => data.clock().getTime());
+  return { service: throttle, jobs: [every('purge', PURGE_INTERVAL_MS, () => throttle.purge())], closers: [] };
+}
+
+/** The daily refresh from the runtime's refresh settings, renewing POSTCODE_LGA_URL's correspondence first. */
+function ingestOptions(data: AccountData, postcodes: PostcodeService | null): IngestJobOptions {
+  return {
+    refresh: data.refreshSettings,
+    schedule: data.config.INGEST_SCHEDULE,
+    declarations: data.declarations.store,
+    postcodes,
+    logger: data.logger,
   };
 }
 
 /** Starts the background work; a check refused for want of data then tells when the schedule will next try. */
-function startBackgroundWork(background: BackgroundWork, declarations: DeclarationRepository): IngestService {
+function startBackgroundWork(
+  background: BackgroundWork,
+  ingest: IngestJob,
+  declarations: DeclarationRepository,
+): IngestService {
   background.start();
-  const ingest = background.ingest!;
-  declarations.nextRefreshAttempt = () => ingest.nextAttempt();
-  return ingest;
-}
-
-/** Billing with Stripe when STRIPE_* are set, over the accounts document (AccountService's own store). */
-async function openBilling(data: DataRuntime): Promise<BillingService> {
-  const { config, accounts, clock, logger } = data;
-  const audit = logFailures(data.audit, logger);
-  return openBillingService({ settings: stripeSettings(config), accounts, audit, clock, logger });
+  const schedule = ingest.service!;
+  declarations.nextRefreshAttempt = () => schedule.nextAttempt();
+  return schedule;
 }
 
 /** The sign-in settings that come from the configuration: EXTENSION_ORIGINS, PUBLIC_URL, HOST and SESSION_*. */
@@ -153,7 +181,7 @@ function sessionTimeouts(auth: AuthSettings): { idleTimeoutMs: number; absoluteT
   return { idleTimeoutMs, absoluteTimeoutMs };
 }
 
-async function sessionSecretOf(data: DataRuntime, auth: AuthSettings): Promise<string> {
+async function sessionSecretOf(data: AccountData, auth: AuthSettings): Promise<string> {
   const secret = await resolveSessionSecret(data.dataDir, auth.sessionSecret);
   if (secret.source === 'generated') {
     data.logger.info(
@@ -166,27 +194,17 @@ async function sessionSecretOf(data: DataRuntime, auth: AuthSettings): Promise<s
   return secret.secret;
 }
 
-/** The session store of the registry, with its failed writes logged and what expired while stopped removed. */
-async function openSessions(
-  data: DataRuntime,
-  timeouts: { idleTimeoutMs: number; absoluteTimeoutMs: number },
-): Promise<SessionStore> {
-  const sessions = await data.storage.sessions({ ...timeouts, clock: data.clock });
-  sessions.on('error', (err: unknown) => data.logger.error({ err }, 'session store write failed'));
-  await sessions.purge();
-  return sessions;
-}
-
 /**
  * Invitations and password resets over the accounts document (AccountService's own store), the mailer they send
  * their links with (SMTP_URL) and the one limit on it (MAIL_LIMIT_*, counted where sign-ins are), and password-reset
- * requests' and links' throttles: sign-in's, in buckets of their own.
+ * requests' and links' throttles: sign-in's, in buckets of their own. The mailer is added as soon as it is open, so
+ * that a start failing after it still closes it; the links' closers let what was answered already finish first.
  */
 async function openLinks(
-  data: DataRuntime,
+  data: AccountData,
   sessions: SessionStore,
   throttle: LoginThrottle,
-  stack: CloseStack,
+  features: OpenFeatures,
 ): Promise<
   Pick<
     ServerRuntime,
@@ -194,24 +212,20 @@ async function openLinks(
   >
 > {
   const { storage, accounts, clock, logger, config } = data;
-  const mailer = await openMailer(config, logger);
-  stack.defer('the mailer', () => mailer.close());
+  const opened = await openMailer(config, logger);
+  const mailer = features.add({
+    service: opened,
+    jobs: [],
+    closers: [{ name: 'the mailer', close: () => opened.close() }],
+  });
   const limits = { perRecipient: config.MAIL_LIMIT_PER_RECIPIENT, perOrganisation: config.MAIL_LIMIT_PER_ORGANISATION };
   const now = () => clock().getTime();
   const mailLimit = new MailLimit((await storage.loginThrottle(mailThrottleLimits(limits), now)).scoped('mail'));
   const audit = logFailures(data.audit, logger);
-  const passwordResets = new PasswordResetService({
-    accounts,
-    audit,
-    mailer,
-    mailLimit,
-    sessions,
-    clock,
-    logger,
-  });
-  // Requests answered already finish their write and e-mail before the stores close.
-  stack.defer('the password-reset requests', () => passwordResets.drain());
-  // Sign-ups are limited as sign-ins, counted apart; their mail (sent after the answer) goes out before the mailer closes.
+  const passwordResets = features.add(
+    openPasswordResets({ accounts, audit, mailer, mailLimit, sessions, clock, logger }),
+  );
+  // Sign-ups are limited as sign-ins, counted apart.
   const signup = new SignupService({
     accounts,
     audit,
@@ -221,49 +235,32 @@ async function openLinks(
     clock,
     logger,
   });
-  stack.defer('the sign-up e-mails', () => signup.drain());
-  return {
+  const invitations = new InvitationService({
+    accounts,
+    audit,
     mailer,
     mailLimit,
-    invitations: new InvitationService({
-      accounts,
-      audit,
-      mailer,
-      mailLimit,
-      billing: stripeSettings(config) !== null,
-      clock,
-    }),
+    billing: stripeSettings(config) !== null,
+    clock,
+  });
+  const links: OpenedFeature<Pick<ServerRuntime, 'invitations' | 'signup'>> = {
+    service: { invitations, signup },
+    jobs: [
+      every('purge', PURGE_INTERVAL_MS, () => {
+        for (const expiring of [invitations, signup]) {
+          expiring.purgeExpired().catch((err: unknown) => logger.error({ err }, 'could not purge expired links'));
+        }
+      }),
+    ],
+    // Sign-ups answered already send their e-mail before the mailer closes.
+    closers: [{ name: 'the sign-up e-mails', close: () => signup.drain() }],
+  };
+  return {
+    ...features.add(links),
     passwordResets,
+    mailer,
+    mailLimit,
     resetThrottle: throttle.scoped('reset'),
     linkThrottle: (await storage.loginThrottle(linkThrottleLimits(throttle.limits), now)).scoped('link'),
-    signup,
   };
-}
-
-/**
- * The catchments, their alerts and the webhooks those go to. The webhooks subscribe to the alerts themselves, before
- * any alert can be announced (alerts are processed only once the background work starts).
- */
-async function openAlerting(
-  data: DataRuntime,
-  postcodes: PostcodeIndex,
-  overrides: RuntimeOverrides,
-  stack: CloseStack,
-): Promise<{ catchments: CatchmentService; alerts: AlertsService; webhooks: WebhookService }> {
-  const { storage, clock, logger, declarations } = data;
-  const [repository, webhookRepository] = await Promise.all([storage.catchments(), storage.webhooks()]);
-  const sources = { postcodes, declarations, titleOf: (agrn: string) => declarations.titleOf(agrn) };
-  const alerts = new AlertsService({ repository, sources, clock, logger, refreshes: declarations.store });
-  const webhooks = new WebhookService({
-    ...overrides.webhooks,
-    repository: webhookRepository,
-    clock,
-    logger,
-    allowPrivateAddresses: data.config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
-    alerts,
-  });
-  // Also when a caller started them directly (a test's worker): the processing and the attempts under way finish.
-  stack.defer('the webhook worker', () => webhooks.stop());
-  stack.defer('the alerts', () => alerts.stop());
-  return { catchments: new CatchmentService({ repository, sources, clock }), alerts, webhooks };
 }

@@ -6,7 +6,7 @@ import type { LoginThrottle, LoginThrottleLimits } from '../auth/login-throttle'
 import type { CatchmentRepository } from '../catchment/catchment-repository';
 import { DocumentCatchments } from '../catchment/document-catchments';
 import { catchmentsDocument } from '../catchment/catchments-document';
-import type { Config } from '../config';
+import { sharedInstance, type Config } from '../config';
 import type { DeclarationStore } from '../declarations/declaration-store';
 import { declarationsDocument } from '../declarations/declarations-document';
 import type { BackendName, BackendProbe } from '../health/health-routes';
@@ -124,6 +124,7 @@ export async function openStorage(
   options: StorageOptions,
 ): Promise<Storage> {
   const dataDir = path.resolve(config.DATA_DIR);
+  if (!sharedInstance(config)) return jsonStores(dataDir, options);
   const redis: RedisSettings | null = config.REDIS_URL
     ? { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, clock: options.redisClock ?? 'redis' }
     : null;

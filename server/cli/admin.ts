@@ -5,7 +5,7 @@ import { isCalendarDate } from '../../shared/domain/dates';
 import { lastAccessDay, paidUntil } from '../../shared/domain/paid-until';
 import { RESET_HOURS } from '../../shared/api/invitations';
 import { Role } from '../../shared/api/team';
-import { PasswordResetService } from '../invitations/password-reset-service';
+import { openPasswordResets } from '../invitations/open-password-resets';
 import { openMailer } from '../mail/open-mailer';
 import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
@@ -13,10 +13,10 @@ import type { Member } from '../accounts/account-store';
 import { OPERATOR } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
-import { fatalLine, loadProcessConfig, stripeSettings, type Config } from '../config';
-import { openBillingService } from '../billing/billing-service';
+import { fatalLine, loadProcessConfig, type Config } from '../config';
+import { openBilling } from '../billing/open-billing';
 import { ContractError } from '../contract-error';
-import type { ApiErrorCode } from '../../shared/api/errors';
+import { API_ERRORS, type ApiErrorCode } from '../../shared/api/errors';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
 import { importDataDir } from '../importers';
@@ -88,8 +88,9 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
   async 'billing-sync'(data, options) {
     if (Object.keys(options).length > 0) throw new UsageError('billing-sync takes no options');
     const { config, accounts, clock, logger } = data;
-    const billing = await openBillingService({
-      settings: stripeSettings(config),
+    // Opened as the server opens it; its renewal job is the server's to run.
+    const { service: billing } = await openBilling({
+      config,
       accounts,
       audit: data.audit,
       clock,
@@ -179,7 +180,8 @@ const commands: Record<string, (data: DataRuntime, options: Options) => Promise<
     const { config, storage, accounts, clock, logger } = data;
     const mailer = await openMailer(config, logger);
     try {
-      const resets = new PasswordResetService({
+      // Opened as the server opens it, without the mail limit: the operator's link is not limited.
+      const { service: resets } = openPasswordResets({
         accounts,
         audit: data.audit,
         mailer,
@@ -274,24 +276,41 @@ const configCommands: Record<string, (config: Config, options: Options) => Promi
   },
 };
 
-const TEAM_ERRORS: Partial<Record<ApiErrorCode, string>> = {
-  last_owner: 'an organisation keeps at least one owner: make another member an owner first',
-  member_not_found: 'no such member',
-  forbidden_role: 'not allowed',
-};
-
-const BILLING_ERRORS: Partial<Record<ApiErrorCode, string>> = {
+/**
+ * What the operator does next, after the contract's message (shared/api/errors.ts), for the refusals a command meets
+ * and whose message alone does not say it.
+ */
+const NEXT_STEP: Partial<Record<ApiErrorCode, string>> = {
+  last_owner: 'Make another member an owner first.',
   billing_not_configured:
-    'billing is not set up (operator mode): set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe',
-  billing_unavailable: 'Stripe could not be reached; nothing more was changed (run billing-sync again)',
+    'This server is in operator mode: set STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET to sync with Stripe.',
+  // The contract's "nothing was changed" is the HTTP call's; billing-sync applies each subscription as it reads it.
+  billing_unavailable: 'billing-sync stopped there: what it had read before is applied; run it again.',
+  key_exists: 'Revoke or regenerate it from the options page.',
+  subscription_inactive: 'Activate it with set-subscription first.',
 };
 
-const KEY_ERRORS: Partial<Record<ApiErrorCode, string>> = {
-  key_exists: 'the account already has an active API key (revoke or regenerate it from the options page)',
-  subscription_inactive: 'the subscription is inactive; activate it with set-subscription first',
-  no_active_key: 'the account has no active API key',
-  unauthenticated: 'no such account',
-};
+/**
+ * The contract's code of a refusal a service threw: ContractError's, or the code of a feature's own error (TeamError,
+ * KeyError) while it is one of the contract's codes: they all print from the same table.
+ */
+function contractCodeOf(err: unknown): ApiErrorCode | null {
+  if (err instanceof ContractError) return err.code;
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && Object.hasOwn(API_ERRORS, code)
+    ? (code as ApiErrorCode)
+    : null;
+}
+
+/**
+ * A refusal's lines for the operator: the contract's message (a ContractError's own words when it has them), then
+ * what to do next when NEXT_STEP says it.
+ */
+function refusalLines(err: unknown, code: ApiErrorCode): string {
+  const message = err instanceof ContractError ? err.message : API_ERRORS[code].message;
+  const next = NEXT_STEP[code];
+  return `Error: ${message}\n${next ? `${next}\n` : ''}`;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -342,12 +361,14 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       return 2;
     }
-    if (err instanceof AccountError) process.stderr.write(`Error: ${err.message}\n`);
-    else if (err instanceof ContractError) {
-      const words = TEAM_ERRORS[err.code] ?? KEY_ERRORS[err.code] ?? BILLING_ERRORS[err.code];
-      process.stderr.write(`Error: ${words ?? err.message}
-`);
-    } else throw err;
+    if (err instanceof AccountError) {
+      // An account's refusal names the address or the rule it broke: its own words.
+      process.stderr.write(`Error: ${err.message}\n`);
+      return 1;
+    }
+    const code = contractCodeOf(err);
+    if (!code) throw err;
+    process.stderr.write(refusalLines(err, code));
     return 1;
   } finally {
     await data.close();

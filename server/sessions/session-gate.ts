@@ -4,22 +4,22 @@ import type { OriginPolicy } from './origin-policy';
 import { cookieSession } from './session-middleware';
 import type { SessionStore } from './session-store';
 
-/** What the gate reads of the server's runtime (named here rather than imported: runtime.ts depends on sessions/). */
-export interface SessionGateRuntime {
+/** What the cookie session is made of: the store, the secret its cookies are signed with, and the Origin rules. */
+export interface SessionGateDeps {
   sessions: SessionStore;
-  sessionSecret: string;
+  secret: string;
   absoluteTimeoutMs: number;
   origins: OriginPolicy;
   logger: Logger;
 }
 
 /** The cookie session as configured, for the endpoints that run behind it (never the check). */
-export function sessionGate(runtime: SessionGateRuntime): RequestHandler[] {
-  return cookieSession({
-    store: runtime.sessions,
-    secret: runtime.sessionSecret,
-    absoluteTimeoutMs: runtime.absoluteTimeoutMs,
-    origins: runtime.origins,
-    logger: runtime.logger,
-  });
+export function sessionGate({
+  sessions,
+  secret,
+  absoluteTimeoutMs,
+  origins,
+  logger,
+}: SessionGateDeps): RequestHandler[] {
+  return cookieSession({ store: sessions, secret, absoluteTimeoutMs, origins, logger });
 }

@@ -283,7 +283,7 @@ describe('admin CLI (create-account, set-subscription, create-key, list-accounts
       });
 
       it('a second create-key exits 1 (one active key per subscription)', () => {
-        expectFailure(again, /already has an active API key/);
+        expectFailure(again, /^Error: An active API key already exists\n/);
       });
 
       it('create-key on an expired subscription exits 1', () => {

@@ -73,7 +73,7 @@ describe('admin CLI: organisations and members', () => {
     // The only owner cannot step down; once another is an owner, they can.
     expectRefused(
       await runAdmin(dataDir, ['set-role', '--email', OWNER, '--role', 'admin']),
-      /keeps at least one owner/,
+      /^Error: An organisation keeps at least one owner\nMake another member an owner first\.\n$/,
     );
     expect(expectDone(await runAdmin(dataDir, ['set-role', '--email', GP, '--role', 'owner']))).toContain(
       `${GP}: owner`,

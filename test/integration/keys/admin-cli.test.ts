@@ -38,7 +38,7 @@ describe('admin CLI: create-key under the generate rules, audit trail', () => {
     expect(cliKey).toMatch(/^sk_live_[0-9A-Za-z]{32,}$/);
     const again = await admin('create-key', '--email', email);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already has an active API key/);
+    expect(again.stderr).toMatch(/^Error: An active API key already exists\n/);
   });
 
   it('the running server honours the CLI’s key: it works, and HTTP generate answers 409', async () => {

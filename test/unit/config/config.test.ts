@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/config';
+import { ConfigError, loadConfig, sharedInstance } from '../../../server/config';
 
 /** The error loadConfig throws for `env`, asserting it is a one-line ConfigError. */
 function configError(env: Record<string, string>): string {
@@ -245,5 +245,13 @@ describe('loadConfig (environment settings, their defaults, one-line errors)', (
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+  });
+});
+
+describe('sharedInstance (one decision for the storage, the heap sizing and the session secret)', () => {
+  it('is shared exactly when DATABASE_URL or REDIS_URL is set', () => {
+    expect(sharedInstance(loadConfig({}))).toBe(false);
+    expect(sharedInstance(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' }))).toBe(true);
+    expect(sharedInstance(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }))).toBe(true);
   });
 });
