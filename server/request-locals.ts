@@ -1,4 +1,4 @@
-import type { Account, Member, Subscription } from './accounts/account-store';
+import type { Account, Member, Subscription } from './accounts/account-records';
 import type { ApiKeyOutcome, CountedCaller } from './keys/require-api-key';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MAX_PENDING_INVITATIONS } from '../../shared/api/invitations';
 import { ContractError } from '../contract-error';
 import type { Alongside } from '../storage/document-store';
-import type { Account, AccountsFile, AccountStore, EmailVerification, Invitation, Member } from './account-store';
+import type { Account, AccountsFile, AccountStore, EmailVerification, Invitation, Member } from './account-records';
 import { findByToken, isLive, liveOnly } from './link-tokens';
 
 /** The link tables of the accounts document. */

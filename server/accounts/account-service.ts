@@ -16,7 +16,7 @@ import type {
   Member,
   Organisation,
   Subscription,
-} from './account-store';
+} from './account-records';
 import { hashPassword } from './passwords';
 import { endOfSydneyDay } from './sydney-time';
 

@@ -1,5 +1,5 @@
 import type { DocumentDeclaration } from '../storage/document';
-import { AccountsFile, accountsToOrganisations } from './account-store';
+import { AccountsFile, accountsToOrganisations } from './account-records';
 
 /**
  * Accounts, organisations, their members and subscriptions, pending invitations, password resets and e-mail
@@ -22,5 +22,5 @@ export const accountsDocument: DocumentDeclaration<AccountsFile> = {
     email_verifications: [],
     billing_events: [],
   }),
-  postgres: () => import('./postgres-account-store').then((m) => m.accountsCodec),
+  postgres: () => import('./account-tables').then((m) => m.accountsCodec),
 };

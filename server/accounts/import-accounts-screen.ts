@@ -1,7 +1,7 @@
 import { emailAddressProblem, isPlainText } from '../../shared/domain/text-hygiene';
 import { type ImportSkips, quoted, UNSTORABLE, unstorableField } from '../storage/import/import-skips';
 import { normaliseEmail } from './account-service';
-import type { Account, AccountsFile, Invitation } from './account-store';
+import type { Account, AccountsFile, Invitation } from './account-records';
 
 const FILE = 'accounts.json';
 const BAD_NAME = 'its name holds a control character, an invisible direction mark or a lone surrogate';

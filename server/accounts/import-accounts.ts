@@ -3,7 +3,7 @@ import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import { insertCounted } from '../storage/import/import-rows';
 import { anyInserted } from '../storage/postgres/table-count';
-import { type AccountsFile } from './account-store';
+import { type AccountsFile } from './account-records';
 import {
   ACCOUNTS,
   BILLING_EVENTS,
@@ -13,7 +13,7 @@ import {
   ORGANISATIONS,
   PASSWORD_RESETS,
   SUBSCRIPTIONS,
-} from './postgres-account-store';
+} from './account-tables';
 import { accountsDocument } from './accounts-document';
 import { screenAccounts } from './import-accounts-screen';
 

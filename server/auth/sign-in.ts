@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-store';
+import type { Account } from '../accounts/account-records';
 import type { AccountService } from '../accounts/account-service';
 import type { HashingLimiter, HashingPlace } from '../accounts/hashing-limiter';
 import { dummyPasswordHash, passwordHashing, verifyPassword } from '../accounts/passwords';

@@ -1,6 +1,6 @@
 import type { WebhookReceivedData } from '../../shared/api/billing';
 import { isSubscriptionActive, newSubscription, type BillingTables } from '../accounts/account-service';
-import type { Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-records';
 import { billedStateChanged, customerIdOf, type BilledState, type StripeSubscriptionLike } from './stripe-subscription';
 
 /**

@@ -1,4 +1,4 @@
-import type { Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-records';
 import type { AuditActor } from '../audit/audit-log';
 import type { StripeSubscriptionLike } from './stripe-subscription';
 import type { ApplyContext, BillingJobDeps } from './subscription-changes';

@@ -2,7 +2,7 @@ import { AccessEndedReason, type BillingData } from '../../shared/api/billing';
 import { PLAN_NAME } from '../../shared/api/keys';
 import type { Role } from '../../shared/api/team';
 import { isSubscriptionActive } from '../accounts/account-service';
-import type { Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-records';
 import { isRunningStripeStatus } from './stripe-subscription';
 
 /** Why access ended as the console words it: what was stored, or an end date that passed with nothing stored. */

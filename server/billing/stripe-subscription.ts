@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { AccessEndedReason } from '../../shared/api/billing';
-import type { Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-records';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALERT_RETENTION_DAYS, Alert } from '../../shared/api/alerts';
+import type { DocumentStore } from '../storage/document-store';
 
 /** What the alerts of a postcode are computed from: whether it was eligible, and under which declarations. */
 export const PostcodeState = z.object({
@@ -64,3 +65,6 @@ export function pruneAlerts(draft: CatchmentsFile, now: Date): void {
   if (keepFrom === -1) draft.alerts = [];
   else if (keepFrom > 0) draft.alerts = draft.alerts.slice(keepFrom);
 }
+
+/** Where catchments, their baselines and the alerts are kept: what the catchment and alert services depend on. */
+export type CatchmentStore = DocumentStore<CatchmentsFile>;

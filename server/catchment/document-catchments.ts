@@ -12,7 +12,7 @@ import {
 } from './catchment-repository';
 
 const NOTHING: ProcessedRefresh = { batches: [], recorded: 0, subscriptions: 0 };
-import type { CatchmentStore } from './catchment-store';
+import type { CatchmentStore } from './catchment-records';
 
 const publicAlert = ({ subscription_id: _, ...alert }: CatchmentsFile['alerts'][number]): Alert => alert;
 

@@ -9,14 +9,14 @@ import { openPasswordResets } from '../invitations/open-password-resets';
 import { openMailer } from '../mail/open-mailer';
 import { isPlainText } from '../../shared/domain/text-hygiene';
 import { AccountError, isSubscriptionActive, normaliseEmail } from '../accounts/account-service';
-import type { Member } from '../accounts/account-store';
+import type { Member } from '../accounts/account-records';
 import { OPERATOR } from '../team/team-service';
 import type { AuditActor } from '../audit/audit-log';
 import { formatAuditEvents } from '../audit/format-audit';
 import { fatalLine, loadProcessConfig, type Config } from '../config';
 import { openBilling } from '../billing/open-billing';
 import { ContractError } from '../contract-error';
-import { API_ERRORS, type ApiErrorCode } from '../../shared/api/errors';
+import type { ApiErrorCode } from '../../shared/api/errors';
 import { createLogger } from '../logger';
 import { openRuntime, type DataRuntime } from '../runtime';
 import { importDataDir } from '../importers';
@@ -291,25 +291,12 @@ const NEXT_STEP: Partial<Record<ApiErrorCode, string>> = {
 };
 
 /**
- * The contract's code of a refusal a service threw: ContractError's, or the code of a feature's own error (TeamError,
- * KeyError) while it is one of the contract's codes: they all print from the same table.
+ * A refusal's lines for the operator: the contract's message (shared/api/errors.ts, or the error's own words where the
+ * contract words it more precisely), then what to do next when NEXT_STEP says it.
  */
-function contractCodeOf(err: unknown): ApiErrorCode | null {
-  if (err instanceof ContractError) return err.code;
-  const code = (err as { code?: unknown } | null)?.code;
-  return err instanceof Error && typeof code === 'string' && Object.hasOwn(API_ERRORS, code)
-    ? (code as ApiErrorCode)
-    : null;
-}
-
-/**
- * A refusal's lines for the operator: the contract's message (a ContractError's own words when it has them), then
- * what to do next when NEXT_STEP says it.
- */
-function refusalLines(err: unknown, code: ApiErrorCode): string {
-  const message = err instanceof ContractError ? err.message : API_ERRORS[code].message;
-  const next = NEXT_STEP[code];
-  return `Error: ${message}\n${next ? `${next}\n` : ''}`;
+function refusalLines(err: ContractError): string {
+  const next = NEXT_STEP[err.code];
+  return `Error: ${err.message}\n${next ? `${next}\n` : ''}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -366,9 +353,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Error: ${err.message}\n`);
       return 1;
     }
-    const code = contractCodeOf(err);
-    if (!code) throw err;
-    process.stderr.write(refusalLines(err, code));
+    if (!(err instanceof ContractError)) throw err;
+    process.stderr.write(refusalLines(err));
     return 1;
   } finally {
     await data.close();

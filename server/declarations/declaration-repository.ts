@@ -1,7 +1,7 @@
 import type { RelatedDeclaration } from '../../shared/domain/declaration';
 import type { LgaRef } from '../../shared/domain/lga';
 import { DeclarationIndex } from './declaration-index';
-import type { DeclarationStore } from './declaration-store';
+import type { DeclarationStore } from './declaration-records';
 
 /** Read side of the declarations: the index is rebuilt whenever the file changes (an ingest, here or in the CLI). */
 export class DeclarationRepository {

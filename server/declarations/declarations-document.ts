@@ -1,5 +1,5 @@
 import type { DocumentDeclaration } from '../storage/document';
-import { DeclarationsFile } from './declaration-store';
+import { DeclarationsFile } from './declaration-records';
 
 /** The declarations and when they were last refreshed: DATA_DIR/declarations.json, or the declaration tables. */
 export const declarationsDocument: DocumentDeclaration<DeclarationsFile> = {
@@ -8,5 +8,5 @@ export const declarationsDocument: DocumentDeclaration<DeclarationsFile> = {
   schema: DeclarationsFile,
   version: 1,
   defaults: () => ({ last_updated: null, declarations: [] }),
-  postgres: () => import('./postgres-declaration-store').then((m) => m.declarationsCodec),
+  postgres: () => import('./declaration-tables').then((m) => m.declarationsCodec),
 };

@@ -4,8 +4,8 @@ import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import { insertNewRows } from '../storage/import/import-rows';
 import { anyInserted, tableCount } from '../storage/postgres/table-count';
-import { type DeclarationsFile } from './declaration-store';
-import { DECLARATION_LGA_COLUMNS, DECLARATIONS } from './postgres-declaration-store';
+import { type DeclarationsFile } from './declaration-records';
+import { DECLARATION_LGA_COLUMNS, DECLARATIONS } from './declaration-tables';
 import { declarationsDocument } from './declarations-document';
 
 type DeclarationCounts = Pick<ImportCounts, 'declarations' | 'declarationLgas' | 'declarationsLastUpdated'>;

@@ -4,7 +4,7 @@ import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import type { FieldColumn } from '../storage/postgres/rows';
 import { type IngestStateFile } from './ingest-state';
-import { INGEST_STATE_COLUMNS } from './postgres-ingest-state-store';
+import { INGEST_STATE_COLUMNS } from './ingest-state-tables';
 import { ingestStateDocument } from './ingest-state-document';
 
 /**

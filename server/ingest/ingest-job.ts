@@ -1,4 +1,4 @@
-import type { DeclarationStore } from '../declarations/declaration-store';
+import type { DeclarationStore } from '../declarations/declaration-records';
 import type { BackgroundJob } from '../lifecycle';
 import type { Logger } from '../logger';
 import { startIngestService, type IngestService, type IngestServiceOptions } from './service';

@@ -15,5 +15,5 @@ export const ingestStateDocument: DocumentDeclaration<IngestStateFile> = {
     unmatched_lga_names: [],
     history: [],
   }),
-  postgres: () => import('./postgres-ingest-state-store').then((m) => m.ingestStateCodec),
+  postgres: () => import('./ingest-state-tables').then((m) => m.ingestStateCodec),
 };

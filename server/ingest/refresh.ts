@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { sydneyToday } from '../../shared/domain/dates';
 import { declarationsDocument } from '../declarations/declarations-document';
-import type { DeclarationsFile, DeclarationStore } from '../declarations/declaration-store';
+import type { DeclarationsFile, DeclarationStore } from '../declarations/declaration-records';
 import { FetchError, PoliteFetcher, type FetcherOptions } from '../http-client/fetcher';
 import { correspondenceDocument } from '../postcodes/correspondence-document';
 import { correspondenceRowsForCodeMatching } from '../postcodes/correspondence-source';

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { ingestUserAgent } from '../http-client/fetcher';
-import type { DeclarationStore } from '../declarations/declaration-store';
+import type { DeclarationStore } from '../declarations/declaration-records';
 import { runRefresh, type RefreshOptions, type RefreshResult } from './refresh';
 
 /** Cron times are Australian: "0 3 * * *" is 3 am in Sydney, whatever the host's time zone. */

@@ -7,7 +7,7 @@ import {
 } from '../../shared/api/invitations';
 import { mayAssign, type Role } from '../../shared/api/team';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
-import type { Account, Invitation, Member } from '../accounts/account-store';
+import type { Account, Invitation, Member } from '../accounts/account-records';
 import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
 import { hashPassword } from '../accounts/passwords';
 import { ContractError } from '../contract-error';

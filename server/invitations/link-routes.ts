@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { MIN_PASSWORD_LENGTH, type SessionData } from '../../shared/api/auth';
 import { LINK_ENDPOINTS, type InvitationPreview, type ResetRequestedData } from '../../shared/api/invitations';
-import type { Account, Member } from '../accounts/account-store';
+import type { Account, Member } from '../accounts/account-records';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { sessionViewer, startSession, type SessionViewDeps } from '../auth/session-view';
 import { ContractError, isContractError } from '../contract-error';

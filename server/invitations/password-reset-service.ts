@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RESET_HOURS, type ResetLinkData } from '../../shared/api/invitations';
 import { mayAssign } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
-import type { Account, Member, PasswordReset } from '../accounts/account-store';
+import type { Account, Member, PasswordReset } from '../accounts/account-records';
 import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
 import { hashPassword } from '../accounts/passwords';
 import { ContractError } from '../contract-error';

@@ -10,7 +10,7 @@ import type { ImportSkips } from '../storage/import/import-skips';
 import { anyInserted, tableCount, type TableCount } from '../storage/postgres/table-count';
 import { ApiKeyRecord, type KeysFile } from './key-records';
 import { keysDocument } from './keys-document';
-import { API_KEYS } from './postgres-key-store';
+import { API_KEYS } from './key-tables';
 
 /** What DATA_DIR holds of the keys. */
 export interface KeysSnapshot {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DocumentStore } from '../storage/document-store';
 
 /** One API key as stored: its hash and prefix, never the key itself. */
 export const ApiKeyRecord = z.object({
@@ -25,3 +26,6 @@ export const KeysFile = z.object({
   key_actions: z.record(z.string(), z.array(z.string())).default({}),
 });
 export type KeysFile = z.infer<typeof KeysFile>;
+
+/** Where API keys and the key action counts are kept: what KeyService depends on. */
+export type KeyStore = DocumentStore<KeysFile>;

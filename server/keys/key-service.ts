@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { NewKeyData } from '../../shared/api/keys';
 import { keyPrefix } from '../../shared/domain/api-key-format';
-import type { Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-records';
 import { isSubscriptionActive, type AccountService } from '../accounts/account-service';
 import { ContractError } from '../contract-error';
 import type { AuditActor, AuditEventType, AuditRecorder } from '../audit/audit-log';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameHash } from './api-key';
 import { admitKeyAction, KEY_ACTION_LIMIT, type KeyActionLimit } from './key-action-limit';
 import type { ApiKeyRecord, KeysFile } from './key-records';
-import type { KeyStore } from './key-store';
+import type { KeyStore } from './key-records';
 
 /**
  * `limited`: count the action against the account's key action limit (key-action-limit.ts) and refuse it when the

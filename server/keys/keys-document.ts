@@ -12,5 +12,5 @@ export const keysDocument: DocumentDeclaration<KeysFile> = {
   defaults: () => ({ keys: [], key_actions: {} }),
   // Revoked records beyond the most recent per account move to keys-archive.jsonl (key-archive.ts).
   maintain: (dataDir) => archiveOldRevokedKeys(path.join(dataDir, 'keys-archive.jsonl')),
-  postgres: () => import('./postgres-key-store').then((m) => m.keysCodec),
+  postgres: () => import('./key-tables').then((m) => m.keysCodec),
 };

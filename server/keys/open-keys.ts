@@ -3,7 +3,7 @@ import type { AuditRecorder } from '../audit/audit-log';
 import { every, type OpenedFeature } from '../lifecycle';
 import type { Logger } from '../logger';
 import { KeyService } from './key-service';
-import type { KeyStore } from './key-store';
+import type { KeyStore } from './key-records';
 
 /** How often batched key usage (last_used_at) is written. */
 const USAGE_FLUSH_MS = 15_000;

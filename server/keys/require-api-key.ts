@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ContractError } from '../contract-error';
 import { StaleDataError, type DataEpoch } from '../storage/postgres/data-epoch';
-import type { Subscription } from '../accounts/account-store';
+import type { Subscription } from '../accounts/account-records';
 import type { Authentication, KeyService } from './key-service';
 
 export type ApiKeyOutcome = Authentication | { ok: false; reason: 'missing_api_key' };

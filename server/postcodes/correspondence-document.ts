@@ -11,5 +11,5 @@ export const correspondenceDocument: DocumentDeclaration<CorrespondenceCacheFile
   schema: CorrespondenceCacheFile,
   version: 1,
   defaults: emptyCorrespondenceCache,
-  postgres: () => import('./postgres-correspondence-cache').then((m) => m.postcodeCorrespondenceCodec),
+  postgres: () => import('./correspondence-tables').then((m) => m.postcodeCorrespondenceCodec),
 };

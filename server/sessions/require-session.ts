@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Role } from '../../shared/api/team';
-import type { Account, Member, Subscription } from '../accounts/account-store';
+import type { Account, Member, Subscription } from '../accounts/account-records';
 import type { AccountService } from '../accounts/account-service';
 import { ContractError } from '../contract-error';
 import './session-types';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VERIFICATION_DAYS, type EmailVerifiedData, type SignupRequest } from '../../shared/api/signup';
 import { normaliseEmail, type AccountService, type MemberView } from '../accounts/account-service';
-import type { Account, EmailVerification } from '../accounts/account-store';
+import type { Account, EmailVerification } from '../accounts/account-records';
 import type { HashingLimiter } from '../accounts/hashing-limiter';
 import { hashPassword, passwordHashing } from '../accounts/passwords';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';

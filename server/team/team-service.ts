@@ -1,6 +1,6 @@
 import { mayAssign, type Role, type TeamData } from '../../shared/api/team';
 import type { AccountService } from '../accounts/account-service';
-import type { AccountsFile, Member } from '../accounts/account-store';
+import type { AccountsFile, Member } from '../accounts/account-records';
 import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-log';
 import { ContractError } from '../contract-error';
 import type { Logger } from '../logger';

@@ -2,7 +2,8 @@ import { readStoreFile, type FeatureImporter } from '../storage/import/feature-i
 import { step } from '../storage/import/import-error';
 import type { ImportCounts } from '../storage/import/import-report';
 import { insertCounted, type ImportTarget } from '../storage/import/import-rows';
-import { usageDocument, type UsageFile } from './usage-document';
+import { usageDocument } from './usage-document';
+import type { UsageFile } from './usage-records';
 
 /** The table `key_usage` (migration 0012) as the import fills it. */
 const KEY_USAGE: ImportTarget = {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { type AccountStore } from '../../server/accounts/account-store';
+import { type AccountStore } from '../../server/accounts/account-records';
 import { createLogger } from '../../server/logger';
 import { openDatabase } from '../../server/storage/postgres/database';
 import { backendEnv, testBackend } from './shared-backends';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PENDING_INVITATIONS } from '../../../shared/api/invitations';
 import type { Role } from '../../../shared/api/team';
 import { AccountError } from '../../../server/accounts/account-service';
-import type { Invitation } from '../../../server/accounts/account-store';
+import type { Invitation } from '../../../server/accounts/account-records';
 import { newLinkToken } from '../../../server/accounts/link-tokens';
 import { mustRecord, type AuditInput } from '../../../server/audit/audit-log';
 import { ContractError } from '../../../server/contract-error';

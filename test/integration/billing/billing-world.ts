@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Config } from '../../../server/config';
-import type { Subscription } from '../../../server/accounts/account-store';
+import type { Subscription } from '../../../server/accounts/account-records';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in';
 import { checkPostcode, startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';

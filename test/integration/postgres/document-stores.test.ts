@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountService } from '../../../server/accounts/account-service';
-import type { AccountsFile } from '../../../server/accounts/account-store';
+import type { AccountsFile } from '../../../server/accounts/account-records';
 import type { AuditRecorder } from '../../../server/audit/audit-log';
 import { ContractError } from '../../../server/contract-error';
 import { KeyService } from '../../../server/keys/key-service';

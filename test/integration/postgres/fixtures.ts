@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import { AccountsFile, accountsToOrganisations } from '../../../server/accounts/account-store';
-import type { DeclarationsFile } from '../../../server/declarations/declaration-store';
+import { AccountsFile, accountsToOrganisations } from '../../../server/accounts/account-records';
+import type { DeclarationsFile } from '../../../server/declarations/declaration-records';
 import type { IngestStateFile, RunCounts } from '../../../server/ingest/ingest-state';
 import type { ApiKeyRecord, KeysFile } from '../../../server/keys/key-records';
 import { openDatabase, type Database } from '../../../server/storage/postgres/database';

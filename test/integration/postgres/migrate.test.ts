@@ -7,7 +7,7 @@ import {
   type Migration,
 } from '../../../server/storage/postgres/migrate';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
-import { accountsToOrganisations, type AccountsFile } from '../../../server/accounts/account-store';
+import { accountsToOrganisations, type AccountsFile } from '../../../server/accounts/account-records';
 import { AuditEventType } from '../../../server/audit/audit-log';
 
 // A real PostgreSQL on loopback, one for the file; each test gets its own database.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERIFICATION_DAYS } from '../../../shared/api/signup';
 import { AccountService } from '../../../server/accounts/account-service';
-import type { AccountStore } from '../../../server/accounts/account-store';
+import type { AccountStore } from '../../../server/accounts/account-records';
 import { openStorage, type Storage } from '../../../server/backends/registry';
 import { createLogger } from '../../../server/logger';
 import type { Mailer, MailMessage } from '../../../server/mail/mailer';

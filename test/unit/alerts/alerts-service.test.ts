@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AlertsService } from '../../../server/alerts/alerts-service';
 import { emptyCatchments, type CatchmentsFile } from '../../../server/catchment/catchment-records';
-import type { CatchmentStore } from '../../../server/catchment/catchment-store';
+import type { CatchmentStore } from '../../../server/catchment/catchment-records';
 import { alertWorld } from '../../helpers/alert-world';
 import { DocumentCatchments } from '../../../server/catchment/document-catchments';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HashingLimiter } from '../../../server/accounts/hashing-limiter';
-import type { Account } from '../../../server/accounts/account-store';
+import type { Account } from '../../../server/accounts/account-records';
 import type { AccountService } from '../../../server/accounts/account-service';
 import { hashPassword, passwordHashing } from '../../../server/accounts/passwords';
 import type { AuditInput } from '../../../server/audit/audit-log';

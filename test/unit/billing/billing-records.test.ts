@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_BILLED } from '../../../server/accounts/account-service';
-import type { AccountsFile, Subscription } from '../../../server/accounts/account-store';
+import type { AccountsFile, Subscription } from '../../../server/accounts/account-records';
 import { organisationOf, rememberEvent, replaces } from '../../../server/billing/billing-records';
 import { billedStateOf } from '../../../server/billing/stripe-subscription';
 

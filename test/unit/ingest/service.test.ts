@@ -3,7 +3,7 @@ import { IngestError } from '../../../server/ingest/errors';
 import type { RefreshOptions, RefreshResult } from '../../../server/ingest/refresh';
 import { startIngestService, type IngestService } from '../../../server/ingest/service';
 import { createLogger } from '../../../server/logger';
-import type { DeclarationStore } from '../../../server/declarations/declaration-store';
+import type { DeclarationStore } from '../../../server/declarations/declaration-records';
 import { jsonStorage } from '../../helpers/json-storage';
 
 const logger = createLogger('silent');

@@ -8,7 +8,7 @@ import {
   type Column,
   type Queryable,
 } from '../storage/postgres/rows';
-import { DeclarationsFile } from './declaration-store';
+import { DeclarationsFile } from './declaration-records';
 import type { TableCodec } from '../storage/document';
 
 /** The table `declarations`: every field of a declaration but its LGAs (the table `declaration_lgas`). */

@@ -9,7 +9,7 @@ import {
   type Organisation,
   type PasswordReset,
   type Subscription,
-} from './account-store';
+} from './account-records';
 import type { TableCodec } from '../storage/document';
 
 /** The table `accounts` as account records (exported for the JSON import, which fills it with the same columns). */
