@@ -23,7 +23,7 @@ export type CorrespondenceCacheFile = z.infer<typeof CorrespondenceCacheFile>;
 
 /**
  * Where the POSTCODE_LGA_URL correspondence is kept between loads: DATA_DIR's JSON file (one instance), or PostgreSQL
- * (postgres-correspondence-cache.ts), where every instance and `npm run ingest` find the copy whichever of them
+ * (correspondence-tables.ts), where every instance and `npm run ingest` find the copy whichever of them
  * fetched it.
  */
 export type CorrespondenceCache = DocumentStore<CorrespondenceCacheFile>;
