@@ -204,7 +204,9 @@ export function mountRoutes(
     );
     app.all(path, ...before, ...sharedAuthentication(pathRoutes), methodNotAllowed(allow.join(', ')));
   }
-  if (area !== undefined) app.use(area, ...before, ...sharedAuthentication(routes));
+  const areaGates = [...before, ...sharedAuthentication(routes)];
+  // Nothing to run in front of them: the area's other paths go straight on to what follows (the 404).
+  if (area !== undefined && areaGates.length > 0) app.use(area, ...areaGates);
 }
 
 /** Each route's operation in the document, in the order given. */
