@@ -3,11 +3,10 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import type { z } from 'zod';
 import type { Endpoint } from '../../shared/api/endpoint';
 import { successEnvelope } from '../../shared/api/envelope';
-import { ContractError } from '../contract-error';
 import { jsonBody, jsonBodyUpTo, MAX_BODY_BYTES } from './json-body';
 import { methodNotAllowed } from './method-not-allowed';
 import { errorResponse, SESSION_SCHEME, type ApiRegistry, type SecurityRequirements } from './openapi-registry';
-import type { ErrorFor } from './validate-request';
+import { parseOrRefuse, type ErrorFor } from './validate-request';
 
 type Parsed<E, K extends 'body' | 'query' | 'params'> = E extends { [P in K]: infer S extends z.ZodType }
   ? z.infer<S>
@@ -87,14 +86,9 @@ function validated<E extends Endpoint>(definition: ValidatedRoute<E>): RequestHa
   return (req, res, next) => {
     const input: Record<string, unknown> = { body: undefined, query: undefined, params: undefined };
     for (const [name, schema, errorFor = DEFAULT_REFUSAL] of parts) {
-      const raw: unknown = req[name];
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        const refusal = errorFor(parsed.error.issues[0]?.path ?? [], raw);
-        next(refusal instanceof ContractError ? refusal : new ContractError(refusal));
-        return;
-      }
-      input[name] = parsed.data;
+      const parsed = parseOrRefuse(schema, req[name], errorFor);
+      if (!parsed.ok) return next(parsed.refusal);
+      input[name] = parsed.value;
     }
     return handle(input as unknown as RouteInput<E>, req, res, next);
   };

@@ -18,6 +18,18 @@ type Handle<S extends z.ZodType> = (
   next: NextFunction,
 ) => void | Promise<void>;
 
+/** `input` as `schema` parses it, or the contract error `errorFor` gives for its first issue. */
+export function parseOrRefuse<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  errorFor: ErrorFor,
+): { ok: true; value: z.infer<S> } | { ok: false; refusal: ContractError } {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const refusal = errorFor(parsed.error.issues[0]?.path ?? [], input);
+  return { ok: false, refusal: refusal instanceof ContractError ? refusal : new ContractError(refusal) };
+}
+
 /** `handle`, given what `read` takes from the request as validated by a shared zod schema (its parsed value). */
 function withValid<S extends z.ZodType>(
   read: (req: Request) => unknown,
@@ -26,14 +38,9 @@ function withValid<S extends z.ZodType>(
   handle: Handle<S>,
 ): RequestHandler {
   return (req, res, next) => {
-    const input = read(req);
-    const parsed = schema.safeParse(input);
-    if (!parsed.success) {
-      const refusal = errorFor(parsed.error.issues[0]?.path ?? [], input);
-      next(refusal instanceof ContractError ? refusal : new ContractError(refusal));
-      return;
-    }
-    return handle(parsed.data, req, res, next);
+    const parsed = parseOrRefuse(schema, read(req), errorFor);
+    if (!parsed.ok) return next(parsed.refusal);
+    return handle(parsed.value, req, res, next);
   };
 }
 
