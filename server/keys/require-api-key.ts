@@ -18,6 +18,8 @@ export interface CountedCaller {
  */
 export interface UsageCounter {
   count(subscriptionId: string, keyId: string, kind: 'answered' | 'refused' | 'rate_limited', now: Date): void;
+  /** Rows checked in a batch (POST /api/v1/check-batch), counted apart from the requests. */
+  countRows(subscriptionId: string, keyId: string, rows: number, now: Date): void;
 }
 
 /**

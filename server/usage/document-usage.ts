@@ -21,6 +21,7 @@ export class DocumentUsage implements UsageRepository {
           row.answered += inc.answered;
           row.refused += inc.refused;
           row.rate_limited += inc.rate_limited;
+          row.batch_rows += inc.batch_rows;
         } else {
           const added = { ...inc };
           draft.rows.push(added);

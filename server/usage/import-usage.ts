@@ -5,7 +5,7 @@ import { insertCounted, type ImportTarget } from '../storage/import/import-rows'
 import { usageDocument } from './usage-document';
 import type { UsageFile } from './usage-records';
 
-/** The table `key_usage` (migration 0012) as the import fills it. */
+/** The table `key_usage` (migrations 0012, 0017) as the import fills it. */
 const KEY_USAGE: ImportTarget = {
   table: 'key_usage',
   key: 'key_id, day',
@@ -16,6 +16,7 @@ const KEY_USAGE: ImportTarget = {
     { name: 'answered', type: 'integer' },
     { name: 'refused', type: 'integer' },
     { name: 'rate_limited', type: 'integer' },
+    { name: 'batch_rows', type: 'integer' },
   ],
 };
 

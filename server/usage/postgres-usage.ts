@@ -4,16 +4,18 @@ import type { UsageIncrement, UsageRepository, UsageRow } from './usage-reposito
 
 /** Adds each increment to its key's day, creating the row the first time: concurrent flushes add up exactly. */
 const ADD_SQL = `
-  INSERT INTO key_usage (subscription_id, key_id, day, answered, refused, rate_limited)
+  INSERT INTO key_usage (subscription_id, key_id, day, answered, refused, rate_limited, batch_rows)
   SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS v(subscription_id text, key_id text, day date, answered integer, refused integer, rate_limited integer)
+    AS v(subscription_id text, key_id text, day date, answered integer, refused integer, rate_limited integer,
+         batch_rows integer)
   ORDER BY key_id, day
   ON CONFLICT (key_id, day) DO UPDATE SET
     answered = key_usage.answered + EXCLUDED.answered,
     refused = key_usage.refused + EXCLUDED.refused,
-    rate_limited = key_usage.rate_limited + EXCLUDED.rate_limited`;
+    rate_limited = key_usage.rate_limited + EXCLUDED.rate_limited,
+    batch_rows = key_usage.batch_rows + EXCLUDED.batch_rows`;
 
-/** Checks per key per day as PostgreSQL rows (migration 0012), shared by every instance. */
+/** Checks per key per day as PostgreSQL rows (migrations 0012, 0017), shared by every instance. */
 export class PostgresUsage implements UsageRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -24,7 +26,8 @@ export class PostgresUsage implements UsageRepository {
 
   async read(subscriptionId: string, fromDay: string, toDay: string): Promise<UsageRow[]> {
     const { rows } = await this.query<UsageRow>(
-      `SELECT subscription_id, key_id, to_char(day, 'YYYY-MM-DD') AS day, answered, refused, rate_limited
+      `SELECT subscription_id, key_id, to_char(day, 'YYYY-MM-DD') AS day, answered, refused, rate_limited,
+         batch_rows
        FROM key_usage WHERE subscription_id = $1 AND day BETWEEN $2::date AND $3::date`,
       [subscriptionId, fromDay, toDay],
     );

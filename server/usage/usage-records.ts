@@ -8,6 +8,8 @@ const Row = z.object({
   answered: z.number().int().nonnegative(),
   refused: z.number().int().nonnegative(),
   rate_limited: z.number().int().nonnegative(),
+  // Absent from the files written before lists were counted (issue #37).
+  batch_rows: z.number().int().nonnegative().default(0),
 });
 
 export const UsageFile = z.object({ rows: z.array(Row) });

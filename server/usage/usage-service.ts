@@ -3,7 +3,7 @@ import { USAGE_RETENTION_DAYS, type UsageCounts, type UsageData, type UsageDay }
 import type { Logger } from '../logger';
 import type { UsageIncrement, UsageKind, UsageRepository } from './usage-repository';
 
-const zero = (): UsageCounts => ({ answered: 0, refused: 0, rate_limited: 0 });
+const zero = (): UsageCounts => ({ answered: 0, refused: 0, rate_limited: 0, batch_rows: 0 });
 
 /** Every day from `from` to `to`, oldest first, with nothing counted. */
 function emptyDays(from: string, to: string): UsageDay[] {
@@ -16,6 +16,7 @@ function addTo(total: UsageCounts, counts: UsageCounts): void {
   total.answered += counts.answered;
   total.refused += counts.refused;
   total.rate_limited += counts.rate_limited;
+  total.batch_rows += counts.batch_rows;
 }
 
 /**
@@ -34,7 +35,16 @@ export class UsageService {
   ) {}
 
   /** Counts one request of key `keyId` (of `subscriptionId`) that ended as `kind`. */
-  count(subscriptionId: string, keyId: string, kind: UsageKind, now: Date = this.clock()): void {
+  count(subscriptionId: string, keyId: string, kind: Exclude<UsageKind, 'batch_rows'>, now: Date = this.clock()): void {
+    this.pendingRow(subscriptionId, keyId, now)[kind]++;
+  }
+
+  /** Counts `rows` rows checked in one batch by `keyId`, apart from the batch's request itself. */
+  countRows(subscriptionId: string, keyId: string, rows: number, now: Date = this.clock()): void {
+    this.pendingRow(subscriptionId, keyId, now).batch_rows += rows;
+  }
+
+  private pendingRow(subscriptionId: string, keyId: string, now: Date): UsageIncrement {
     const day = sydneyToday(now);
     const id = `${keyId} ${day}`;
     let row = this.pending.get(id);
@@ -42,7 +52,7 @@ export class UsageService {
       row = { subscription_id: subscriptionId, key_id: keyId, day, ...zero() };
       this.pending.set(id, row);
     }
-    row[kind]++;
+    return row;
   }
 
   /** Adds what was counted since the last flush to the repository; what a failed write held is kept for the next. */

@@ -84,6 +84,18 @@ export const Location = z
   .meta({ id: 'Location' });
 export type Location = z.infer<typeof Location>;
 
+/**
+ * The legal instrument behind a declaration's LGA list (shared/eligibility/instrument.ts decides it per state):
+ * NSW's natural disaster declarations carry the AGRN of the DRFA activation; elsewhere the list is the DRFA activation.
+ */
+export const Instrument = z.enum(['state_declaration', 'drfa_activation']).meta({
+  id: 'Instrument',
+  description:
+    "state_declaration: the State's own natural disaster declaration carries this reference (NSW issues its declarations with the AGRN); " +
+    'drfa_activation: the LGA list is the Disaster Recovery Funding Arrangements activation, which usually but not always follows a State or Territory declaration — confirm against the State source',
+});
+export type Instrument = z.infer<typeof Instrument>;
+
 export const DisasterView = z
   .object({
     agrn: z.string(),
@@ -96,6 +108,12 @@ export const DisasterView = z
     is_active: z.boolean(),
     display_date: z.string().regex(/^[0-9]{2}\/[0-9]{2}\/[0-9]{4}$/),
     lgas: z.array(LgaRef).meta({ description: "The postcode's LGAs this declaration covers" }),
+    // Added after the seed contract: optional, so that a client accepts an answer without them.
+    instrument: Instrument.optional(),
+    instrument_note: z
+      .string()
+      .optional()
+      .meta({ description: 'The instrument in words, with what to confirm (always sent with `instrument`)' }),
   })
   .meta({ id: 'Disaster' });
 export type DisasterView = z.infer<typeof DisasterView>;

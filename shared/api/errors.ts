@@ -16,6 +16,9 @@ export const API_ERRORS = {
   malformed_request: { status: 400, message: 'Malformed HTTP request' },
   expectation_failed: { status: 417, message: 'Expect header is not supported' },
   postcode_not_found: { status: 404, message: 'Postcode not found' },
+  // POST /api/v1/check-batch (issue #37): the whole batch refused; one bad item is that item's error, not these.
+  invalid_batch: { status: 400, message: 'A batch has 1 to 500 items' },
+  batch_allowance_used: { status: 429, message: "Today's allowance of list rows is used up" },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   invalid_json: { status: 400, message: 'Request body is not valid JSON' },
   invalid_body: { status: 400, message: 'Request body could not be decoded' },

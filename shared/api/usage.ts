@@ -17,6 +17,10 @@ export const UsageCounts = z.object({
   answered: z.number().int().nonnegative().meta({ description: 'Answered 2xx' }),
   refused: z.number().int().nonnegative().meta({ description: 'Refused 4xx other than 429 (bad input, inactive)' }),
   rate_limited: z.number().int().nonnegative().meta({ description: 'Refused 429 (over the limit)' }),
+  batch_rows: z.number().int().nonnegative().meta({
+    description:
+      'Rows checked in lists (POST /api/v1/check-batch); each batch is also one request in answered/refused/rate_limited',
+  }),
 });
 export type UsageCounts = z.infer<typeof UsageCounts>;
 

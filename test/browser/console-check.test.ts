@@ -333,7 +333,7 @@ describe('Usage on the Overview', () => {
     const csv = await readFile((await download.path())!, 'utf8');
     const expected = await page.evaluate(() => fetch('/api/v1/usage?days=7&format=csv').then((r) => r.text()));
     expect(csv).toBe(expected);
-    expect(csv.split('\r\n')[0]).toBe('date,key_prefix,answered,refused,rate_limited');
+    expect(csv.split('\r\n')[0]).toBe('date,key_prefix,answered,refused,rate_limited,batch_rows');
     await page.getByText('Checks per day (table)').click();
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -70,7 +70,9 @@ describe('POST /api/v1/session/check-postcode (the console’s check by hand)', 
     expect((await checkPostcode(server, clinic.apiKey!, { postcode: '2480' })).status).toBe(200);
     const usage = await json(await client.get('/api/v1/usage?days=1'));
     expect(usage.data.days[0].keys).toEqual(
-      expect.arrayContaining([{ key_prefix: 'by hand (console)', answered: 3, refused: 0, rate_limited: 1 }]),
+      expect.arrayContaining([
+        { key_prefix: 'by hand (console)', answered: 3, refused: 0, rate_limited: 1, batch_rows: 0 },
+      ]),
     );
 
     await server.runtime.accounts.setSubscription(clinic.email, { status: 'inactive' });

@@ -18,6 +18,8 @@ describe('migrate-json-to-postgres: usage.json', () => {
     const onJson = await startTestServer({ dataDir });
     const clinic = await seedAccount(onJson.runtime);
     for (const postcode of ['2480', '2480', '24x0']) await checkPostcode(onJson, clinic.apiKey!, { postcode });
+    const subscription = onJson.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
+    onJson.runtime.usage.countRows(subscription, onJson.runtime.keys.currentKey(subscription)!.id, 9, new Date());
     await onJson.close();
 
     const pool = postgres.pool(databaseUrl);
@@ -36,7 +38,12 @@ describe('migrate-json-to-postgres: usage.json', () => {
     });
     try {
       const res = await fetch(`${onPostgres.url}/api/v1/usage?days=1`, { headers: { 'x-api-key': clinic.apiKey! } });
-      expect(USAGE.parse(await res.json()).data.totals).toEqual({ answered: 2, refused: 1, rate_limited: 0 });
+      expect(USAGE.parse(await res.json()).data.totals).toEqual({
+        answered: 2,
+        refused: 1,
+        rate_limited: 0,
+        batch_rows: 9,
+      });
     } finally {
       await onPostgres.close();
     }

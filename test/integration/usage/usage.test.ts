@@ -48,10 +48,12 @@ describe('GET /api/v1/usage', () => {
     expect(data.to).toBe(today);
     expect(data.from).toBe(addDays(today, -6));
     expect(data.days.map((d) => d.date)).toEqual(Array.from({ length: 7 }, (_, i) => addDays(today, i - 6)));
-    expect(data.totals).toEqual({ answered: 6, refused: 2, rate_limited: 2 });
+    expect(data.totals).toEqual({ answered: 6, refused: 2, rate_limited: 2, batch_rows: 0 });
     const day = data.days.at(-1)!;
     expect(day).toMatchObject({ answered: 6, refused: 2, rate_limited: 2 });
-    expect(day.keys).toEqual([{ key_prefix: clinic.apiKey!.slice(0, 12), answered: 6, refused: 2, rate_limited: 2 }]);
+    expect(day.keys).toEqual([
+      { key_prefix: clinic.apiKey!.slice(0, 12), answered: 6, refused: 2, rate_limited: 2, batch_rows: 0 },
+    ]);
 
     // A member reads it too; a read with the key over the limit is counted as rate-limited once answered.
     expect((await fetch(`${server.url}/api/v1/usage`, { headers: { 'x-api-key': clinic.apiKey! } })).status).toBe(429);
@@ -62,7 +64,7 @@ describe('GET /api/v1/usage', () => {
     expect((await member.login(email, 'correct horse battery staple')).status).toBe(200);
     const bySession = USAGE.parse(await json(await member.get('/api/v1/usage'))).data;
     expect(bySession.days).toHaveLength(30);
-    expect(bySession.totals).toEqual({ answered: 6, refused: 2, rate_limited: 3 });
+    expect(bySession.totals).toEqual({ answered: 6, refused: 2, rate_limited: 3, batch_rows: 0 });
   });
 
   it('a rotated key is told apart from its successor; another organisation sees none of it', async () => {
@@ -74,20 +76,23 @@ describe('GET /api/v1/usage', () => {
     const data = await usageOf(server, rotated.api_key, '?days=1');
     expect(data.days[0]!.keys).toEqual(
       expect.arrayContaining([
-        { key_prefix: clinic.apiKey!.slice(0, 12), answered: 2, refused: 0, rate_limited: 0 },
-        { key_prefix: rotated.key_prefix, answered: 1, refused: 1, rate_limited: 0 },
+        { key_prefix: clinic.apiKey!.slice(0, 12), answered: 2, refused: 0, rate_limited: 0, batch_rows: 0 },
+        { key_prefix: rotated.key_prefix, answered: 1, refused: 1, rate_limited: 0, batch_rows: 0 },
       ]),
     );
     expect((await usageOf(server, other.apiKey!, '?days=1')).totals).toEqual({
       answered: 0,
       refused: 0,
       rate_limited: 0,
+      batch_rows: 0,
     });
   });
 
   it('as CSV: one row per day and key, zero days included', async () => {
     const clinic = await seedAccount(server.runtime);
     await checks(server, clinic.apiKey!, 2, 1);
+    const subscription = server.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
+    server.runtime.usage.countRows(subscription, server.runtime.keys.currentKey(subscription)!.id, 7, new Date());
     const res = await fetch(`${server.url}/api/v1/usage?days=3&format=csv`, {
       headers: { 'x-api-key': clinic.apiKey! },
     });
@@ -98,10 +103,10 @@ describe('GET /api/v1/usage', () => {
     );
     const today = sydneyToday(new Date());
     expect((await res.text()).split('\r\n')).toEqual([
-      'date,key_prefix,answered,refused,rate_limited',
-      `${addDays(today, -2)},,0,0,0`,
-      `${addDays(today, -1)},,0,0,0`,
-      `${today},${clinic.apiKey!.slice(0, 12)},2,1,0`,
+      'date,key_prefix,answered,refused,rate_limited,batch_rows',
+      `${addDays(today, -2)},,0,0,0,0`,
+      `${addDays(today, -1)},,0,0,0,0`,
+      `${today},${clinic.apiKey!.slice(0, 12)},2,1,0,7`,
       '',
     ]);
   });
@@ -124,6 +129,9 @@ describe('usage kept across restarts and instances', () => {
     const first = await startTestServer({ dataDir });
     const clinic = await seedAccount(first.runtime);
     await checks(first, clinic.apiKey!, 4, 1);
+    const subscription = first.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
+    first.runtime.usage.countRows(subscription, 'by-hand', 120, new Date());
+    first.runtime.usage.countRows(subscription, 'by-hand', 5, new Date());
     await first.close();
     const second = await startTestServer({ dataDir, declarations: false });
     try {
@@ -132,6 +140,7 @@ describe('usage kept across restarts and instances', () => {
         answered: 4,
         refused: 1,
         rate_limited: 0,
+        batch_rows: 125,
       });
     } finally {
       await second.close();
@@ -149,11 +158,15 @@ describe('usage kept across restarts and instances', () => {
           checkPostcode(i % 2 ? a : b, clinic.apiKey!, { postcode: i % 5 ? '2480' : 'x' }),
         ),
       );
+      const subscription = a.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
+      for (const [i, server] of [a, b, a, b].entries())
+        server.runtime.usage.countRows(subscription, 'k', 10 + i, new Date());
       await Promise.all([a.runtime.usage.flush(), b.runtime.usage.flush()]);
       expect((await usageOf(a, clinic.apiKey!, '?days=1')).totals).toEqual({
         answered: 32,
         refused: 8,
         rate_limited: 0,
+        batch_rows: 46,
       });
     } finally {
       await a.close();

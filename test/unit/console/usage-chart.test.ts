@@ -5,7 +5,7 @@ import { keyTotals, scaleTop, usageBars, type ChartBox } from '../../../console/
 const BOX: ChartBox = { width: 120, height: 110, left: 10, right: 10, top: 10, bottom: 0 };
 
 function day(date: string, answered: number, refused = 0, rate_limited = 0, keys: UsageDay['keys'] = []): UsageDay {
-  return { date, answered, refused, rate_limited, keys };
+  return { date, answered, refused, rate_limited, batch_rows: 0, keys };
 }
 
 describe('scaleTop', () => {
@@ -51,19 +51,19 @@ describe('keyTotals', () => {
   it('sums each key over the days, a rotated key and the checks by hand on rows of their own, busiest first', () => {
     const days = [
       day('2026-05-01', 3, 1, 0, [
-        { key_prefix: 'sk_live_Old1', answered: 2, refused: 1, rate_limited: 0 },
-        { key_prefix: 'by hand (console)', answered: 1, refused: 0, rate_limited: 0 },
+        { key_prefix: 'sk_live_Old1', answered: 2, refused: 1, rate_limited: 0, batch_rows: 0 },
+        { key_prefix: 'by hand (console)', answered: 1, refused: 0, rate_limited: 0, batch_rows: 0 },
       ]),
       day('2026-05-02', 0),
       day('2026-05-03', 4, 0, 2, [
-        { key_prefix: 'sk_live_New2', answered: 3, refused: 0, rate_limited: 2 },
-        { key_prefix: 'by hand (console)', answered: 1, refused: 0, rate_limited: 0 },
+        { key_prefix: 'sk_live_New2', answered: 3, refused: 0, rate_limited: 2, batch_rows: 0 },
+        { key_prefix: 'by hand (console)', answered: 1, refused: 0, rate_limited: 0, batch_rows: 0 },
       ]),
     ];
     expect(keyTotals(days)).toEqual([
-      { key_prefix: 'sk_live_New2', answered: 3, refused: 0, rate_limited: 2 },
-      { key_prefix: 'sk_live_Old1', answered: 2, refused: 1, rate_limited: 0 },
-      { key_prefix: 'by hand (console)', answered: 2, refused: 0, rate_limited: 0 },
+      { key_prefix: 'sk_live_New2', answered: 3, refused: 0, rate_limited: 2, batch_rows: 0 },
+      { key_prefix: 'sk_live_Old1', answered: 2, refused: 1, rate_limited: 0, batch_rows: 0 },
+      { key_prefix: 'by hand (console)', answered: 2, refused: 0, rate_limited: 0, batch_rows: 0 },
     ]);
     expect(keyTotals([day('2026-05-01', 0)])).toEqual([]);
   });

@@ -87,8 +87,15 @@ export function keyTotals(days: readonly UsageDay[]): KeyUsage[] {
   const byKey = new Map<string, KeyUsage>();
   for (const day of days) {
     for (const k of day.keys) {
-      const sum = byKey.get(k.key_prefix) ?? { key_prefix: k.key_prefix, answered: 0, refused: 0, rate_limited: 0 };
+      const sum = byKey.get(k.key_prefix) ?? {
+        key_prefix: k.key_prefix,
+        answered: 0,
+        refused: 0,
+        rate_limited: 0,
+        batch_rows: 0,
+      };
       for (const kind of COUNT_KINDS) sum[kind] += k[kind];
+      sum.batch_rows += k.batch_rows;
       byKey.set(k.key_prefix, sum);
     }
   }
