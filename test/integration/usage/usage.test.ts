@@ -159,8 +159,9 @@ describe('usage kept across restarts and instances', () => {
         ),
       );
       const subscription = a.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
-      for (const [i, server] of [a, b, a, b].entries())
+      for (const [i, server] of [a, b, a, b].entries()) {
         server.runtime.usage.countRows(subscription, 'k', 10 + i, new Date());
+      }
       await Promise.all([a.runtime.usage.flush(), b.runtime.usage.flush()]);
       expect((await usageOf(a, clinic.apiKey!, '?days=1')).totals).toEqual({
         answered: 32,
