@@ -3,6 +3,7 @@ import type { RelatedDeclaration } from '../domain/declaration';
 import type { LgaRef } from '../domain/lga';
 import type { PostcodeArea } from '../domain/postcode-area';
 import type { CheckData, DisasterView } from '../api/check';
+import { declarationInstrument, type DeclarationInstrument } from './instrument';
 import { coverageOf, coveredLgas } from './lga-coverage';
 import { declarationColor, isActive, sortDisasters, summaryColor } from './status';
 import {
@@ -26,7 +27,10 @@ export interface EvaluateInput {
   lastUpdated: string;
 }
 
-function toView(rel: RelatedDeclaration, day: string): DisasterView {
+/** A disaster as this server sends it: the instrument, optional to clients, is always there. */
+type EvaluatedDisaster = DisasterView & DeclarationInstrument;
+
+function toView(rel: RelatedDeclaration, day: string): EvaluatedDisaster {
   const d = rel.declaration;
   return {
     agrn: d.agrn,
@@ -39,6 +43,7 @@ function toView(rel: RelatedDeclaration, day: string): DisasterView {
     is_active: isActive(d, day),
     display_date: toDisplayDate(d.start_date),
     lgas: rel.lgas.map((l) => ({ lga_name: l.lga_name, lga_code: l.lga_code })),
+    ...declarationInstrument(d),
   };
 }
 

@@ -5,7 +5,8 @@
 import { sydneyToday, toDisplayDate } from '../domain/dates';
 import type { StateCode } from '../domain/declaration';
 import type { LgaRef, LgaSource } from '../domain/lga';
-import type { StatusColor } from '../api/check';
+import type { Instrument, StatusColor } from '../api/check';
+import { DRFA_ACTIVATION, DRFA_ACTIVATION_EXPLAINED, declaringGovernment } from './instrument';
 
 /** An active declaration as the texts need it; `lgas` are the postcode's LGAs it covers. */
 export interface ActiveDeclarationText {
@@ -14,6 +15,7 @@ export interface ActiveDeclarationText {
   start_date: string;
   end_date: string | null;
   lgas: LgaRef[];
+  instrument: Instrument;
 }
 
 /** Everything the wording depends on, worked out by evaluateEligibility so these functions only phrase it. */
@@ -277,11 +279,36 @@ function lgaLine(ctx: TextContext): string {
   return `Local Government Area: ${shown.join(', ')}${from}`;
 }
 
-function declarationLine(decl: ActiveDeclarationText, multiLga: boolean): string {
+function declarationLine(decl: ActiveDeclarationText, instrument: string, multiLga: boolean): string {
   const until = decl.end_date ? ` to ${toDisplayDate(decl.end_date)}` : '';
   // With several LGAs the note must show which one each declaration covers, or the record proves nothing.
   const covers = multiLga && decl.lgas.length > 0 ? `; covers ${joinNames(names(decl.lgas))}` : '';
-  return `- ${decl.title} (disaster reference AGRN ${decl.agrn}), declared from ${toDisplayDate(decl.start_date)}${until}${covers}`;
+  return `- ${decl.title} (disaster reference AGRN ${decl.agrn}), ${instrument} from ${toDisplayDate(decl.start_date)}${until}${covers}`;
+}
+
+/**
+ * Each active declaration's instrument in a few words, DRFA spelt out the first time only. The related declarations
+ * are found by council area within the patient's State, so the State of the answer is the declaring one.
+ */
+function instrumentWords(ctx: TextContext): string[] {
+  let explained = false;
+  return ctx.active.map((d) => {
+    if (d.instrument === 'state_declaration') return `${declaringGovernment(ctx.state)} natural disaster declaration`;
+    if (explained) return DRFA_ACTIVATION;
+    explained = true;
+    return DRFA_ACTIVATION_EXPLAINED;
+  });
+}
+
+/**
+ * A DRFA activation is not itself the State or Territory declaration the exemption needs: the notes get a line to
+ * record that declaration as confirmed, as they do the council area when the postcode alone does not settle it.
+ */
+function stateDeclarationLine(ctx: TextContext): string[] {
+  if (!isEligible(ctx) || !ctx.active.some((d) => d.instrument === 'drfa_activation')) return [];
+  return [
+    `${declaringGovernment(ctx.state)} natural disaster declaration for the patient's council area (LGA), confirmed: `,
+  ];
 }
 
 function exemptionLine(ctx: TextContext): string {
@@ -311,7 +338,12 @@ export function proformaText(ctx: TextContext): string {
   if (ctx.active.length === 0) {
     lines.push('Active disaster declarations: none');
   } else {
-    lines.push('Active disaster declarations:', ...ctx.active.map((d) => declarationLine(d, multiLga)));
+    const instruments = instrumentWords(ctx);
+    lines.push(
+      'Active disaster declarations:',
+      ...ctx.active.map((d, i) => declarationLine(d, instruments[i]!, multiLga)),
+      ...stateDeclarationLine(ctx),
+    );
   }
   lines.push(
     exemptionLine(ctx),

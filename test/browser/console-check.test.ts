@@ -96,6 +96,12 @@ describe('Check a postcode, as a member', () => {
   it('checks 2480: the whole answer of the API, as the extension shows it, with focus on its heading', async () => {
     await openPage(page, 'Check a postcode');
     expect(new URL(page.url()).pathname).toBe('/console/check');
+    // A list of patients has its own page, one plain link away (followed in place, as the navigation's links are).
+    const listLink = main(page).getByRole('link', { name: 'Check a list', exact: true });
+    expect(await listLink.getAttribute('href')).toBe('/console/check-list');
+    await listLink.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/console/check-list');
+    await openPage(page, 'Check a postcode');
     await check(page, '2480');
     const data = await apiAnswer({ postcode: '2480' });
     await expect.poll(() => main(page).locator('.dte-headline').textContent()).toBe(data.summary.headline_text);
@@ -110,6 +116,11 @@ describe('Check a postcode, as a member', () => {
       data.location.lgas.map((l: { lga_name: string }) => l.lga_name).join(', '),
     ]);
     expect(await texts(page, '.dte-declaration-title')).toEqual(data.disasters.map((d: { title: string }) => d.title));
+    // NSW's own declaration, said in words beside each disaster.
+    expect(await texts(page, '.dte-declaration-instrument')).toEqual(
+      data.disasters.map((d: { instrument_note: string }) => d.instrument_note),
+    );
+    expect(data.disasters[0].instrument).toBe('state_declaration');
     expect(await main(page).locator('.dte-proforma').textContent()).toBe(data.clinical_documentation.proforma_text);
     // Each caveat once: a disclaimer the Medicare text already says (the DRFA one) is not said again.
     const said = (await main(page).locator('.dte-result').textContent()) ?? '';
@@ -201,6 +212,10 @@ describe('Check a postcode, as a member', () => {
     // Not the green of an eligible answer (#e3f4e6 on #145224).
     expect(colours).toEqual(['rgb(239, 233, 251)', 'rgb(74, 42, 153)']);
     expect(await texts(page, '.dte-location dt')).toEqual(['Postcode', 'Suburbs', 'Council areas (LGAs)']);
+    // Queensland's list is a DRFA activation: the declaration says so and what to confirm, the tone unchanged.
+    expect(await texts(page, '.dte-declaration-instrument')).toEqual([
+      "DRFA activation (Disaster Recovery Funding Arrangements), not the Queensland Government's own declaration: confirm with the Queensland Government that it declared the patient's council area (LGA) a natural disaster area.",
+    ]);
 
     const drfa = main(page).locator('details.dte-drfa');
     await drfa.locator('summary').focus();

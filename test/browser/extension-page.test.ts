@@ -190,6 +190,11 @@ describe('badges on the sample practice software', () => {
     expect(await declaration.textContent()).toContain('Tropical Cyclone Test (synthetic)');
     expect(await declaration.textContent()).toContain(`from ${expected.disasters[0]!.display_date}, no end date`);
     expect(await declaration.locator('a').getAttribute('href')).toBe(expected.disasters[0]!.url);
+    // A Queensland list is a DRFA activation: the panel says so, and what to confirm, in the answer's words.
+    expect(await declaration.locator('.dte-declaration-instrument').textContent()).toBe(
+      expected.disasters[0]!.instrument_note,
+    );
+    expect(expected.disasters[0]!.instrument).toBe('drfa_activation');
     // Each caveat once: a disclaimer the Medicare text already says (the DRFA one) is not said again.
     const said = (await panel.textContent()) ?? '';
     for (const disclaimer of expected.disclaimers) expect(said.split(disclaimer)).toHaveLength(2);

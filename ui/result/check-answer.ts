@@ -11,6 +11,8 @@ import { CheckData, CheckResponse, DataMetadata, DisasterView, Location, Summary
  * - summary.coverage (all, some or none of the postcode's LGAs covered)
  * - location.lgas, location.lga_source (several LGAs per postcode; where the LGA comes from)
  * - disasters[].lgas (which of the postcode's LGAs a declaration covers)
+ * - disasters[].instrument, disasters[].instrument_note (the State's own declaration or a DRFA activation; optional in
+ *   the server's schema too)
  * - metadata.data_source, metadata.stale, metadata.checked_date
  */
 

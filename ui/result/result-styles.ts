@@ -26,7 +26,8 @@ export const RESULT_CSS = `
 .dte-declaration { display: grid; grid-template-columns: 12px 1fr; column-gap: 6px; }
 .dte-declaration > :not(.dte-dot) { grid-column: 2; }
 .dte-declaration-meta { color: #4a525c; font-size: 13px; }
-.dte-dot { width: 10px; height: 10px; border-radius: 50%; margin-top: 5px; grid-row: 1 / span 3; background: #59636e; }
+.dte-declaration-instrument { font-size: 13px; }
+.dte-dot { width: 10px; height: 10px; border-radius: 50%; margin-top: 5px; grid-row: 1 / span 4; background: #59636e; }
 .dte-declaration.dte-tone-green .dte-dot { background: #1e7b34; }
 .dte-declaration.dte-tone-amber .dte-dot { background: #c77700; }
 .dte-declaration.dte-tone-red .dte-dot { background: #b42318; }

@@ -179,6 +179,8 @@ function renderDeclaration(doc: Document, d: ClientDisaster): HTMLElement {
       { class: 'dte-declaration-meta' },
       `Disaster reference (AGRN) ${d.agrn} · ${d.hazard_type ?? 'Hazard not stated'} · ${dates} · ${COLOUR_WORDS[d.status_color]}`,
     ),
+    // A server of the first contract does not say the instrument: the declaration is shown without it.
+    d.instrument_note && h(doc, 'span', { class: 'dte-declaration-instrument' }, d.instrument_note),
     url &&
       h(
         doc,
@@ -219,9 +221,10 @@ function drfaExplained(doc: Document): HTMLElement {
       'p',
       {},
       'DRFA is the Disaster Recovery Funding Arrangements: Commonwealth–State disaster funding. DisasterAssist ' +
-        'lists its activations, and these declarations are those activations. An activation usually, but not ' +
-        'always, follows a State or Territory natural disaster declaration; the telehealth exemption needs that ' +
-        "State or Territory declaration for the patient's council area.",
+        'lists its activations. An activation usually, but not always, follows a State or Territory natural ' +
+        'disaster declaration; the telehealth exemption needs that State or Territory declaration for the ' +
+        "patient's council area. NSW issues its declarations with the same disaster reference (AGRN), so there " +
+        "the reference names the State's own declaration.",
     ),
   );
 }

@@ -41,6 +41,12 @@ describe('POST /api/v1/check-postcode', () => {
     expect(body.data.location.suburb).toBe('Brisbane City, Spring Hill');
     expect(body.data.disasters.map((d) => d.agrn)).toEqual(['1195']);
     expect(body.data.clinical_documentation.proforma_text).toContain('AGRN 1195');
+    // Queensland's council-area lists are DRFA activations: the answer says so, and what to confirm.
+    expect(body.data.disasters[0]).toMatchObject({ instrument: 'drfa_activation' });
+    expect(body.data.disasters[0]!.instrument_note).toContain('confirm with the Queensland Government');
+    expect(body.data.clinical_documentation.proforma_text).toContain(
+      "Queensland Government natural disaster declaration for the patient's council area (LGA), confirmed: ",
+    );
     expect(body.data.disclaimers.length).toBeGreaterThanOrEqual(3);
     expect(body.metadata.data_source).toBe('disasterassist.gov.au');
     expect(body.metadata.stale).toBe(false);
@@ -359,6 +365,11 @@ describe('with the default postcode data (bundled ABS correspondence, aus-postco
     );
     expect(data.clinical_documentation.proforma_text).toContain(
       "Patient's council area (LGA), confirmed from residential address: ",
+    );
+    // NSW issues its own declarations with the AGRN: the answer names the State's declaration.
+    expect(data.disasters.map((d) => [d.agrn, d.instrument])).toEqual([['1302', 'state_declaration']]);
+    expect(data.clinical_documentation.proforma_text).toContain(
+      '(disaster reference AGRN 1302), NSW Government natural disaster declaration from',
     );
   });
 

@@ -30,6 +30,13 @@ describe('API documentation', () => {
       ]),
     );
     expect(doc.components.schemas.StatusColor.enum).toEqual(['green', 'amber', 'red']);
+    // The instrument came after the first contract: documented on each disaster, required of no client.
+    const disaster = doc.components.schemas.Disaster;
+    expect(disaster.properties.instrument.$ref).toBe('#/components/schemas/Instrument');
+    expect(disaster.properties.instrument_note.type).toBe('string');
+    expect(disaster.required).not.toEqual(expect.arrayContaining(['instrument']));
+    expect(disaster.required).not.toEqual(expect.arrayContaining(['instrument_note']));
+    expect(doc.components.schemas.Instrument.enum).toEqual(['state_declaration', 'drfa_activation']);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     // What the routes answer besides their JSON success: usage's CSV, the check by hand's refusals of its body.
     expect(Object.keys(doc.paths['/api/v1/usage'].get.responses['200'].content)).toEqual([

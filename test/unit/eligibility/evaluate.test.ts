@@ -11,11 +11,17 @@ const BRISBANE = { lga_name: 'Brisbane', lga_code: '31000' };
 const LISMORE = { lga_name: 'Lismore', lga_code: '14850' };
 const KYOGLE = { lga_name: 'Kyogle', lga_code: '14550' };
 
-function declaration(agrn: string, title: string, start_date: string, end_date: string | null = null): Declaration {
+function declaration(
+  agrn: string,
+  title: string,
+  start_date: string,
+  end_date: string | null = null,
+  state: Declaration['state'] = 'QLD',
+): Declaration {
   return {
     agrn,
     title,
-    state: 'QLD',
+    state,
     hazard_type: 'Flood',
     start_date,
     end_date,
@@ -191,6 +197,37 @@ describe('evaluateEligibility — disasters list', () => {
     expect(fourth!.url).toContain('1150');
   });
 
+  it('names the instrument of each: the State’s own declaration in NSW, a DRFA activation elsewhere', () => {
+    const nsw = declaration('1300', 'Northern Rivers Flooding', '2025-05-01', null, 'NSW');
+    const [declared, activation] = run(lismoreArea, [
+      { declaration: nsw, lgas: [LISMORE] },
+      { declaration: old, lgas: [KYOGLE] },
+    ]).disasters;
+    expect(declared).toMatchObject({
+      agrn: '1300',
+      instrument: 'state_declaration',
+      instrument_note:
+        'Natural disaster declaration by the NSW Government, issued with this disaster reference (AGRN).',
+    });
+    expect(activation).toMatchObject({ agrn: '1100', instrument: 'drfa_activation' });
+    expect(activation!.instrument_note).toMatch(
+      /^DRFA activation \(Disaster Recovery Funding Arrangements\), not the Queensland Government's own declaration: confirm/,
+    );
+  });
+
+  it('the instrument changes no part of the summary: eligibility, colour and coverage are the contract’s', () => {
+    for (const [start, end] of [
+      ['2025-05-01', null],
+      ['2022-02-22', null],
+      ['2025-03-05', '2025-06-14'],
+    ] as const) {
+      const asIn = (state: Declaration['state']) =>
+        run(lismoreArea, [{ declaration: declaration('1300', 'Floods', start, end, state), lgas: [KYOGLE] }]).summary;
+      expect(asIn('NSW')).toEqual(asIn('QLD'));
+      expect(asIn('NSW')).toEqual(asIn(null));
+    }
+  });
+
   it('breaks a start-date tie by AGRN, highest first', () => {
     const a = declaration('999', 'A', '2025-05-01');
     const b = declaration('1000', 'B', '2025-05-01');
@@ -211,13 +248,23 @@ describe('evaluateEligibility — proforma', () => {
     expect(lines).toContain('Local Government Area: Brisbane (31000)');
   });
 
-  it('lists each active declaration with title, AGRN and dates', () => {
+  it('lists each active declaration with title, AGRN, instrument (DRFA spelt out once) and dates', () => {
     expect(lines).toContain(
-      '- Queensland Severe Storms and Flooding, May 2025 (disaster reference AGRN 1200), declared from 01/05/2025',
+      '- Queensland Severe Storms and Flooding, May 2025 (disaster reference AGRN 1200), DRFA activation (Disaster Recovery Funding Arrangements) from 01/05/2025',
     );
     expect(lines).toContain(
-      '- Queensland Monsoon Trough, January 2025 (disaster reference AGRN 1210), declared from 10/01/2025 to 31/12/2025',
+      '- Queensland Monsoon Trough, January 2025 (disaster reference AGRN 1210), DRFA activation from 10/01/2025 to 31/12/2025',
     );
+  });
+
+  it('asks once, after the DRFA activations, to record the State declaration as confirmed', () => {
+    const confirm = lines.indexOf(
+      "Queensland Government natural disaster declaration for the patient's council area (LGA), confirmed: ",
+    );
+    expect(confirm).toBe(lines.findLastIndex((l) => l.startsWith('- ')) + 1);
+    expect(text.match(/confirmed: /g)).toHaveLength(1);
+    // The DRFA caveat is the Medicare text's and the disclaimers', not the notes'.
+    expect(text).not.toContain('usually but not always');
   });
 
   it('does not list inactive declarations', () => {
@@ -245,6 +292,7 @@ describe('evaluateEligibility — proforma', () => {
       /No active disaster declaration covers the patient's council area.*exemption \(MBS note AN\.1\.1\) is not available/,
     );
     expect(red).not.toContain('AGRN');
+    expect(red).not.toContain('DRFA');
     expect(red).toContain('Clinical reason for telehealth:');
   });
 });
@@ -290,13 +338,15 @@ describe('evaluateEligibility — postcode spanning several LGAs (principal name
   });
 
   it('proforma shows every LGA, what each declaration covers and a line to record the confirmed LGA', () => {
-    const d = declaration('1300', 'Northern Rivers Flooding', '2025-05-01');
+    const d = declaration('1300', 'Northern Rivers Flooding', '2025-05-01', null, 'NSW');
     const text = run(lismoreArea, [{ declaration: d, lgas: [KYOGLE] }]).clinical_documentation.proforma_text;
     expect(text).toContain('Local Government Area: Lismore (14850), Kyogle (14550)');
     expect(text).toContain(
-      '- Northern Rivers Flooding (disaster reference AGRN 1300), declared from 01/05/2025; covers Kyogle',
+      '- Northern Rivers Flooding (disaster reference AGRN 1300), NSW Government natural disaster declaration from 01/05/2025; covers Kyogle',
     );
     expect(text).toMatch(/Patient's council area \(LGA\), confirmed/);
+    // The State's own declaration: nothing more to confirm about it, and no DRFA to explain.
+    expect(text).not.toMatch(/DRFA|declaration for the patient's council area/);
   });
 
   it('declarations covering every LGA: plain eligible headline naming them, no confirm-which step', () => {

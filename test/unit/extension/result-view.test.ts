@@ -53,6 +53,7 @@ describe('renderResultView: an eligible result', () => {
     expect(drfa[0]!.querySelector('summary')!.textContent).toBe('What is DRFA?');
     expect(drfa[0]!.textContent).toContain('Disaster Recovery Funding Arrangements');
     expect(drfa[0]!.textContent).toContain('State or Territory');
+    expect(drfa[0]!.textContent).toContain('NSW issues its declarations with the same disaster reference (AGRN)');
   });
 
   it('says the DRFA caveat once: a disclaimer the Medicare text already says is left out', () => {
@@ -79,6 +80,25 @@ describe('renderResultView: an eligible result', () => {
     const { view } = render(lismoreResult());
     expect(view.querySelector('.dte-status')!.textContent).toContain('Not eligible · Lismore');
     expect(view.querySelector('.dte-declaration')!.textContent).toContain('01/05/2024 to 30/06/2024 · Not active');
+  });
+
+  it('each declaration says its instrument in words: the State’s own declaration in NSW, a DRFA activation elsewhere', () => {
+    const outcome = brisbaneResult();
+    const note = outcome.data.disasters[0]!.instrument_note!;
+    expect(note).toMatch(/^DRFA activation \(Disaster Recovery Funding Arrangements\).*Queensland Government/);
+    expect(texts(render(outcome).view, '.dte-declaration-instrument')).toEqual([note]);
+    const nsw = texts(render(lismoreResult()).view, '.dte-declaration .dte-declaration-instrument');
+    expect(nsw).toEqual([
+      'Natural disaster declaration by the NSW Government, issued with this disaster reference (AGRN).',
+    ]);
+  });
+
+  it('an instrument note with markup is shown as characters', () => {
+    const outcome = brisbaneResult();
+    outcome.data.disasters[0]!.instrument_note = MARKUP_TITLE;
+    const { view } = render(outcome);
+    expect(view.querySelector('.dte-declaration-instrument')!.textContent).toBe(MARKUP_TITLE);
+    expect(view.querySelector('img, script, b')).toBeNull();
   });
 
   it('Copy proforma copies the proforma text and says so', async () => {

@@ -51,6 +51,19 @@ describe('an answer with only the first contract’s fields (SPEC.md Part A)', (
     expect(view.textContent).not.toMatch(/undefined|null|NaN/);
   });
 
+  it('a declaration without its instrument (added later) is shown without a note, the rest as it was', async () => {
+    const view = panel(await check(seedAnswer('4000')));
+    expect((seedAnswer('4000') as { data: { disasters: object[] } }).data.disasters[0]).not.toHaveProperty(
+      'instrument',
+    );
+    const declaration = view.querySelector('.dte-declaration')!;
+    expect(declaration.querySelector('.dte-declaration-instrument')).toBeNull();
+    expect(declaration.querySelector('.dte-declaration-meta')!.textContent).toMatch(
+      /^Disaster reference \(AGRN\) 1195 · /,
+    );
+    expect(declaration.textContent).not.toMatch(/undefined|null/);
+  });
+
   it('several LGAs without the declarations’ LGAs or the coverage: no partial cover it cannot know', async () => {
     const full = partialAmberResult();
     const { coverage, ...summary } = full.data.summary;

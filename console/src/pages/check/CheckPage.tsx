@@ -2,10 +2,14 @@ import { useCallback, useRef, useState } from 'react';
 import type { CheckRequest } from '../../../../shared/api/check';
 import type { Account } from '../../../../ui/account/useAccount';
 import { ResultView } from '../../../../ui/result/ResultView';
+import { Link } from '../../router';
 import { checkByHand, type ByHandAnswer } from './check-api';
 import { CheckForm } from './CheckForm';
 import { CheckRefused } from './CheckRefused';
 import './check.css';
+
+/** The list page's route (console/src/pages/check-list): a whole appointment list or a quarter's claims at once. */
+const CHECK_LIST_ROUTE = 'check-list';
 
 const consoleFetch = (input: string, init?: RequestInit) => fetch(input, init);
 
@@ -47,6 +51,10 @@ export function CheckPage({ account }: { account: Account }) {
       <p className="hint">
         The same answer as the API and the browser extension give. Checks here count towards your practice&apos;s checks
         per minute, and appear in Usage as “by hand (console)”.
+      </p>
+      <p className="hint">
+        Checking many patients — an appointment list or a quarter&apos;s telehealth claims?{' '}
+        <Link to={CHECK_LIST_ROUTE}>Check a list</Link>.
       </p>
       <CheckForm busy={busy !== null} onCheck={(request) => void check(request)} onEdit={forget} />
       <p className="hint" role="status">
