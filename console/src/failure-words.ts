@@ -20,6 +20,7 @@ const PLAIN_WORDS: Readonly<Record<string, string>> = {
   expectation_failed: UNREADABLE,
   headers_too_large: UNREADABLE,
   payload_too_large: 'That is more than the server accepts at once.',
+  invalid_batch: 'The server could not accept the list as this page sent it. Reload the page and try again.',
   request_timeout: 'The connection was too slow to finish. Try again.',
   rate_limited: 'Too many requests from your practice just now. Wait a minute and try again.',
   not_found: NOT_OFFERED,
