@@ -9,12 +9,13 @@ import { AnswerCache } from './answer-cache';
 import { dataMetadata, lastRefreshOrUnavailable } from './data-metadata';
 
 /**
- * A check's whole response as sent, and its `data`: a view of the same bytes, which a batch splices into its own
- * response as it is, so an answer is encoded once whether it is asked alone or in a list.
+ * A check's whole response as sent, and where its `data` ends in it: a batch splices the same bytes into its own
+ * response, so an answer is encoded once whether it is asked alone or in a list.
  */
 export interface EncodedAnswer {
   readonly response: Buffer;
-  readonly data: Buffer;
+  /** A view of `response` up to the end of its `data` (`{"success":true,"data":{…}`): how a batch's answer begins. */
+  readonly upToData: Buffer;
   readonly byteLength: number;
 }
 
@@ -26,14 +27,14 @@ export interface DataNow {
 }
 
 const DATA_START = '{"success":true,"data":';
-const DATA_OFFSET = Buffer.byteLength(DATA_START);
+const DATA_START_BYTES = Buffer.byteLength(DATA_START);
 
 /** Written as JSON.stringify would write the whole response, remembering where `data` lies in it. */
 function encode(response: CheckResponse): EncodedAnswer {
   const data = JSON.stringify(response.data);
   const bytes = Buffer.from(`${DATA_START}${data},"metadata":${JSON.stringify(response.metadata)}}`);
-  const end = DATA_OFFSET + Buffer.byteLength(data);
-  return { response: bytes, data: bytes.subarray(DATA_OFFSET, end), byteLength: bytes.length };
+  const end = DATA_START_BYTES + Buffer.byteLength(data);
+  return { response: bytes, upToData: bytes.subarray(0, end), byteLength: bytes.length };
 }
 
 function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
