@@ -21,14 +21,12 @@ function batch(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<Response> {
+  const key: Record<string, string> = apiKey === null ? {} : { 'x-api-key': apiKey };
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
   return fetch(`${server.url}${PATH}`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(apiKey === null ? {} : { 'x-api-key': apiKey }),
-      ...headers,
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...key, ...headers },
+    body: text,
   });
 }
 
