@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the check endpoint under load, against two baselines measured in the same run.
+ * `npm run bench`: the check endpoint under load, against two baselines measured in the same run, and a 500-row
+ * batch (POST /api/v1/check-batch) beside the single check.
  *
  * Every server runs in its own process; autocannon runs here, on loopback only, for a bounded time. The figures
  * that matter are the ratios (check ÷ bare Express, 10× data ÷ 1× data), since the machine is shared and noisy.
@@ -9,6 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { BATCH_MAX_ITEMS } from '../../shared/api/check-batch';
 import { importDataDir } from '../../server/importers';
 import { createLogger } from '../../server/logger';
 import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
@@ -18,6 +20,7 @@ import { startChildServer, type ChildServer } from '../lib/child-server';
 import { startCommand } from '../lib/start-command';
 import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../lib/cpu-profile';
 import { loadCheck, type LoadResult } from '../lib/load-check';
+import { appointmentList, loadBatch, uncachedAudits } from './batch-load';
 import { syntheticDeclarations, writeDataset } from './dataset';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -29,6 +32,10 @@ const SERVER = startCommand();
 const CONNECTIONS = [1, 10, 100];
 /** The check on the shared backends (DATABASE_URL and REDIS_URL), beside the JSON default. */
 const SHARED = 'check, PostgreSQL+Redis';
+/** A 500-row list on the JSON default's check server, beside its single checks, at these connection counts. */
+const BATCH = 'check-batch 500';
+const BATCH_UNCACHED = 'check-batch 500 uncached';
+const BATCH_CONNECTIONS = [1, 10];
 const KEYS = 5_000;
 /** How long the check endpoint stays under load before its memory is read again. */
 const SUSTAINED_MS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60) * 1000;
@@ -99,6 +106,8 @@ async function main(): Promise<void> {
     NODE_ENV: 'production',
     SESSION_SECRET: 'b'.repeat(48),
     PUBLIC_URL: 'http://127.0.0.1',
+    // The largest allowance there is: the batches measured must all be answered, not refused for the day.
+    BATCH_ROWS_PER_DAY: '10000000',
   });
   execFileSync('npm', ['run', 'build:server', '--silent'], { stdio: 'inherit' });
   if (CPU_PROFILE_DIR) await mkdir(CPU_PROFILE_DIR, { recursive: true });
@@ -161,6 +170,15 @@ async function main(): Promise<void> {
     ['bare node:http', bare, apiKey],
   ];
   for (const [, server, key] of targets) await load(server.url, key, sample, 10, 2); // warm-up (JIT), not reported
+  const list = [appointmentList(sample, rows)];
+  const audits = uncachedAudits(sample);
+  const loadBatches = (bodies: string[], connections: number, seconds: number): Promise<Row> =>
+    loadBatch({ url: check.url, apiKey, bodies, connections, seconds }).then((r) => ({
+      target: '',
+      connections,
+      ...r,
+    }));
+  await loadBatches(list, 1, 2);
 
   // The three are measured side by side at each connection count, so that a machine that speeds up or slows down
   // during the run (a shared host does) moves all three together and the ratios stay fair.
@@ -173,6 +191,9 @@ async function main(): Promise<void> {
       note(target, await load(server.url, key, sample, c, SECONDS));
       if (server === check) rssSamples.push(check.rssMb());
     }
+    if (!BATCH_CONNECTIONS.includes(c)) continue;
+    note(BATCH, await loadBatches(list, c, SECONDS));
+    note(BATCH_UNCACHED, await loadBatches(audits, c, SECONDS));
   }
   const sharedRss = shared.rssMb();
   await Promise.all([express.stop(), bare.stop(), check10.stop(), shared.stop()]);
@@ -203,6 +224,15 @@ async function main(): Promise<void> {
     );
   }
   console.log(`  PostgreSQL+Redis instance RSS after its load: ${sharedRss.toFixed(0)} MB`);
+  for (const c of BATCH_CONNECTIONS) {
+    const single = at('check-postcode', c);
+    for (const target of [BATCH, BATCH_UNCACHED]) {
+      const rowsPerSecond = at(target, c).rps * BATCH_MAX_ITEMS;
+      console.log(
+        `  c=${String(c).padStart(3)}  ${target}: p50 ${at(target, c).p50} ms, p99 ${at(target, c).p99} ms, ${rowsPerSecond.toFixed(0)} rows/s = ${(rowsPerSecond / single.rps).toFixed(1)} × the single check's ${single.rps.toFixed(0)} checks/s`,
+      );
+    }
+  }
   console.log(
     `  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`,
   );

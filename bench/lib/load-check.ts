@@ -9,24 +9,25 @@ export interface LoadResult {
 }
 
 /**
- * Drives `POST /api/v1/check-postcode` on `url` with autocannon for a bounded time, cycling through `postcodes`
- * with the given key. Loopback only: `url` is one of our own child servers.
+ * Drives POST `path` on `url` with autocannon for a bounded time, cycling through the JSON `bodies` with the given
+ * key. Loopback only: `url` is one of our own child servers.
  */
-export async function loadCheck(options: {
+export async function loadPosts(options: {
   url: string;
+  path: string;
   apiKey: string;
-  postcodes: readonly string[];
+  bodies: readonly string[];
   connections: number;
   seconds: number;
 }): Promise<LoadResult> {
   const result = await autocannon({
-    url: `${options.url}/api/v1/check-postcode`,
+    url: `${options.url}${options.path}`,
     connections: options.connections,
     duration: options.seconds,
-    requests: options.postcodes.map((postcode) => ({
+    requests: options.bodies.map((body) => ({
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': options.apiKey },
-      body: JSON.stringify({ postcode }),
+      body,
     })),
   });
   return {
@@ -36,4 +37,17 @@ export async function loadCheck(options: {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** Drives `POST /api/v1/check-postcode` on `url`, cycling through `postcodes` (see loadPosts). */
+export function loadCheck(options: {
+  url: string;
+  apiKey: string;
+  postcodes: readonly string[];
+  connections: number;
+  seconds: number;
+}): Promise<LoadResult> {
+  const { postcodes, ...rest } = options;
+  const bodies = postcodes.map((postcode) => JSON.stringify({ postcode }));
+  return loadPosts({ ...rest, path: '/api/v1/check-postcode', bodies });
 }
