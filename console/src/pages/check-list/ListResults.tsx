@@ -12,8 +12,16 @@ const SORTS: { value: SortOrder; label: string }[] = [
   { value: 'date', label: 'Date judged on' },
 ];
 
-/** Columns before the practice's own: row, result, council area, disasters, date judged on. */
-const RESULT_COLUMNS = ['Row', 'Result', 'Council area (LGA)', 'Disasters', 'Judged on'];
+/** Columns before the practice's own: row, result, council area, disasters, date judged on; widths in em. */
+const RESULT_COLUMNS: { name: string; width: number }[] = [
+  { name: 'Row', width: 4 },
+  { name: 'Result', width: 15 },
+  { name: 'Council area (LGA)', width: 12 },
+  { name: 'Disasters', width: 20 },
+  { name: 'Judged on', width: 7 },
+];
+/** Each of the practice's own columns. */
+const OWN_WIDTH = 10;
 
 interface FilterProps {
   outcomes: readonly RowOutcome[];
@@ -78,6 +86,7 @@ function ResultsTable({ table, outcomes, shown }: TableProps) {
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const width = RESULT_COLUMNS.reduce((sum, c) => sum + c.width, 0) + OWN_WIDTH * table.headers.length;
   const spacer = (height: number) =>
     height > 0 && (
       <tr aria-hidden="true" className="list-spacer">
@@ -92,16 +101,30 @@ function ResultsTable({ table, outcomes, shown }: TableProps) {
       aria-label="Results, one line per row of the list"
       tabIndex={0}
     >
-      <table className="list-results" aria-rowcount={shown.length + 1} data-testid="list-results">
+      {/* Fixed widths: the rows drawn change as it scrolls, and the columns must not change width with them. */}
+      <table
+        className="list-results"
+        aria-rowcount={shown.length + 1}
+        data-testid="list-results"
+        style={{ width: `${width}em` }}
+      >
+        <colgroup>
+          {RESULT_COLUMNS.map((c) => (
+            <col key={c.name} style={{ width: `${c.width}em` }} />
+          ))}
+          {table.headers.map((_, i) => (
+            <col key={i} style={{ width: `${OWN_WIDTH}em` }} />
+          ))}
+        </colgroup>
         <thead>
           <tr aria-rowindex={1}>
             {RESULT_COLUMNS.map((c) => (
-              <th scope="col" key={c} className={`list-col-${c.split(' ')[0]!.toLowerCase()}`}>
-                {c}
+              <th scope="col" key={c.name}>
+                {c.name}
               </th>
             ))}
             {table.headers.map((h, i) => (
-              <th scope="col" key={i} className="list-col-own">
+              <th scope="col" key={i}>
                 {h}
               </th>
             ))}
