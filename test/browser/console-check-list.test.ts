@@ -421,6 +421,38 @@ describe('Check a list, as a member', () => {
     expect(again.map((s) => JSON.parse(s.body).items.length)).toEqual([300]);
   });
 
+  it('shows its progress, and Cancel keeps the rows answered and sends no more', async () => {
+    await main(page).getByRole('button', { name: 'Check another list' }).click();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    await page.route(`**${BATCH}`, async (route) => {
+      // The first batch waits, so the page is seen under way and cancelled while its batch is out.
+      if (++asked === 1) await held;
+      await route.continue();
+    });
+    try {
+      await choose(page, 'day.csv', ['Postcode', ...Array.from({ length: 1000 }, () => '2480')].join('\n'));
+      await main(page).getByRole('button', { name: 'Check 1,000 rows' }).click();
+      await expect.poll(() => page.getByTestId('list-progress').innerText()).toBe('Checked 0 of 1,000 rows');
+      await main(page).getByRole('button', { name: 'Cancel' }).click();
+      release();
+      await main(page).getByRole('heading', { name: 'Results' }).waitFor();
+      expect(await counts(page)).toEqual({ every: 1000, none: 500, not_checked: 500 });
+      expect(asked).toBe(1);
+      await page
+        .getByTestId('list-counts')
+        .getByRole('button', { name: /Not checked/ })
+        .click();
+      expect((await shownRows(page))[0]).toMatchObject({
+        row: 501,
+        result: '– Not checked\nYou cancelled the check before this row was sent',
+      });
+    } finally {
+      await page.unroute(`**${BATCH}`);
+    }
+  });
+
   it('ran without a CSP violation or a script error', async () => {
     expect(await pageProblems(w)).toEqual([]);
   });
