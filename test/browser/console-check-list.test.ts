@@ -127,6 +127,12 @@ function shownRows(page: Page) {
   );
 }
 
+/** Presses the count of the rows named `name` (a filter), and gives the rows then drawn. */
+async function showOnly(page: Page, name: RegExp) {
+  await page.getByTestId('list-counts').getByRole('button', { name }).click();
+  return shownRows(page);
+}
+
 /** The counts at the top: each state's button, "All rows" first. */
 async function counts(page: Page): Promise<Record<string, number>> {
   const buttons = await page.getByTestId('list-counts').getByRole('button').all();
@@ -405,11 +411,7 @@ describe('Check a list, as a member', () => {
       await choose(page, 'day.csv', ['Postcode', ...Array.from({ length: 800 }, () => '4000')].join('\n'));
       await checkRows(page, 800);
       expect(await counts(page)).toEqual({ every: 800, all: 500, not_checked: 300 });
-      await page
-        .getByTestId('list-counts')
-        .getByRole('button', { name: /Not checked/ })
-        .click();
-      const first = (await shownRows(page))[0]!;
+      const first = (await showOnly(page, /Not checked/))[0]!;
       expect(first).toMatchObject({ row: 501, result: '– Not checked\nThe server could not be reached' });
     } finally {
       await page.unroute(`**${BATCH}`);
@@ -440,11 +442,7 @@ describe('Check a list, as a member', () => {
       await main(page).getByRole('heading', { name: 'Results' }).waitFor();
       expect(await counts(page)).toEqual({ every: 1000, none: 500, not_checked: 500 });
       expect(asked).toBe(1);
-      await page
-        .getByTestId('list-counts')
-        .getByRole('button', { name: /Not checked/ })
-        .click();
-      expect((await shownRows(page))[0]).toMatchObject({
+      expect((await showOnly(page, /Not checked/))[0]).toMatchObject({
         row: 501,
         result: '– Not checked\nYou cancelled the check before this row was sent',
       });
@@ -594,11 +592,7 @@ describe('rows not checked', () => {
     expect(await page.getByTestId('list-results-summary').innerText()).toBe(
       '1,200 rows in the list, each with its result below. 700 rows could not be checked: the reason is beside each.',
     );
-    await page
-      .getByTestId('list-counts')
-      .getByRole('button', { name: /Not checked/ })
-      .click();
-    expect((await shownRows(page))[0]).toMatchObject({
+    expect((await showOnly(page, /Not checked/))[0]).toMatchObject({
       row: 501,
       result: "– Not checked\nToday's allowance of list rows is used up; it renews at midnight (Sydney time)",
     });
