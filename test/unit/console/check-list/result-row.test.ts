@@ -1,0 +1,55 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { CheckData } from '../../../../shared/api/check';
+import type { RowOutcome } from '../../../../console/src/pages/check-list/list-model';
+import { ResultRow } from '../../../../console/src/pages/check-list/ResultRow';
+import { brisbaneResult, partialGreenResult } from '../../extension/fixtures';
+
+/** One result row as the page draws it (inside a table body), as HTML. */
+function rowHtml(outcome: RowOutcome, cells: string[] = ['Jane Citizen', '4000']): string {
+  const row = createElement(ResultRow, { index: 6, position: 2, cells, outcome, measure: () => {} });
+  return renderToStaticMarkup(createElement('table', null, createElement('tbody', null, row)));
+}
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('ResultRow', () => {
+  it('a covered row: its state in words, council area, each disaster with its reference, dates and instrument', () => {
+    const data = brisbaneResult('Flood <b>bold</b> & more').data as CheckData;
+    data.disasters[0]!.instrument = 'drfa_activation';
+    data.disasters[0]!.instrument_note = 'A DRFA activation: confirm the <State> declaration';
+    const html = rowHtml({ state: 'all', question: { postcode: '4000' }, judgedOn: '2026-03-10', answer: data });
+    expect(html).toContain('aria-rowindex="4"');
+    expect(text(html)).toContain('7 ✓ Covered — all of the council area Brisbane');
+    expect(text(html)).toContain('Disaster reference (AGRN) 1195 · 01/01/2026 to no end date yet');
+    expect(text(html)).toContain('today Jane Citizen 4000');
+    // Server text is text: its markup is shown as written, never made into elements.
+    expect(html).toContain('Flood &lt;b&gt;bold&lt;/b&gt; &amp; more');
+    expect(html).toContain('A DRFA activation: confirm the &lt;State&gt; declaration');
+  });
+
+  it('a partly covered row never has a tick; it names which council area is covered; its date is the service’s', () => {
+    const data = partialGreenResult().data as CheckData;
+    const html = rowHtml({
+      state: 'some',
+      question: { postcode: '4055', date: '2026-03-10' },
+      judgedOn: '2026-03-10',
+      answer: data,
+    });
+    expect(html).not.toContain('✓');
+    expect(text(html)).toContain('◐ Partly covered — check the council area');
+    expect(text(html)).toContain('Moreton Bay (not covered), Brisbane (covered)');
+    expect(text(html)).toContain('on 10/03/2026');
+  });
+
+  it('a row not read or not checked: its reason and note, and no answer', () => {
+    const html = rowHtml({
+      state: 'not_checked',
+      question: { postcode: '0800' },
+      reason: 'The server could not be reached',
+      note: 'Postcode 800 read as 0800',
+    });
+    expect(text(html)).toContain('– Not checked The server could not be reached Postcode 800 read as 0800 — — —');
+  });
+});
