@@ -291,10 +291,13 @@ describe('Usage on the Overview', () => {
 
   it('shows the last 30 days: totals, a chart named by them, and today’s counts in the table of days', async () => {
     const usage = (await usageJson(page, 30)).data;
-    const { answered, refused, rate_limited } = usage.totals;
+    const { answered, refused, rate_limited, batch_rows } = usage.totals;
     await expect
       .poll(() => page.getByTestId('usage-totals').textContent())
-      .toBe(`Last 30 days: ${answered} answered, ${refused} not answered, ${rate_limited} over the limit.`);
+      .toBe(
+        `Last 30 days: ${answered} answered, ${refused} not answered, ${rate_limited} over the limit; ` +
+          `${batch_rows} list rows checked.`,
+      );
     expect(
       await main(page)
         .getByRole('img', { name: /^Checks per day from/ })
@@ -305,8 +308,13 @@ describe('Usage on the Overview', () => {
     const today = usage.days.at(-1);
     const [day, ...cells] = await rows.first().locator('th, td').allTextContents();
     expect(day).toBe(today.date.split('-').reverse().join('/'));
-    expect(cells.slice(0, 3)).toEqual([String(today.answered), String(today.refused), String(today.rate_limited)]);
-    expect(cells[3]).toContain(`by hand (console): `);
+    expect(cells.slice(0, 4)).toEqual([
+      String(today.answered),
+      String(today.refused),
+      String(today.rate_limited),
+      String(today.batch_rows),
+    ]);
+    expect(cells[4]).toContain(`by hand (console): `);
     expect(today.answered).toBeGreaterThan(0);
   });
 
@@ -314,6 +322,13 @@ describe('Usage on the Overview', () => {
     const keys = page.getByTestId('usage-keys').locator('tbody th');
     const names = await keys.allTextContents();
     expect(names).toEqual(expect.arrayContaining(['by hand (console)', clinic.apiKey!.slice(0, 12)]));
+    expect(await page.getByTestId('usage-keys').locator('thead th').allTextContents()).toEqual([
+      'Key',
+      'Answered',
+      'Not answered',
+      'Over the limit',
+      'List rows checked',
+    ]);
     const byHand = page.getByTestId('usage-keys').locator('tbody tr', { hasText: 'by hand (console)' });
     const [, answered, refused] = await byHand.locator('th, td').allTextContents();
     // The member's checks above: several answered; 0100, 0999, the wrong suburb and the one over the limit refused.
