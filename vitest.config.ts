@@ -27,6 +27,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/invitations/invitation-mail.test.ts',
   'test/integration/usage/usage.test.ts',
   'test/integration/check/check-by-hand.test.ts',
+  'test/integration/check/check-batch.test.ts',
   'test/integration/activity/activity.test.ts',
   'test/integration/signup/signup.test.ts',
   'test/integration/signup/signup-mail.test.ts',

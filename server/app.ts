@@ -7,6 +7,8 @@ import type { SessionOrApiKeyDeps } from './auth/session-or-api-key';
 import { billingRoutes, stripeWebhookRoutes } from './billing/billing-routes';
 import { catchmentRoutes } from './catchment/catchment-routes';
 import { checkByHandRoutes } from './check/check-by-hand-routes';
+import { CheckAnswers } from './check/check-answers';
+import { checkBatchRoutes } from './check/check-batch-routes';
 import { answerHandlers, checkRoutes } from './check/check-routes';
 import { consoleRoutes, defaultConsoleDir } from './console/console-router';
 import { apiDocs } from './docs/docs-router';
@@ -50,14 +52,16 @@ export function createApp(runtime: ServerRuntime): Express {
   // With Redis counting too, the check learns that from its rate-limit round trip instead (the data epoch), and
   // queries the database only when something was committed since this instance last caught up.
   const dataEpoch = runtime.rateLimitCounter.checksDataEpoch ? runtime.storage.dataEpoch : null;
-  const answer = answerHandlers({ declarations, postcodes, clock });
+  // One cache of encoded answers for the check, the check by hand and the batch.
+  const answers = new CheckAnswers(declarations, postcodes);
+  const answer = answerHandlers(answers, clock);
   // The cookie session runs in front of sign-in and the console's calls, never for the check.
   const { sessions, sessionSecret: secret, absoluteTimeoutMs, origins } = runtime;
   const session = sessionGate({ sessions, secret, absoluteTimeoutMs, origins, logger });
   const signedIn = [...fresh, ...session];
 
   // Every feature's routes, each defined once: mounted below in the table's order, and documented from the same list.
-  const routes = featureRoutes(runtime, { rateLimit, dataEpoch, answer, signedIn });
+  const routes = featureRoutes(runtime, { rateLimit, dataEpoch, answers, answer, fresh, signedIn });
   // The hot path comes first, and straight on the app, so a check never walks other routes' stacks.
   mountRoutes(app, routes.check, dataEpoch ? [] : fresh);
   // The probes' paths answer GET and HEAD alone, any other method not found (404) as always: mounted without a 405.
@@ -78,6 +82,8 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.webhook, signedIn, '/api/v1/webhook');
   // The check by hand runs the session behind its own 405 (see checkByHandRoutes).
   mountRoutes(app, routes.checkByHand);
+  // A list's checks: the key's gate as the check's, or the session behind its own (see checkBatchRoutes).
+  mountRoutes(app, routes.checkBatch);
   mountRoutes(app, routes.usage, signedIn, '/api/v1/usage');
   // The organisation's team, the session only: its invitations and members' reset links, then its members.
   mountRoutes(app, routes.teamInvitations, signedIn);
@@ -97,12 +103,16 @@ export function createApp(runtime: ServerRuntime): Express {
 
 /** What the route table shares with the features: the check's limit and answers, and the signed-in gates. */
 interface SharedGates extends Pick<SessionOrApiKeyDeps, 'rateLimit' | 'dataEpoch'> {
+  answers: CheckAnswers;
   answer: RequestHandler[];
+  /** The data brought up to date with what other instances committed (several instances on PostgreSQL). */
+  fresh: RequestHandler[];
   signedIn: RequestHandler[];
 }
 
 /** Each feature's routes, defined once over its services: what createApp mounts, and the document lists. */
-function featureRoutes(runtime: ServerRuntime, { rateLimit, dataEpoch, answer, signedIn }: SharedGates) {
+function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
+  const { rateLimit, dataEpoch, answers, answer, fresh, signedIn } = shared;
   const { accounts, keys, declarations, postcodes, usage, sessions, clock, idleTimeoutMs, origins } = runtime;
   const linkDeps = { invitations: runtime.invitations, resets: runtime.passwordResets, accounts, origins };
   const { resetThrottle, linkThrottle } = runtime;
@@ -111,7 +121,7 @@ function featureRoutes(runtime: ServerRuntime, { rateLimit, dataEpoch, answer, s
   const audit = logFailures(runtime.audit, runtime.logger);
   const caller = { accounts, keys, clock, usage, audit, rateLimit, dataEpoch };
   return {
-    check: checkRoutes({ keys, declarations, postcodes, rateLimit, clock, dataEpoch, usage }, answer),
+    check: checkRoutes({ keys, rateLimit, clock, dataEpoch, usage }, answer),
     health: healthRoutes({ declarations, clock, backends: runtime.backends }),
     passwordReset: links.passwordReset,
     auth: authRoutes({ signIn: runtime.signIn, accounts, sessions, clock, idleTimeoutMs }),
@@ -131,6 +141,13 @@ function featureRoutes(runtime: ServerRuntime, { rateLimit, dataEpoch, answer, s
     alerts: alertsRoutes({ ...caller, alerts: runtime.alerts }),
     webhook: webhookRoutes({ ...caller, webhooks: runtime.webhooks }),
     checkByHand: checkByHandRoutes({ accounts, clock, before: signedIn, rateLimit, usage, answer }),
+    checkBatch: checkBatchRoutes({
+      ...caller,
+      answers,
+      allowance: runtime.batchAllowance,
+      beforeKey: dataEpoch ? [] : fresh,
+      signedIn,
+    }),
     usage: usageRoutes({ accounts, keys, rateLimit, clock, dataEpoch, usage }),
     teamInvitations: teamInvitationsRoutes(linkDeps),
     team: teamRoutes({ team: runtime.team, accounts }),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { DEFAULT_BATCH_ROWS_PER_DAY } from '../shared/api/check-batch';
 import { EMAIL_SHAPE } from '../shared/api/auth';
 import { hasLoneSurrogate } from '../shared/domain/text-hygiene';
 import { parseExtensionOrigins, parsePublicUrls } from './sessions/origin-policy';
@@ -183,6 +184,18 @@ export const ConfigSchema = z.object({
       .min(1)
       .max(10_000)
       .default(30),
+  ),
+  /**
+   * The rows an organisation may check in batches (POST /api/v1/check-batch, the console's list page) per Sydney day;
+   * beyond, a batch is refused 429 with Retry-After until midnight.
+   */
+  BATCH_ROWS_PER_DAY: optional(
+    z.coerce
+      .number({ error: 'must be a number of rows' })
+      .int('must be a whole number')
+      .min(1)
+      .max(10_000_000)
+      .default(DEFAULT_BATCH_ROWS_PER_DAY),
   ),
   /**
    * The built console (`npm run build:console`'s output) served at /console/; unset = .output/console beside the

@@ -17,6 +17,7 @@ import type { UsageService } from './usage/usage-service';
 import type { Logger } from './logger';
 import type { PostcodeIndex } from './postcodes/postcode-index';
 import type { SlidingWindowCounter } from './rate-limit/sliding-window';
+import type { BatchAllowance } from './check/batch-allowance';
 import type { OriginPolicy } from './sessions/origin-policy';
 import type { SessionStore } from './sessions/session-store';
 import type { Database } from './storage/postgres/database';
@@ -113,6 +114,8 @@ export interface DataRuntime extends AccountData {
 export interface ServerRuntime extends DataRuntime {
   postcodes: PostcodeIndex;
   rateLimitCounter: SlidingWindowCounter;
+  /** The rows each organisation may check in batches per Sydney day (BATCH_ROWS_PER_DAY). */
+  batchAllowance: BatchAllowance;
   sessions: SessionStore;
   sessionSecret: string;
   idleTimeoutMs: number;

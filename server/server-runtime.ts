@@ -51,6 +51,7 @@ export async function openServer(
   requireSharedSecret(config, auth);
   // Opened first, so that an unreachable Redis stops the start before the rest opens.
   const rateLimitCounter = overrides.rateLimitCounter ?? (await storage.rateLimit());
+  const batchAllowance = await storage.batchAllowance(config.BATCH_ROWS_PER_DAY);
   // Population-weighted LGAs: the bundled ABS correspondence, or POSTCODE_LGA_URL's (cached) when set.
   const postcodeService = overrides.postcodes
     ? null
@@ -100,6 +101,7 @@ export async function openServer(
     billing,
     postcodes,
     rateLimitCounter,
+    batchAllowance,
     sessions,
     sessionSecret,
     usage,

@@ -5,6 +5,7 @@ import { AlertsPage } from './pages/alerts/AlertsPage';
 import { BillingPage } from './pages/billing/BillingPage';
 import { CatchmentPage } from './pages/catchment/CatchmentPage';
 import { CheckPage } from './pages/check/CheckPage';
+import { CheckListPage } from './pages/check-list/CheckListPage';
 import { ExtensionPage } from './pages/extension/ExtensionPage';
 import { KeyPage } from './pages/key/KeyPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
@@ -30,6 +31,7 @@ export interface ConsolePage {
 export const PAGES: readonly ConsolePage[] = [
   { route: '', title: 'Overview', nav: true, render: (account) => <OverviewPage account={account} /> },
   { route: 'check', title: 'Check a postcode', nav: true, render: (account) => <CheckPage account={account} /> },
+  { route: 'check-list', title: 'Check a list', nav: true, render: (account) => <CheckListPage account={account} /> },
   { route: 'key', title: 'API key', nav: true, render: (account) => <KeyPage account={account} /> },
   { route: 'extension', title: 'Browser extension', nav: true, managers: true, render: () => <ExtensionPage /> },
   { route: 'billing', title: 'Billing', nav: true, render: (account) => <BillingPage account={account} /> },

@@ -1,4 +1,5 @@
 import { LoginThrottle, type LoginThrottleLimits } from '../auth/login-throttle';
+import { InMemoryBatchAllowance, type BatchAllowance } from '../check/batch-allowance';
 import type { BackendName, BackendProbe } from '../health/health-routes';
 import type { Logger } from '../logger';
 import { WINDOW_MS } from '../rate-limit/check-rate-limit';
@@ -24,6 +25,8 @@ export interface RedisSettings {
 export interface Counters {
   /** Where checks are counted (opened once). */
   rateLimit(): Promise<SlidingWindowCounter>;
+  /** The rows each organisation may check in batches per day (opened once, by the server). */
+  batchAllowance(perDay: number): Promise<BatchAllowance>;
   /** Failed sign-ins: while Redis is out every sign-in is answered 503, never let through uncounted. */
   loginThrottle(limits: LoginThrottleLimits, now: () => number): Promise<LoginThrottle>;
   /** Sessions in Redis under `${keyPrefix}sess:`; null without Redis (the documents' backend keeps them). */
@@ -61,6 +64,7 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
   if (!redis) {
     return {
       rateLimit: once(async () => new InMemorySlidingWindow(WINDOW_MS)),
+      batchAllowance: async (perDay) => new InMemoryBatchAllowance(perDay),
       loginThrottle: async (limits, now) => new LoginThrottle(limits, now),
       sessions: null,
       probes: {},
@@ -86,6 +90,18 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
   const bumps = new EpochBumps({ bump: async () => (await rateLimit()).bumpEpoch(), logger: logger ?? quiet });
   return {
     rateLimit,
+    async batchAllowance(perDay) {
+      const { RedisBatchAllowance } = await import('../check/redis-batch-allowance');
+      const allowance = await RedisBatchAllowance.open({
+        url: redis.url,
+        perDay,
+        keyPrefix: `${redis.keyPrefix}batch:`,
+        commandTimeoutMs: redis.commandTimeoutMs,
+        onError: throttledErrors(logger, 'list rows allowance (batches answered 503 until it is back)'),
+      });
+      stack.defer('the list rows allowance', () => allowance.close());
+      return allowance;
+    },
     async loginThrottle(limits, now) {
       const { RedisLoginCounter } = await import('../auth/redis-login-counter');
       const counter = await RedisLoginCounter.open({

@@ -3,6 +3,7 @@ import type { AccountStore } from '../accounts/account-records';
 import { accountsDocument } from '../accounts/accounts-document';
 import { JsonLinesAuditLog, type AuditLog } from '../audit/audit-log';
 import type { LoginThrottle, LoginThrottleLimits } from '../auth/login-throttle';
+import type { BatchAllowance } from '../check/batch-allowance';
 import type { CatchmentRepository } from '../catchment/catchment-repository';
 import { DocumentCatchments } from '../catchment/document-catchments';
 import { catchmentsDocument } from '../catchment/catchments-document';
@@ -76,6 +77,8 @@ export interface Storage {
   sessions(policy: SessionPolicy): Promise<SessionStore>;
   /** Where checks are counted: Redis when configured, else this process. */
   rateLimit(): Promise<SlidingWindowCounter>;
+  /** The daily allowance of batch rows: Redis when configured, else this process. */
+  batchAllowance(perDay: number): Promise<BatchAllowance>;
   /** Failed sign-ins, counted in Redis when configured, else in this process. */
   loginThrottle(limits: LoginThrottleLimits, now: () => number): Promise<LoginThrottle>;
   /**
@@ -282,6 +285,7 @@ function assemble(parts: Parts): Storage {
         (store) => store.close(),
       ),
     rateLimit: counted.rateLimit,
+    batchAllowance: counted.batchAllowance,
     loginThrottle: counted.loginThrottle,
     syncData: parts.syncData,
     dataEpoch: parts.dataEpoch ?? null,

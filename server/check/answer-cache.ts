@@ -1,17 +1,22 @@
+/** What the cache holds: anything that knows its size in bytes (a Buffer, an encoded answer). */
+export interface Sized {
+  readonly byteLength: number;
+}
+
 /**
  * Encoded check responses by postcode, suburb and day. A response depends only on those and on the data (its
  * version, when it was last updated and whether that is stale), so it is computed and turned into JSON once per data
  * version, not per request.
  * Bounded in bytes: the least recently used answers go first once `maxBytes` is reached.
  */
-export class AnswerCache {
-  private readonly entries = new Map<string, Buffer>();
+export class AnswerCache<T extends Sized = Buffer> {
+  private readonly entries = new Map<string, T>();
   private bytes = 0;
   private version: string | number | undefined;
 
   constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
 
-  get(version: string | number, key: string, compute: () => Buffer): Buffer {
+  get(version: string | number, key: string, compute: () => T): T {
     if (version !== this.version) {
       this.entries.clear();
       this.bytes = 0;
@@ -26,11 +31,11 @@ export class AnswerCache {
     }
     answer = compute();
     this.entries.set(key, answer);
-    this.bytes += answer.length;
+    this.bytes += answer.byteLength;
     for (const [oldKey, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
-      this.bytes -= old.length;
+      this.bytes -= old.byteLength;
     }
     return answer;
   }

@@ -24,22 +24,28 @@ export interface CheckByHandRoutesDeps {
 }
 
 /**
+ * Behind requireSession: 403 while the organisation's subscription is inactive, else the signed-in member is the
+ * caller "by hand (console)" — counted and limited as one more caller of the subscription, beside its keys.
+ */
+export function byHandCaller(clock: () => Date): RequestHandler {
+  return (_req, res, next) => {
+    const subscription = callerSubscription(res);
+    if (!subscription || !isSubscriptionActive(subscription, clock())) {
+      return next(new ContractError('subscription_inactive'));
+    }
+    res.locals.caller = { id: `${BY_HAND_PREFIX}${subscription.id}`, subscription };
+    next();
+  };
+}
+
+/**
  * POST /api/v1/session/check-postcode: the check for a member signed in to the console (a GP on desktop practice
  * software, any role), with the same body and answer as the API key's check. Refused 403 while the subscription is
  * inactive, rate-limited at the subscription's limit, counted in usage as "by hand (console)".
  */
 export function checkByHandRoutes(deps: CheckByHandRoutesDeps): Route[] {
-  const { clock } = deps;
-  const caller: RequestHandler = (_req, res, next) => {
-    const subscription = callerSubscription(res);
-    if (!subscription || !isSubscriptionActive(subscription, clock())) {
-      return next(new ContractError('subscription_inactive'));
-    }
-    // Counted and limited as one more caller of the subscription, beside its keys.
-    res.locals.caller = { id: `${BY_HAND_PREFIX}${subscription.id}`, subscription };
-    next();
-  };
-  const counting = deps.usage ? [countUsage(deps.usage, clock)] : [];
+  const caller = byHandCaller(deps.clock);
+  const counting = deps.usage ? [countUsage(deps.usage, deps.clock)] : [];
   return [
     defineRoute({
       endpoint: CHECK_ENDPOINTS.checkByHand,

@@ -1,74 +1,35 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { CHECK_ENDPOINTS, CheckRequest, type CheckResponse } from '../../shared/api/check';
-import type { ApiErrorCode } from '../../shared/api/errors';
-import { sydneyToday } from '../../shared/domain/dates';
-import { evaluateEligibility } from '../../shared/eligibility/evaluate';
-import type { DeclarationRepository } from '../declarations/declaration-repository';
+import { CHECK_ENDPOINTS } from '../../shared/api/check';
 import { ContractError } from '../contract-error';
 import { jsonBody } from '../http/json-body';
 import { API_KEY_AUTH, errorResponse } from '../http/openapi-registry';
 import { defineRoute, type Route } from '../http/route';
-import { withValidBody } from '../http/validate-request';
 import { apiKeyGate, type ApiKeyGateDeps } from '../keys/require-api-key';
-import type { PostcodeIndex } from '../postcodes/postcode-index';
-import { dataMetadata, lastRefreshOrUnavailable } from './data-metadata';
-import { AnswerCache } from './answer-cache';
+import { questionOf, type CheckAnswers } from './check-answers';
 
 /** The gate's `rateLimit` runs before the body is read too: every check is counted, however malformed. */
-export interface CheckRoutesDeps extends ApiKeyGateDeps {
-  declarations: DeclarationRepository;
-  postcodes: PostcodeIndex;
-}
-
-function errorForField(path: readonly PropertyKey[]): ApiErrorCode {
-  if (path[0] === 'date') return 'invalid_date';
-  if (path[0] === 'suburb') return 'invalid_suburb';
-  return 'invalid_postcode';
-}
+export type CheckRoutesDeps = ApiKeyGateDeps;
 
 /**
  * What answers a check once its caller is let through and counted: the body read, validated and answered from the
  * cache of encoded answers. Shared by the API key's check and the console's check by hand (check-by-hand-routes.ts).
  */
-export function answerHandlers(deps: Pick<CheckRoutesDeps, 'declarations' | 'postcodes' | 'clock'>): RequestHandler[] {
-  const { declarations, postcodes, clock } = deps;
-
-  const answers = new AnswerCache();
-
-  const check = (body: CheckRequest, _req: Request, res: Response): void => {
-    const now = clock();
-    const today = sydneyToday(now);
-    if (body.date !== undefined && body.date > today) throw new ContractError('invalid_date');
-    const lastUpdated = lastRefreshOrUnavailable(declarations, now);
-
-    const area =
-      body.suburb === undefined ? postcodes.get(body.postcode) : postcodes.narrow(body.postcode, body.suburb);
-    if (area === undefined) throw new ContractError('postcode_not_found');
-    if (area === null) throw new ContractError('invalid_suburb');
-
-    const day = body.date ?? today;
-    const metadata = dataMetadata(lastUpdated, now, day);
-    // A whole response depends only on the data, the day and the question, so it is encoded once and served as bytes
-    // (outside the JS heap: a response adds no kilobytes of short-lived strings for the GC to move).
-    const dataVersion = `${declarations.version}:${postcodes.version ?? 0}:${lastUpdated}:${metadata.stale}`;
-    const payload = answers.get(dataVersion, `${body.postcode}|${body.suburb ?? ''}|${day}`, () => {
-      const response: CheckResponse = {
-        success: true,
-        data: evaluateEligibility({ area, related: declarations.related(area.lgas), day, lastUpdated }),
-        metadata,
-      };
-      return Buffer.from(JSON.stringify(response));
-    });
+export function answerHandlers(answers: CheckAnswers, clock: () => Date): RequestHandler[] {
+  const check: RequestHandler = (req, res) => {
+    const read = questionOf(req.body);
+    if ('refused' in read) throw new ContractError(read.refused);
+    const answer = answers.answer(read.question, clock());
+    if (typeof answer === 'string') throw new ContractError(answer);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', payload.length);
-    res.end(payload);
+    res.setHeader('Content-Length', answer.response.length);
+    res.end(answer.response);
   };
-
-  return [jsonBody, withValidBody(CheckRequest, errorForField, check)];
+  return [jsonBody, check];
 }
 
-const rateLimitHeaders = z.object({
+/** What every answer of the check's rate limiter carries (the batch's too: it is counted as one check). */
+export const rateLimitHeaders = z.object({
   'X-RateLimit-Limit': z.string().meta({ description: 'Requests allowed per 60-second sliding window' }),
   'X-RateLimit-Remaining': z.string().meta({ description: 'Requests left in the current window' }),
   'X-RateLimit-Reset': z.string().meta({ description: 'Seconds until the oldest counted request leaves the window' }),
@@ -78,7 +39,7 @@ const rateLimitHeaders = z.object({
  * POST /api/v1/check-postcode, the hot path: its handlers read the request themselves (the key, the counting, the body
  * and its cached answer), so the route adds nothing per request.
  */
-export function checkRoutes(deps: CheckRoutesDeps, answer = answerHandlers(deps)): Route[] {
+export function checkRoutes(deps: CheckRoutesDeps, answer: RequestHandler[]): Route[] {
   return [
     defineRoute({
       endpoint: CHECK_ENDPOINTS.check,

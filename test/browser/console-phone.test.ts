@@ -205,6 +205,7 @@ describe('an owner on a phone', () => {
       },
     ],
     ['Check a postcode', (p) => p.getByLabel('Postcode', { exact: true }).waitFor()],
+    ['Check a list', (p) => p.getByLabel(/^Paste the rows/).waitFor()],
     ['API key', (p) => p.getByTestId('key-status').waitFor()],
     ['Browser extension', (p) => p.getByTestId('extension-package').waitFor()],
     ['Billing', (p) => p.getByTestId('billing-status').waitFor()],

@@ -42,6 +42,8 @@ export interface RowOutcome {
   state: RowState;
   /** In words, for bad_row and not_checked (and a refused item's message, reworded). */
   reason?: string;
+  /** How the row was read, when it was not as written ("Postcode 800 read as 0800 …"), in words. */
+  note?: string;
   /** What was asked, once the row could be read. */
   question?: RowQuestion;
   /** The day the declarations were judged on (YYYY-MM-DD): the row's service date, or the day it was run. */

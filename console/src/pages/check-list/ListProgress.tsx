@@ -1,0 +1,23 @@
+import { waitWords } from '../../../../ui/result/wait-words';
+import type { SendProgress } from './list-send';
+import { progressWords } from './list-words';
+
+/** A run under way: how many rows are checked, any wait for the practice's checks of the minute, and Cancel. */
+export function ListProgress({ progress, onCancel }: { progress: SendProgress | null; onCancel(): void }) {
+  return (
+    <section aria-labelledby="list-sending-heading">
+      <h2 id="list-sending-heading">Checking the list</h2>
+      <p role="status" data-testid="list-progress">
+        {progress ? progressWords(progress.checked, progress.total) : ''}
+        {progress?.waiting !== undefined &&
+          `. Your practice's checks for this minute are used up: waiting ${waitWords(progress.waiting)}, then going on.`}
+      </p>
+      <progress max={progress?.total || 1} value={progress?.checked ?? 0} aria-label="Rows checked" />
+      <p className="actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </p>
+    </section>
+  );
+}

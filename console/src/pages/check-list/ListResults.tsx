@@ -1,0 +1,162 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ListTable, RowOutcome, RowState } from './list-model';
+import { countStates, sortedRows, type SortOrder } from './list-outcomes';
+import { rows as rowWords, STATE_ORDER, STATE_WORDS } from './list-words';
+import { ResultRow } from './ResultRow';
+
+const SORTS: { value: SortOrder; label: string }[] = [
+  { value: 'row', label: 'Row order' },
+  { value: 'state', label: 'Result' },
+  { value: 'postcode', label: 'Postcode' },
+  { value: 'date', label: 'Date judged on' },
+];
+
+/** Columns before the practice's own: row, result, council area, disasters, date judged on. */
+const RESULT_COLUMNS = ['Row', 'Result', 'Council area (LGA)', 'Disasters', 'Judged on'];
+
+interface FilterProps {
+  outcomes: readonly RowOutcome[];
+  filter: RowState | null;
+  onFilter(state: RowState | null): void;
+}
+
+/** The counts per state, together every row of the list: each a button that shows only those rows. */
+function StateCounts({ outcomes, filter, onFilter }: FilterProps) {
+  const counts = useMemo(() => countStates(outcomes), [outcomes]);
+  const button = (state: RowState | null, label: string, marker: string | null, n: number) => (
+    <li key={state ?? 'every'}>
+      <button
+        type="button"
+        aria-pressed={filter === state}
+        onClick={() => onFilter(state)}
+        data-state={state ?? 'every'}
+      >
+        {marker && (
+          <span className="list-marker" aria-hidden="true">
+            {marker}
+          </span>
+        )}{' '}
+        {label}: {n.toLocaleString('en-AU')}
+      </button>
+    </li>
+  );
+  return (
+    <ul className="list-counts" aria-label="Rows by result (show only these)" data-testid="list-counts">
+      {button(null, 'All rows', null, outcomes.length)}
+      {STATE_ORDER.filter((s) => counts[s] > 0).map((s) =>
+        button(s, STATE_WORDS[s].short, STATE_WORDS[s].marker, counts[s]),
+      )}
+    </ul>
+  );
+}
+
+interface TableProps {
+  table: ListTable;
+  outcomes: readonly RowOutcome[];
+  /** The rows' places in the list, as filtered and sorted. */
+  shown: readonly number[];
+}
+
+/**
+ * The results as a table that draws only the rows in view (5,000 rows scroll smoothly), while telling assistive
+ * technology how many rows there are and where each drawn one stands (aria-rowcount, aria-rowindex); spacer rows
+ * keep the scroll height of the rows not drawn.
+ */
+function ResultsTable({ table, outcomes, shown }: TableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // The console has no React Compiler, so the virtualizer's unmemoisable functions are used as TanStack documents.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 64,
+    overscan: 8,
+  });
+  // Another filter or order starts at the top: the rows in view before are not the first of the new ones.
+  useEffect(() => virtualizer.scrollToOffset(0), [shown, virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const spacer = (height: number) =>
+    height > 0 && (
+      <tr aria-hidden="true" className="list-spacer">
+        <td colSpan={RESULT_COLUMNS.length + table.headers.length} style={{ height }} />
+      </tr>
+    );
+  return (
+    <div
+      ref={scroller}
+      className="list-results-scroll"
+      role="region"
+      aria-label="Results, one line per row of the list"
+      tabIndex={0}
+    >
+      <table className="list-results" aria-rowcount={shown.length + 1} data-testid="list-results">
+        <thead>
+          <tr aria-rowindex={1}>
+            {RESULT_COLUMNS.map((c) => (
+              <th scope="col" key={c} className={`list-col-${c.split(' ')[0]!.toLowerCase()}`}>
+                {c}
+              </th>
+            ))}
+            {table.headers.map((h, i) => (
+              <th scope="col" key={i} className="list-col-own">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {spacer(before)}
+          {items.map((item) => {
+            const index = shown[item.index]!;
+            return (
+              <ResultRow
+                key={index}
+                index={index}
+                position={item.index}
+                cells={table.rows[index]!}
+                outcome={outcomes[index]!}
+                measure={virtualizer.measureElement}
+              />
+            );
+          })}
+          {spacer(after)}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Every row of the list with its result, beside the practice's own columns: counts that filter, a sort, the table. */
+export function ListResults({ table, outcomes }: { table: ListTable; outcomes: readonly RowOutcome[] }) {
+  const [filter, setFilter] = useState<RowState | null>(null);
+  const [order, setOrder] = useState<SortOrder>('row');
+  const sorted = useMemo(() => sortedRows(outcomes, order), [outcomes, order]);
+  const shown = useMemo(
+    () => (filter === null ? sorted : sorted.filter((i) => outcomes[i]!.state === filter)),
+    [sorted, filter, outcomes],
+  );
+  return (
+    <>
+      <StateCounts outcomes={outcomes} filter={filter} onFilter={setFilter} />
+      <div className="field list-sort">
+        <label htmlFor="list-sort">Sort by</label>
+        <select id="list-sort" value={order} onChange={(e) => setOrder(e.target.value as SortOrder)}>
+          {SORTS.map(({ value, label }) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p role="status" className="hint" data-testid="list-shown">
+        {filter === null
+          ? `Showing all ${rowWords(shown.length)}.`
+          : `Showing ${rowWords(shown.length)}: ${STATE_WORDS[filter].label.toLowerCase()}.`}
+      </p>
+      <ResultsTable table={table} outcomes={outcomes} shown={shown} />
+    </>
+  );
+}

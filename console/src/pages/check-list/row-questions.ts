@@ -1,0 +1,76 @@
+import { FIRST_CHECK_DATE } from '../../../../shared/api/check';
+import { isCalendarDate, toDisplayDate } from '../../../../shared/domain/dates';
+import type { ColumnMapping, RowQuestion } from './list-model';
+
+/** What one row of the list asks, with a note on how it was read; or why it cannot be asked. */
+export type RowReading = { ok: true; question: RowQuestion; note?: string } | { ok: false; reason: string };
+
+const MAX_SUBURB = 100;
+
+/**
+ * A postcode as the list holds it: 4 digits; or 3 that a spreadsheet made of a postcode with a leading zero (NT's
+ * 0800–0999, the ACT's 0200–0299), given back their zero and said so.
+ */
+export function readPostcode(raw: string): { postcode: string; note?: string } | { reason: string } {
+  const value = raw.trim();
+  if (value === '') return { reason: 'No postcode in this row' };
+  if (/^\d{4}$/.test(value)) return { postcode: value };
+  if (/^[289]\d\d$/.test(value)) {
+    return {
+      postcode: `0${value}`,
+      note: `Postcode ${value} read as 0${value} (a spreadsheet drops the leading zero)`,
+    };
+  }
+  return { reason: `“${value}” is not a postcode: Australian postcodes have 4 digits` };
+}
+
+const pad2 = (n: string) => n.padStart(2, '0');
+
+/** dd/mm/yyyy, d/m/yyyy, dd-mm-yyyy, dd.mm.yyyy or YYYY-MM-DD, each perhaps followed by a time (an export's). */
+const DAY_FIRST = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T].*)?$/;
+const YEAR_FIRST = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?$/;
+const SHORT_YEAR = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}(?:[ T].*)?$/;
+
+/**
+ * A service date as YYYY-MM-DD. `today` (YYYY-MM-DD, Sydney): a later date has no answer yet. The declaration records
+ * begin in 2006, so an earlier date cannot be checked either.
+ */
+export function readDate(raw: string, today: string): { date: string } | { reason: string } {
+  const value = raw.trim();
+  const dayFirst = DAY_FIRST.exec(value);
+  const yearFirst = YEAR_FIRST.exec(value);
+  let date: string;
+  if (dayFirst) date = `${dayFirst[3]}-${pad2(dayFirst[2]!)}-${pad2(dayFirst[1]!)}`;
+  else if (yearFirst) date = `${yearFirst[1]}-${pad2(yearFirst[2]!)}-${pad2(yearFirst[3]!)}`;
+  else if (SHORT_YEAR.test(value)) {
+    return { reason: `The date ${value} has a 2-digit year: write it in full, as dd/mm/yyyy` };
+  } else return { reason: `The date “${value}” could not be read: write it as dd/mm/yyyy or YYYY-MM-DD` };
+  const written = value.split(/[ T]/)[0]!;
+  if (!isCalendarDate(date)) return { reason: `The date ${written} is not a real date` };
+  if (date > today) return { reason: `The date ${written} is in the future: it can only be checked once it has come` };
+  if (date < FIRST_CHECK_DATE) {
+    return {
+      reason: `The date ${written} is before ${toDisplayDate(FIRST_CHECK_DATE)}, where the disaster records begin`,
+    };
+  }
+  return { date };
+}
+
+/** A row of the list as the question it sends: only the mapped postcode, suburb and date, read and checked. */
+export function readRow(row: readonly string[], mapping: ColumnMapping, today: string): RowReading {
+  const postcode = readPostcode(row[mapping.postcode] ?? '');
+  if ('reason' in postcode) return { ok: false, reason: postcode.reason };
+  const question: RowQuestion = { postcode: postcode.postcode };
+  const suburb = mapping.suburb === null ? '' : (row[mapping.suburb] ?? '').trim().replace(/\s+/g, ' ');
+  if (suburb.length > MAX_SUBURB) {
+    return { ok: false, reason: `The suburb is longer than ${MAX_SUBURB} characters` };
+  }
+  if (suburb) question.suburb = suburb;
+  const rawDate = mapping.date === null ? '' : (row[mapping.date] ?? '');
+  if (rawDate.trim()) {
+    const date = readDate(rawDate, today);
+    if ('reason' in date) return { ok: false, reason: date.reason };
+    question.date = date.date;
+  }
+  return postcode.note ? { ok: true, question, note: postcode.note } : { ok: true, question };
+}
