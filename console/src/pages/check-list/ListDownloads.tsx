@@ -43,7 +43,7 @@ export function ListDownloads({ run }: { run: ListRun }) {
   };
   return (
     <section aria-labelledby="list-downloads-heading" className="list-downloads" data-testid="list-downloads">
-      <h2 id="list-downloads-heading">Keep the results</h2>
+      <h3 id="list-downloads-heading">Keep the results</h3>
       <p className="hint">
         Made in this browser: your own columns (names, dates of birth, Medicare numbers …) never leave this computer.
         The CSV is your list with the results beside each row; the report, printed or saved as PDF from the print
@@ -79,8 +79,8 @@ export function ListDownloads({ run }: { run: ListRun }) {
         <label htmlFor="list-report-own-columns">Put your own columns in the report too</label>
       </p>
       <p className="hint" id="list-report-own-hint">
-        Off unless you tick it: each line of the report gives its row number in your spreadsheet, so a report you hand
-        on need not carry patients&apos; names or Medicare numbers.
+        Off unless you tick it: each line of the report gives its row number in your list, so a report you hand on need
+        not carry patients&apos; names or Medicare numbers.
       </p>
       <NoticeLine notice={notice} />
       {report.made && <ListReport id={REPORT_ID} run={run} includeOwnColumns={includeOwnColumns} preview={preview} />}

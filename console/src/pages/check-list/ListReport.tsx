@@ -12,7 +12,7 @@ import './list-report.css';
 function TheRule() {
   return (
     <section className="list-report-part" aria-labelledby="list-report-rule">
-      <h3 id="list-report-rule">The rule, as published</h3>
+      <h4 id="list-report-rule">The rule, as published</h4>
       <p>
         Medicare pays for a GP telehealth service (such as items 91891, 91892 and 91893) only where the patient has an
         established clinical relationship with the practice — a face-to-face service in the last 12 months — unless an
@@ -38,7 +38,7 @@ function TheRule() {
 function TheData({ metadata }: { metadata: ListRun['metadata'] }) {
   return (
     <section className="list-report-part" aria-labelledby="list-report-data">
-      <h3 id="list-report-data">The data</h3>
+      <h4 id="list-report-data">The data</h4>
       <dl className="list-report-facts">
         <dt>Disaster declarations</dt>
         <dd data-testid="list-report-source">
@@ -70,7 +70,10 @@ function Line({ line }: { line: ReportLine }) {
       <p className="list-report-line">
         <strong>Row {line.row}</strong> · Postcode {line.postcode || '(none)'}
         {line.suburb && `, ${line.suburb}`} · {line.verdict}
-        {line.councilAreas && ` — council area (LGA): ${line.councilAreas}`}
+        {line.councilAreas &&
+          (line.state === 'some'
+            ? ` — check the patient's council area (LGA): ${line.councilAreas}`
+            : ` — council area (LGA): ${line.councilAreas}`)}
       </p>
       {line.disasters.length > 0 && (
         <ul className="list-report-disasters">
@@ -83,6 +86,7 @@ function Line({ line }: { line: ReportLine }) {
         </ul>
       )}
       {line.reason && <p className="list-report-reason">Reason: {line.reason}</p>}
+      {line.note && <p className="list-report-reason">Read as: {line.note}</p>}
       {line.own.length > 0 && (
         <p className="list-report-own">{line.own.map((c) => `${c.heading}: ${c.cell}`).join(' · ')}</p>
       )}
@@ -117,7 +121,7 @@ export function ListReport({
       aria-labelledby="list-report-title"
       data-testid="list-report"
     >
-      <h2 id="list-report-title">Telehealth disaster exemption: a checked list</h2>
+      <h3 id="list-report-title">Telehealth disaster exemption: a checked list</h3>
       <dl className="list-report-facts">
         <dt>Organisation</dt>
         <dd>{run.organisation}</dd>
@@ -125,7 +129,7 @@ export function ListReport({
         <dd>{run.ranBy}</dd>
         <dt>Checked on</dt>
         <dd>{displayInstant(run.ranAt)}</dd>
-        <dt>Days judged on</dt>
+        <dt>Period (days judged on)</dt>
         <dd data-testid="list-report-period">{periodWords(run.period)}</dd>
         <dt>Rows</dt>
         <dd>
@@ -142,10 +146,10 @@ export function ListReport({
       <TheRule />
       <TheData metadata={run.metadata} />
       <section className="list-report-part" aria-labelledby="list-report-rows">
-        <h3 id="list-report-rows">Every row</h3>
+        <h4 id="list-report-rows">Every row</h4>
         <p className="hint">
-          Row numbers are those of your spreadsheet (its heading is row 1). A row with a service date says what held on
-          that date.
+          Rows are numbered as on the page: row 1 is the first row under your list&apos;s headings. A row with a service
+          date says what held on that date.
         </p>
         <ol className="list-report-rows" data-testid="list-report-rows">
           {lines.map((line) => (

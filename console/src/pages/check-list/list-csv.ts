@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { sydneyToday } from '../../../../shared/domain/dates';
 import { displayDate } from '../../../../ui/common/display-dates';
 import type { ListRun, RowOutcome } from './list-model';
-import { councilAreaWords, heldDisasters, instrumentWords, ROW_STATE_WORDS, rowOutcome } from './row-words';
+import { councilAreaWords, heldDisasters, instrumentWords, rowOutcome, stateWords } from './row-words';
 
 /** The columns added after the practice's own, in this order. */
 export const RESULT_COLUMNS = [
@@ -15,6 +15,7 @@ export const RESULT_COLUMNS = [
   'State declaration or DRFA activation',
   'Judged on',
   'Reason',
+  'Note',
 ] as const;
 
 /**
@@ -31,7 +32,7 @@ function resultCells(outcome: RowOutcome): string[] {
   const held = heldDisasters(outcome);
   const each = (cell: (d: (typeof held)[number]) => string) => held.map(cell).join('; ');
   return [
-    ROW_STATE_WORDS[outcome.state],
+    stateWords(outcome.state),
     councilAreaWords(outcome),
     each((d) => d.title),
     each((d) => d.agrn),
@@ -40,6 +41,7 @@ function resultCells(outcome: RowOutcome): string[] {
     each(instrumentWords),
     outcome.judgedOn ? displayDate(outcome.judgedOn) : '',
     outcome.reason ?? outcome.answer?.summary.headline_text ?? '',
+    outcome.note ?? '',
   ];
 }
 

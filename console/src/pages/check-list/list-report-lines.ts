@@ -5,12 +5,12 @@ import {
   disasterPeriod,
   heldDisasters,
   instrumentWords,
-  ROW_STATE_WORDS,
-  ROW_STATES,
+  rowNumber,
   rowOutcome,
   rowPlace,
-  spreadsheetRow,
+  stateWords,
 } from './row-words';
+import { STATE_ORDER, STATE_WORDS } from './list-words';
 
 /** A disaster that held on the day a row was judged on, as the report names it. */
 export interface ReportDisaster {
@@ -30,7 +30,7 @@ export interface OwnCell {
 
 /** One line of the printable report: one row of the list, whatever became of it. */
 export interface ReportLine {
-  /** The row's number in the practice's spreadsheet (its heading is row 1). */
+  /** The row's number as the page shows it (1: the first row after the headings). */
   row: number;
   state: RowState;
   postcode: string;
@@ -40,23 +40,25 @@ export interface ReportLine {
    * judged on the day of the check and says so; a row never judged says only its state.
    */
   verdict: string;
-  /** "Lismore; Kyogle", or with "(covered)" / "(not covered)" when only some are; '' without an answer. */
+  /**
+   * "Lismore; Kyogle", or with "(covered)" / "(not covered)" when only some are, since the patient's decides; ''
+   * without an answer.
+   */
   councilAreas: string;
   disasters: ReportDisaster[];
   /** Why a row has no answer (bad, not found, not checked); null when it has one. */
   reason: string | null;
+  /** How the row was read when not as written ("Postcode 800 read as 0800"); null when as written. */
+  note: string | null;
   /** The practice's other columns (not postcode, suburb or date), when asked for; empty cells left out. */
   own: OwnCell[];
 }
 
-const lowerFirst = (words: string) => words.charAt(0).toLowerCase() + words.slice(1);
-
 function verdictOf(state: RowState, judgedOn: string | undefined, dated: boolean): string {
-  const words = ROW_STATE_WORDS[state];
-  if (!judgedOn) return words;
+  if (!judgedOn) return STATE_WORDS[state].label;
   const day = displayDate(judgedOn);
   const when = dated ? `On ${day}` : `On ${day} (the day of the check: the row has no service date)`;
-  return `${when}: ${lowerFirst(words)}`;
+  return `${when}: ${STATE_WORDS[state].short.toLowerCase()}`;
 }
 
 function ownCells(run: ListRun, index: number): OwnCell[] {
@@ -74,7 +76,7 @@ export function reportLines(run: ListRun, { includeOwnColumns = false } = {}): R
     const outcome = rowOutcome(run, index);
     const { postcode, suburb } = rowPlace(run, index);
     return {
-      row: spreadsheetRow(index),
+      row: rowNumber(index),
       state: outcome.state,
       postcode,
       suburb,
@@ -87,6 +89,7 @@ export function reportLines(run: ListRun, { includeOwnColumns = false } = {}): R
         instrument: d.instrument_note ?? instrumentWords(d),
       })),
       reason: outcome.answer ? null : (outcome.reason ?? null),
+      note: outcome.note ?? null,
       own: includeOwnColumns ? ownCells(run, index) : [],
     };
   });
@@ -99,7 +102,7 @@ export function stateCounts(run: ListRun): { state: RowState; words: string; cou
     const { state } = rowOutcome(run, index);
     counts.set(state, (counts.get(state) ?? 0) + 1);
   });
-  return ROW_STATES.map((state) => ({ state, words: ROW_STATE_WORDS[state], count: counts.get(state) ?? 0 }));
+  return STATE_ORDER.map((state) => ({ state, words: stateWords(state), count: counts.get(state) ?? 0 }));
 }
 
 /** The report's period: "10/03/2025 to 29/11/2026", one day alone, or why there is none. */

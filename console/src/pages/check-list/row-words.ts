@@ -2,24 +2,15 @@ import type { DisasterView, Instrument } from '../../../../shared/api/check';
 import { answerCoveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import { displayDate } from '../../../../ui/common/display-dates';
 import type { ListRun, RowOutcome, RowState } from './list-model';
+import { STATE_WORDS } from './list-words';
 
 /**
  * A row's result in the words of the list's downloads (its CSV and its printable report): one place, so that the file
  * a practice keeps and the report it prints never say a row's result two ways.
  */
 
-/** Every state in the order the counts are given: the answers first, then the rows without one. */
-export const ROW_STATES: readonly RowState[] = ['all', 'some', 'none', 'not_found', 'bad_row', 'not_checked'];
-
-export const ROW_STATE_WORDS: Record<RowState, string> = {
-  all: 'Covered',
-  // Never a plain "covered": only some of the postcode's council areas are, and the patient's decides.
-  some: 'Partly covered — check the council area',
-  none: 'Not covered',
-  not_found: 'Postcode not found',
-  bad_row: 'Bad row',
-  not_checked: 'Not checked',
-};
+/** A row's state in the page's own words (list-words.ts), so the page, the file and the report say it alike. */
+export const stateWords = (state: RowState) => STATE_WORDS[state].label;
 
 export const INSTRUMENT_WORDS: Record<Instrument, string> = {
   state_declaration: 'State declaration',
@@ -32,8 +23,8 @@ const NOT_REACHED: RowOutcome = { state: 'not_checked', reason: 'The check stopp
 /** The outcome of the row at `index`. */
 export const rowOutcome = (run: ListRun, index: number): RowOutcome => run.outcomes[index] ?? NOT_REACHED;
 
-/** The spreadsheet's number of a row (its heading is row 1), which ties a report line to the practice's own file. */
-export const spreadsheetRow = (index: number) => index + 2;
+/** A row's number as the page's results show it: 1 is the first row after the headings. */
+export const rowNumber = (index: number) => index + 1;
 
 /** The disasters that held on the day judged on (the answer's active ones): what a claim's review asks about. */
 export const heldDisasters = (outcome: RowOutcome): DisasterView[] =>

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { listCsv, listCsvName, RESULT_COLUMNS } from '../../../../console/src/pages/check-list/list-csv';
-import { HEADERS, listRun, ROWS } from './list-fixtures';
+import { HEADERS, listRun, NOTE, ROWS } from './list-fixtures';
 
 /** The CSV as a spreadsheet reads it back: its rows of cells (without the byte order mark). */
 function cellsOf(csv: string): string[][] {
@@ -56,7 +56,7 @@ describe('listCsv', () => {
   it('gives each row its result: the state, council areas, the disasters that held on the day judged on', () => {
     const results = rows.map((cells) => Object.fromEntries(RESULT_COLUMNS.map((c, i) => [c, cells[own + i]])));
     expect(results[0]).toEqual({
-      Result: 'Covered',
+      Result: 'Covered — all of the council area',
       'Council area (LGA)': 'Lismore',
       // The 2017 flood had ended by 10/03/2025: only the one that held is listed.
       Disasters: 'NSW Floods (February 2025)',
@@ -66,6 +66,7 @@ describe('listCsv', () => {
       'State declaration or DRFA activation': 'State declaration',
       'Judged on': '10/03/2025',
       Reason: expect.stringMatching(/^Eligible/),
+      Note: '',
     });
     expect(results[1]).toMatchObject({
       Result: 'Partly covered — check the council area',
@@ -78,10 +79,11 @@ describe('listCsv', () => {
       'Council area (LGA)': 'Brisbane',
       Disasters: '',
       'Judged on': '11/03/2025',
+      Note: NOTE,
     });
     expect(results[3]).toEqual({
       ...Object.fromEntries(RESULT_COLUMNS.map((c) => [c, ''])),
-      Result: 'Bad row',
+      Result: 'Row could not be read',
       Reason: 'The postcode “12AB” is not an Australian postcode (4 digits).',
     });
     expect(results[4]).toMatchObject({ Result: 'Postcode not found', Reason: expect.stringContaining('0999') });
@@ -101,7 +103,7 @@ describe('listCsv', () => {
     expect(head2).toEqual(['Postcode', '', ...RESULT_COLUMNS]);
     expect(more[0]!.slice(0, 3)).toEqual(['2480', 'extra', 'Partly covered — check the council area']);
     expect(more[1]!.slice(0, 3)).toEqual(['4000', '', 'Not checked']);
-    expect(more[1]!.at(-1)).toBe('The check stopped before this row.');
+    expect(more[1]![2 + RESULT_COLUMNS.indexOf('Reason')]).toBe('The check stopped before this row.');
   });
 
   it('is named by the Sydney day the list was checked', () => {

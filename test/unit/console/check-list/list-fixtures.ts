@@ -55,6 +55,9 @@ function answer(
 export const STATE_NOTE =
   'Declared by the NSW Government: its natural disaster declaration carries this disaster reference (AGRN).';
 
+/** How the page read a row that was not as written. */
+export const NOTE = 'Date 11/3/25 read as 11/03/2025';
+
 export const HEADERS = ['Patient name', 'Postcode', 'Suburb', 'Service date', 'Notes'];
 export const ROWS: string[][] = [
   ['Zoë Nguyễn', '2480', 'Lismore', '10/03/2025', 'Says "hi", then, leaves'],
@@ -98,6 +101,7 @@ export const OUTCOMES: RowOutcome[] = [
   {
     state: 'none',
     question: { postcode: '4000', suburb: 'Brisbane City', date: '2025-03-11' },
+    note: NOTE,
     judgedOn: '2025-03-11',
     answer: answer('4000', 'QLD', [BRISBANE], [], '2025-03-11'),
   },

@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { periodWords, reportLines, stateCounts } from '../../../../console/src/pages/check-list/list-report-lines';
-import { listRun, ROWS, STATE_NOTE } from './list-fixtures';
+import { listRun, NOTE, ROWS, STATE_NOTE } from './list-fixtures';
 
 describe('reportLines', () => {
   const lines = reportLines(listRun());
 
-  it('has one line per row of the list, in order, numbered as the spreadsheet numbers them', () => {
+  it('has one line per row of the list, in order, numbered as the page numbers them', () => {
     expect(lines.map((l) => [l.row, l.state])).toEqual([
-      [2, 'all'],
-      [3, 'some'],
-      [4, 'none'],
-      [5, 'bad_row'],
-      [6, 'not_found'],
-      [7, 'not_checked'],
+      [1, 'all'],
+      [2, 'some'],
+      [3, 'none'],
+      [4, 'bad_row'],
+      [5, 'not_found'],
+      [6, 'not_checked'],
     ]);
   });
 
   it('says what held on the service date of a dated row, with the disasters that held and their instrument', () => {
     expect(lines[0]).toEqual({
-      row: 2,
+      row: 1,
       state: 'all',
       postcode: '2480',
       suburb: 'Lismore',
@@ -34,15 +34,20 @@ describe('reportLines', () => {
         },
       ],
       reason: null,
+      note: null,
       own: [],
     });
-    expect(lines[2]).toMatchObject({ verdict: 'On 11/03/2025: not covered', councilAreas: 'Brisbane', disasters: [] });
+    expect(lines[2]).toMatchObject({
+      verdict: 'On 11/03/2025: not covered',
+      councilAreas: 'Brisbane',
+      disasters: [],
+      note: NOTE,
+    });
   });
 
   it('a row without a service date says it was judged on the day of the check; a partly covered one names each area', () => {
     expect(lines[1]).toMatchObject({
-      verdict:
-        'On 29/11/2026 (the day of the check: the row has no service date): partly covered — check the council area',
+      verdict: 'On 29/11/2026 (the day of the check: the row has no service date): partly covered',
       councilAreas: 'Lismore (covered); Kyogle (not covered)',
       postcode: '2480',
       suburb: '',
@@ -52,12 +57,12 @@ describe('reportLines', () => {
   it('keeps bad and unchecked rows, each with its reason and the cells as read', () => {
     expect(lines[3]).toMatchObject({
       postcode: '12AB',
-      verdict: 'Bad row',
+      verdict: 'Row could not be read',
       reason: 'The postcode “12AB” is not an Australian postcode (4 digits).',
       disasters: [],
     });
     expect(lines[4]).toMatchObject({
-      verdict: 'On 29/11/2026 (the day of the check: the row has no service date): postcode not found',
+      verdict: 'On 29/11/2026 (the day of the check: the row has no service date): not found',
     });
     expect(lines[4]!.reason).toContain('0999');
     expect(lines[5]).toMatchObject({ verdict: 'Not checked', reason: expect.stringContaining('allowance') });
@@ -95,18 +100,18 @@ describe('reportLines', () => {
       reportLines(run)
         .slice(2)
         .map((l) => [l.row, l.verdict, l.reason]),
-    ).toEqual([4, 5, 6, 7].map((row) => [row, 'Not checked', 'The check stopped before this row.']));
+    ).toEqual([3, 4, 5, 6].map((row) => [row, 'Not checked', 'The check stopped before this row.']));
   });
 });
 
 describe('stateCounts and periodWords', () => {
   it('counts every state, none left out', () => {
     expect(stateCounts(listRun()).map((c) => [c.words, c.count])).toEqual([
-      ['Covered', 1],
+      ['Covered — all of the council area', 1],
       ['Partly covered — check the council area', 1],
       ['Not covered', 1],
       ['Postcode not found', 1],
-      ['Bad row', 1],
+      ['Row could not be read', 1],
       ['Not checked', 1],
     ]);
   });
