@@ -295,6 +295,13 @@ describe('Usage on the Overview', () => {
     // The key's checks beside the member's by hand above: two rows in the table of keys.
     expect((await checkPostcode(h.server, clinic.apiKey, { postcode: '4000' })).status).toBe(200);
     expect((await checkPostcode(h.server, clinic.apiKey, { postcode: 'abcd' })).status).toBe(400);
+    // A list of three rows sent by the key: one request among the checks, three list rows apart.
+    const batch = await fetch(`${h.server.url}/api/v1/check-batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': clinic.apiKey! },
+      body: JSON.stringify({ items: [{ postcode: '4000' }, { postcode: '2480' }, { postcode: '12AB' }] }),
+    });
+    expect(batch.status).toBe(200);
     w = await signedIn(MEMBER, PASSWORD);
     page = w.page;
     await page
@@ -306,10 +313,14 @@ describe('Usage on the Overview', () => {
 
   it('shows the last 30 days: totals, a chart named by them, and today’s counts in the table of days', async () => {
     const usage = (await usageJson(page, 30)).data;
-    const { answered, refused, rate_limited } = usage.totals;
+    const { answered, refused, rate_limited, batch_rows } = usage.totals;
+    expect(batch_rows).toBe(3);
     await expect
       .poll(() => page.getByTestId('usage-totals').textContent())
-      .toBe(`Last 30 days: ${answered} answered, ${refused} not answered, ${rate_limited} over the limit.`);
+      .toBe(
+        `Last 30 days: ${answered} answered, ${refused} not answered, ${rate_limited} over the limit; ` +
+          `${batch_rows} list rows checked.`,
+      );
     expect(
       await main(page)
         .getByRole('img', { name: /^Checks per day from/ })
@@ -320,8 +331,13 @@ describe('Usage on the Overview', () => {
     const today = usage.days.at(-1);
     const [day, ...cells] = await rows.first().locator('th, td').allTextContents();
     expect(day).toBe(today.date.split('-').reverse().join('/'));
-    expect(cells.slice(0, 3)).toEqual([String(today.answered), String(today.refused), String(today.rate_limited)]);
-    expect(cells[3]).toContain(`by hand (console): `);
+    expect(cells.slice(0, 4)).toEqual([
+      String(today.answered),
+      String(today.refused),
+      String(today.rate_limited),
+      String(today.batch_rows),
+    ]);
+    expect(cells[4]).toContain(`by hand (console): `);
     expect(today.answered).toBeGreaterThan(0);
   });
 
@@ -329,8 +345,18 @@ describe('Usage on the Overview', () => {
     const keys = page.getByTestId('usage-keys').locator('tbody th');
     const names = await keys.allTextContents();
     expect(names).toEqual(expect.arrayContaining(['by hand (console)', clinic.apiKey!.slice(0, 12)]));
+    expect(await page.getByTestId('usage-keys').locator('thead th').allTextContents()).toEqual([
+      'Key',
+      'Answered',
+      'Not answered',
+      'Over the limit',
+      'List rows checked',
+    ]);
     const byHand = page.getByTestId('usage-keys').locator('tbody tr', { hasText: 'by hand (console)' });
-    const [, answered, refused] = await byHand.locator('th, td').allTextContents();
+    const [, answered, refused, , byHandRows] = await byHand.locator('th, td').allTextContents();
+    expect(byHandRows).toBe('0');
+    const byKey = page.getByTestId('usage-keys').locator('tbody tr', { hasText: clinic.apiKey!.slice(0, 12) });
+    expect((await byKey.locator('td').allTextContents())[3]).toBe('3');
     // The member's checks above: several answered; 0100, 0999, the wrong suburb and the one over the limit refused.
     expect(Number(answered)).toBeGreaterThanOrEqual(3);
     expect(Number(refused)).toBeGreaterThanOrEqual(3);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageDay } from '../../../shared/api/usage';
-import { keyTotals, scaleTop, usageBars, type ChartBox } from '../../../console/src/pages/overview/usage-chart';
+import {
+  countWords,
+  keyTotals,
+  scaleTop,
+  usageBars,
+  usageWords,
+  type ChartBox,
+} from '../../../console/src/pages/overview/usage-chart';
 
 const BOX: ChartBox = { width: 120, height: 110, left: 10, right: 10, top: 10, bottom: 0 };
 
@@ -66,5 +73,33 @@ describe('keyTotals', () => {
       { key_prefix: 'by hand (console)', answered: 2, refused: 0, rate_limited: 0, batch_rows: 0 },
     ]);
     expect(keyTotals([day('2026-05-01', 0)])).toEqual([]);
+  });
+});
+
+describe('usageWords', () => {
+  it('says the checks, then the list rows apart (a batch of rows is one check), with thousands separated', () => {
+    const counts = { answered: 1200, refused: 2, rate_limited: 0, batch_rows: 3400 };
+    expect(usageWords(counts)).toBe('1,200 answered, 2 not answered, 0 over the limit; 3,400 list rows checked');
+    expect(usageWords({ ...counts, batch_rows: 1 })).toMatch(/; 1 list row checked$/);
+    expect(usageWords({ ...counts, batch_rows: 0 })).toMatch(/; 0 list rows checked$/);
+    expect(countWords(counts)).toBe('1,200 answered, 2 not answered, 0 over the limit');
+  });
+
+  it('sums the list rows of each key with its checks', () => {
+    const rows = (key_prefix: string, batch_rows: number) => ({
+      key_prefix,
+      answered: 1,
+      refused: 0,
+      rate_limited: 0,
+      batch_rows,
+    });
+    const days = [
+      day('2026-05-01', 2, 0, 0, [rows('k1', 500), rows('k2', 0)]),
+      day('2026-05-02', 1, 0, 0, [rows('k1', 20)]),
+    ];
+    expect(keyTotals(days).map((k) => [k.key_prefix, k.answered, k.batch_rows])).toEqual([
+      ['k1', 2, 520],
+      ['k2', 1, 0],
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { saveFile } from '../../../../ui/common/save-file';
 import { usageApi } from './usage-api';
 import { useConsoleApi } from '../../use-load';
 import { UsageChart } from './UsageChart';
-import { countWords, USAGE_PERIODS, type UsagePeriod } from './usage-chart';
+import { USAGE_PERIODS, usageWords, type UsagePeriod } from './usage-chart';
 import { DaysTable, KeysTable } from './UsageTables';
 import './usage.css';
 
@@ -57,7 +57,9 @@ export function UsageSection() {
       <p className="hint">
         Checks made with your practice&apos;s API key (the extension, your practice software) and by hand in this
         console, per day (Sydney time): answered; not answered (such as a mistyped postcode, or a key that no longer
-        works); and over the limit (more checks in a minute than your plan allows).
+        works); and over the limit (more checks in a minute than your plan allows). A list (Check a list, or your
+        practice software sending one) is checked up to 500 rows at a time, each time one check among these; its rows
+        are counted apart, as list rows checked.
       </p>
       <div className="actions">
         <label htmlFor="usage-days">Period</label>
@@ -77,7 +79,7 @@ export function UsageSection() {
         {result === null
           ? 'Loading the usage…'
           : usage
-            ? `Last ${days} days: ${countWords(usage.totals)}.`
+            ? `Last ${days} days: ${usageWords(usage.totals)}.`
             : `Could not load the usage: ${result.ok ? '' : api.describe(result)}`}
       </p>
       {usage && (

@@ -1,7 +1,7 @@
-import type { UsageData, UsageDay } from '../../../../shared/api/usage';
+import type { UsageCounts, UsageData, UsageDay } from '../../../../shared/api/usage';
 import { displayDate } from '../../../../ui/common/display-dates';
 import { TableScroll } from '../../../../ui/common/TableScroll';
-import { COUNT_KINDS, countWords, keyTotals, KIND_WORDS } from './usage-chart';
+import { COUNT_KINDS, countWords, keyTotals, KIND_WORDS, ROWS_HEADING, usageWords } from './usage-chart';
 
 function CountHeadings({ first, last }: { first: string; last?: string }) {
   return (
@@ -13,6 +13,7 @@ function CountHeadings({ first, last }: { first: string; last?: string }) {
             {KIND_WORDS[kind]}
           </th>
         ))}
+        <th scope="col">{ROWS_HEADING}</th>
         {last && <th scope="col">{last}</th>}
       </tr>
     </thead>
@@ -35,6 +36,7 @@ export function KeysTable({ usage, days }: { usage: UsageData; days: number }) {
               {COUNT_KINDS.map((kind) => (
                 <td key={kind}>{k[kind]}</td>
               ))}
+              <td>{k.batch_rows}</td>
             </tr>
           ))}
         </tbody>
@@ -42,6 +44,9 @@ export function KeysTable({ usage, days }: { usage: UsageData; days: number }) {
     </TableScroll>
   );
 }
+
+/** A key's day in words; its list rows only when it checked a list (most keys never do). */
+const keyWords = (k: UsageCounts) => (k.batch_rows > 0 ? usageWords(k) : countWords(k));
 
 function DayRow({ day }: { day: UsageDay }) {
   return (
@@ -52,7 +57,8 @@ function DayRow({ day }: { day: UsageDay }) {
       {COUNT_KINDS.map((kind) => (
         <td key={kind}>{day[kind]}</td>
       ))}
-      <td>{day.keys.length === 0 ? '—' : day.keys.map((k) => `${k.key_prefix}: ${countWords(k)}`).join('; ')}</td>
+      <td>{day.batch_rows}</td>
+      <td>{day.keys.length === 0 ? '—' : day.keys.map((k) => `${k.key_prefix}: ${keyWords(k)}`).join('; ')}</td>
     </tr>
   );
 }

@@ -19,9 +19,23 @@ export type KeyUsage = UsageCounts & { key_prefix: string };
 
 export const totalOf = (counts: UsageCounts) => counts.answered + counts.refused + counts.rate_limited;
 
+/** "3,400": counts as the console writes them. */
+const count = (n: number) => n.toLocaleString('en-AU');
+
 /** "3 answered, 1 not answered, 0 over the limit". */
 export const countWords = (counts: UsageCounts) =>
-  `${counts.answered} answered, ${counts.refused} not answered, ${counts.rate_limited} over the limit`;
+  `${count(counts.answered)} answered, ${count(counts.refused)} not answered, ${count(counts.rate_limited)} over the limit`;
+
+/**
+ * The rows of lists checked (Check a list, or the batch API), counted apart from the checks: a batch of up to 500 rows
+ * is one check among the others. "3,400 list rows checked".
+ */
+export const ROWS_HEADING = 'List rows checked';
+export const rowsWords = (counts: UsageCounts) =>
+  `${count(counts.batch_rows)} list ${counts.batch_rows === 1 ? 'row' : 'rows'} checked`;
+
+/** The checks, then the list rows: "120 answered, 2 not answered, 0 over the limit; 3,400 list rows checked". */
+export const usageWords = (counts: UsageCounts) => `${countWords(counts)}; ${rowsWords(counts)}`;
 
 /** The top of the chart's scale: the first of 1, 2, 5, 10, 20, 50 … at or above the busiest day (at least 1). */
 export function scaleTop(max: number): number {
