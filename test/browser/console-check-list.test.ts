@@ -105,7 +105,7 @@ async function checkRows(page: Page, rows: number): Promise<void> {
   await main(page)
     .getByRole('button', { name: `Check ${rows.toLocaleString('en-AU')} ${rows === 1 ? 'row' : 'rows'}` })
     .click();
-  await main(page).getByRole('heading', { name: 'Results' }).waitFor({ timeout: 60_000 });
+  await main(page).getByRole('heading', { name: 'Results', exact: true }).waitFor({ timeout: 60_000 });
 }
 
 /** The result rows drawn, as a person reads them. */
@@ -439,7 +439,7 @@ describe('Check a list, as a member', () => {
       await expect.poll(() => page.getByTestId('list-progress').innerText()).toBe('Checked 0 of 1,000 rows');
       await main(page).getByRole('button', { name: 'Cancel' }).click();
       release();
-      await main(page).getByRole('heading', { name: 'Results' }).waitFor();
+      await main(page).getByRole('heading', { name: 'Results', exact: true }).waitFor();
       expect(await counts(page)).toEqual({ every: 1000, none: 500, not_checked: 500 });
       expect(asked).toBe(1);
       expect((await showOnly(page, /Not checked/))[0]).toMatchObject({
