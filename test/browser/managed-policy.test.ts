@@ -270,6 +270,8 @@ describe('a policy changed while the browser runs', () => {
       expect(await options.content()).not.toContain(apiKey.slice(0, 40));
       // The person's own key then applies, with the organisation's server (which they cannot change here).
       const own = await seedAccount(server.runtime);
+      // In front to type and click (opened first, it is a background tab: about one animation frame a second).
+      await options.bringToFront();
       await options.getByLabel('API key').fill(own.apiKey!);
       await options.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => options.getByRole('status').first().textContent()).toBe('Saved.');
