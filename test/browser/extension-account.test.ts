@@ -23,6 +23,9 @@ beforeAll(async () => {
   // Chromium cannot grant permissions to an extension origin; the clipboard is read back from the sample page.
   await ext.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pages.origin });
   practice = await ext.context.newPage();
+  // The options page in front, as each test that uses it after the practice page brings it: a background tab gets
+  // about one animation frame a second, and every click waits for two (Playwright's check that the target is still).
+  await options.bringToFront();
 });
 
 afterAll(() => harness?.close());
@@ -134,6 +137,7 @@ describe('a clinic server whose address redirects', () => {
 
 describe('options page: sign in and manage the key (cookie session)', () => {
   it('signs in, generates a key, shows it once with Copy, and uses it in this browser', async () => {
+    await options.bringToFront();
     await options.goto(ext.url('options.html'));
     await expect.poll(() => options.getByLabel('Server URL').inputValue()).toBe(server.url);
 
@@ -233,6 +237,7 @@ describe('options page: sign in and manage the key (cookie session)', () => {
   });
 
   it('a member reads the key’s status, with no button that would make a new key, nor the warning about one', async () => {
+    await options.bringToFront();
     const organisationId = server.runtime.accounts.membershipOf(account.accountId)!.organisation_id;
     const email = `reception-${process.pid}@account.example`;
     const password = 'a long enough passphrase';

@@ -1,11 +1,13 @@
 import { rmSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
 import { CHROME_EXTENSION_ID } from '../../../wxt.config';
 
 /**
  * Where Chromium on Linux reads mandatory policies: every *.json here, read at start and again whenever a file
- * changes (Chromium watches the folder). Writing here needs root, which the tests and CI run as.
+ * changes (Chromium watches the folder, then waits 5 s for the files to settle) or when chrome://policy's "Reload
+ * policies" is pressed (at once). Writing here needs root, which the tests and CI run as.
  */
 const POLICY_DIR = '/etc/chromium/policies/managed';
 
@@ -58,4 +60,26 @@ export async function policyFile(policy: ExtensionPolicy): Promise<PolicyFile> {
       files.delete(file);
     },
   };
+}
+
+/** Each browser's chrome://policy tab, opened once and kept for the browser's life. */
+const policyPages = new WeakMap<BrowserContext, Page>();
+
+/**
+ * Has the browser read its policy files now, as an administrator does with chrome://policy's "Reload policies",
+ * rather than after the 5 s Chromium lets a changed folder settle. The extension sees the change the same way (its
+ * managed storage changes while it runs); should the press be lost, the folder's watcher still applies it.
+ */
+export async function reloadPolicies(context: BrowserContext): Promise<void> {
+  let page = policyPages.get(context);
+  if (!page || page.isClosed()) {
+    page = await context.newPage();
+    await page.goto('chrome://policy');
+    policyPages.set(context, page);
+  }
+  // The button stays disabled while a reload is under way. A DOM click rather than a pointer one: the tab is in the
+  // background, where Playwright's wait for a steady element can take seconds.
+  const button = page.locator('#reload-policies:not([disabled])');
+  await button.waitFor({ state: 'attached' });
+  await button.dispatchEvent('click');
 }
