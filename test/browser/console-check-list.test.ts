@@ -30,6 +30,11 @@ const YEAR = Number(TODAY.slice(0, 4));
 /** Inside the ended storm's weeks (fixtureDeclarations): Lismore was covered on that day, not today. */
 const STORM_DAY = `${YEAR - 2}-05-15`;
 const BATCH = '/api/v1/check-batch';
+/** The instrument's words (shared/eligibility/instrument.ts) as a row's disasters show them. */
+const NSW_DECLARED = 'Natural disaster declaration by the NSW Government, issued with this disaster reference (AGRN).';
+const QLD_ACTIVATION =
+  "DRFA activation (Disaster Recovery Funding Arrangements), not the Queensland Government's own declaration: " +
+  "confirm with the Queensland Government that it declared the patient's council area (LGA) a natural disaster area.";
 
 /** Long tasks (over 50 ms on the main thread), recorded from the page's first script on. */
 const RECORD_LONG_TASKS = `
@@ -246,6 +251,12 @@ describe('Check a list, as a member', () => {
     expect(gus!.result).toBe('! Row could not be read\nThe date 31/02/2025 is not a real date');
     expect(hal).toMatchObject({ state: 'all', judged: `on ${toDisplayDate(STORM_DAY)}` });
     expect(hal!.disasters).toContain('Ended Storm (synthetic)');
+    // The instrument behind each: the NSW Government issues its declarations with the AGRN; elsewhere (Brisbane's
+    // cyclone, QLD) the list is DisasterAssist's DRFA activation, and the row says what to confirm.
+    expect(hal!.disasters).toContain(NSW_DECLARED);
+    expect(hal!.disasters).not.toContain('DRFA activation');
+    expect(ann!.disasters).toContain(QLD_ACTIVATION);
+    expect(ann!.disasters).not.toContain(NSW_DECLARED);
     expect(ivy!.result).toBe('! Row could not be read\n“Nowhere” is not a suburb of postcode 2480: check its spelling');
     expect(await main(page).innerText()).not.toMatch(JARGON);
     // Only rows read are sent, and only their three fields.
