@@ -138,6 +138,23 @@ async function showOnly(page: Page, name: RegExp) {
   return shownRows(page);
 }
 
+/**
+ * How the results sit in a desktop window: how many pixels of the "Judged on" column the results box hides to its
+ * right (0: read without scrolling sideways), and the space between the box and the downloads under it.
+ */
+function desktopLayout(page: Page) {
+  return page.getByTestId('list-results').evaluate((table) => {
+    const box = table.parentElement!;
+    const judgedOn = [...table.querySelectorAll('thead th')].find((th) => th.textContent === 'Judged on')!;
+    const boxRight = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+    const downloads = document.querySelector('[data-testid="list-downloads"]')!.getBoundingClientRect();
+    return {
+      judgedOnHidden: Math.max(0, Math.ceil(judgedOn.getBoundingClientRect().right - boxRight)),
+      downloadsGap: Math.round(downloads.top - box.getBoundingClientRect().bottom),
+    };
+  });
+}
+
 /** The counts at the top: each state's button, "All rows" first. */
 async function counts(page: Page): Promise<Record<string, number>> {
   const buttons = await page.getByTestId('list-counts').getByRole('button').all();
@@ -259,6 +276,7 @@ describe('Check a list, as a member', () => {
     expect(ann!.disasters).not.toContain(NSW_DECLARED);
     expect(ivy!.result).toBe('! Row could not be read\n“Nowhere” is not a suburb of postcode 2480: check its spelling');
     expect(await main(page).innerText()).not.toMatch(JARGON);
+    expect(await desktopLayout(page)).toEqual({ judgedOnHidden: 0, downloadsGap: 16 });
     // Only rows read are sent, and only their three fields.
     const items = batches(w.sent).flatMap((s) => JSON.parse(s.body).items);
     expect(items).toEqual([
@@ -448,6 +466,10 @@ describe('Check a list, as a member', () => {
       await choose(page, 'day.csv', ['Postcode', ...Array.from({ length: 1000 }, () => '2480')].join('\n'));
       await main(page).getByRole('button', { name: 'Check 1,000 rows' }).click();
       await expect.poll(() => page.getByTestId('list-progress').innerText()).toBe('Checked 0 of 1,000 rows');
+      // The button pressed is gone: focus is on what replaced it, Cancel the next Tab away.
+      expect((await focused(page))?.name).toBe('Checking the list');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ name: 'Cancel', visible: true });
       await main(page).getByRole('button', { name: 'Cancel' }).click();
       release();
       await main(page).getByRole('heading', { name: 'Results', exact: true }).waitFor();
@@ -659,6 +681,13 @@ describe('by keyboard alone, and on a phone', () => {
     await expect.poll(() => page.getByTestId('list-shown').innerText()).toBe('Showing 1 row: not covered.');
     await tabTo(page, 'Results, one line per row of the list');
     expect(await focused(page)).toMatchObject({ tag: 'div', visible: true });
+    // Another list: focus on the list's input that comes back, the paste box the next Tab away.
+    await page.getByRole('heading', { name: 'Results', exact: true }).focus();
+    await tabTo(page, 'Check another list');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused(page))?.name).toBe('Your list');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'textarea', visible: true });
     expect(await pageProblems(w)).toEqual([]);
   });
 
