@@ -17,10 +17,10 @@ const SORTS: { value: SortOrder; label: string }[] = [
  * they fit the results box in a desktop window (1280 px), so the day judged on is read without scrolling sideways.
  */
 const RESULT_COLUMNS: { name: string; width: number }[] = [
-  { name: 'Row', width: 3.5 },
+  { name: 'Row', width: 4 },
   { name: 'Result', width: 14 },
   { name: 'Council area (LGA)', width: 11 },
-  { name: 'Disasters', width: 18.5 },
+  { name: 'Disasters', width: 18 },
   { name: 'Judged on', width: 7 },
 ];
 /** Each of the practice's own columns. */
