@@ -274,6 +274,10 @@ describe('Check a list, as a member', () => {
     expect(hal!.disasters).not.toContain('DRFA activation');
     expect(ann!.disasters).toContain(QLD_ACTIVATION);
     expect(ann!.disasters).not.toContain(NSW_DECLARED);
+    // The storm that ended before today: named, not in force, and no instrument beside a row not covered.
+    expect(cy!.disasters).toContain('Ended Storm (synthetic)');
+    expect(cy!.disasters).toContain('not in force on the day judged');
+    expect(cy!.disasters).not.toContain(NSW_DECLARED);
     expect(ivy!.result).toBe('! Row could not be read\n“Nowhere” is not a suburb of postcode 2480: check its spelling');
     expect(await main(page).innerText()).not.toMatch(JARGON);
     expect(await desktopLayout(page)).toEqual({ judgedOnHidden: 0, downloadsGap: 16 });
