@@ -30,6 +30,11 @@ const YEAR = Number(TODAY.slice(0, 4));
 /** Inside the ended storm's weeks (fixtureDeclarations): Lismore was covered on that day, not today. */
 const STORM_DAY = `${YEAR - 2}-05-15`;
 const BATCH = '/api/v1/check-batch';
+/** The instrument's words (shared/eligibility/instrument.ts) as a row's disasters show them. */
+const NSW_DECLARED = 'Natural disaster declaration by the NSW Government, issued with this disaster reference (AGRN).';
+const QLD_ACTIVATION =
+  "DRFA activation (Disaster Recovery Funding Arrangements), not the Queensland Government's own declaration: " +
+  "confirm with the Queensland Government that it declared the patient's council area (LGA) a natural disaster area.";
 
 /** Long tasks (over 50 ms on the main thread), recorded from the page's first script on. */
 const RECORD_LONG_TASKS = `
@@ -131,6 +136,23 @@ function shownRows(page: Page) {
 async function showOnly(page: Page, name: RegExp) {
   await page.getByTestId('list-counts').getByRole('button', { name }).click();
   return shownRows(page);
+}
+
+/**
+ * How the results sit in a desktop window: how many pixels of the "Judged on" column the results box hides to its
+ * right (0: read without scrolling sideways), and the space between the box and the downloads under it.
+ */
+function desktopLayout(page: Page) {
+  return page.getByTestId('list-results').evaluate((table) => {
+    const box = table.parentElement!;
+    const judgedOn = [...table.querySelectorAll('thead th')].find((th) => th.textContent === 'Judged on')!;
+    const boxRight = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+    const downloads = document.querySelector('[data-testid="list-downloads"]')!.getBoundingClientRect();
+    return {
+      judgedOnHidden: Math.max(0, Math.ceil(judgedOn.getBoundingClientRect().right - boxRight)),
+      downloadsGap: Math.round(downloads.top - box.getBoundingClientRect().bottom),
+    };
+  });
 }
 
 /** The counts at the top: each state's button, "All rows" first. */
@@ -246,8 +268,19 @@ describe('Check a list, as a member', () => {
     expect(gus!.result).toBe('! Row could not be read\nThe date 31/02/2025 is not a real date');
     expect(hal).toMatchObject({ state: 'all', judged: `on ${toDisplayDate(STORM_DAY)}` });
     expect(hal!.disasters).toContain('Ended Storm (synthetic)');
+    // The instrument behind each: the NSW Government issues its declarations with the AGRN; elsewhere (Brisbane's
+    // cyclone, QLD) the list is DisasterAssist's DRFA activation, and the row says what to confirm.
+    expect(hal!.disasters).toContain(NSW_DECLARED);
+    expect(hal!.disasters).not.toContain('DRFA activation');
+    expect(ann!.disasters).toContain(QLD_ACTIVATION);
+    expect(ann!.disasters).not.toContain(NSW_DECLARED);
+    // The storm that ended before today: named, not in force, and no instrument beside a row not covered.
+    expect(cy!.disasters).toContain('Ended Storm (synthetic)');
+    expect(cy!.disasters).toContain('not in force on the day judged');
+    expect(cy!.disasters).not.toContain(NSW_DECLARED);
     expect(ivy!.result).toBe('! Row could not be read\n“Nowhere” is not a suburb of postcode 2480: check its spelling');
     expect(await main(page).innerText()).not.toMatch(JARGON);
+    expect(await desktopLayout(page)).toEqual({ judgedOnHidden: 0, downloadsGap: 16 });
     // Only rows read are sent, and only their three fields.
     const items = batches(w.sent).flatMap((s) => JSON.parse(s.body).items);
     expect(items).toEqual([
@@ -437,6 +470,10 @@ describe('Check a list, as a member', () => {
       await choose(page, 'day.csv', ['Postcode', ...Array.from({ length: 1000 }, () => '2480')].join('\n'));
       await main(page).getByRole('button', { name: 'Check 1,000 rows' }).click();
       await expect.poll(() => page.getByTestId('list-progress').innerText()).toBe('Checked 0 of 1,000 rows');
+      // The button pressed is gone: focus is on what replaced it, Cancel the next Tab away.
+      expect((await focused(page))?.name).toBe('Checking the list');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ name: 'Cancel', visible: true });
       await main(page).getByRole('button', { name: 'Cancel' }).click();
       release();
       await main(page).getByRole('heading', { name: 'Results', exact: true }).waitFor();
@@ -648,6 +685,13 @@ describe('by keyboard alone, and on a phone', () => {
     await expect.poll(() => page.getByTestId('list-shown').innerText()).toBe('Showing 1 row: not covered.');
     await tabTo(page, 'Results, one line per row of the list');
     expect(await focused(page)).toMatchObject({ tag: 'div', visible: true });
+    // Another list: focus on the list's input that comes back, the paste box the next Tab away.
+    await page.getByRole('heading', { name: 'Results', exact: true }).focus();
+    await tabTo(page, 'Check another list');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused(page))?.name).toBe('Your list');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'textarea', visible: true });
     expect(await pageProblems(w)).toEqual([]);
   });
 

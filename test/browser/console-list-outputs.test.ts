@@ -29,6 +29,8 @@ const declarations = fixtureDeclarations(today);
 /** The cyclone over Brisbane: a service on its first day was covered. */
 const cyclone = declarations.find((d) => d.agrn === '1195')!;
 const SERVICE_DAY = toDisplayDate(cyclone.start_date);
+/** The storm over Lismore (NSW), ended two years ago: a service on its first day was covered, by the State's own declaration. */
+const STORM_DAY = toDisplayDate(declarations.find((d) => d.agrn === '900')!.start_date);
 
 const HEADERS = ['Patient name', 'Date of birth', 'Medicare number', 'Postcode', 'Suburb', 'Service date', 'Notes'];
 const ROWS = [
@@ -37,12 +39,18 @@ const ROWS = [
   ['Bob Smith', '05/06/1982', '4123 45670 3', '12AB', '', '', ''],
   ['Al Jones', '07/08/1993', '5123 45670 4', '0999', '', '', '@SUM(A1)'],
   ['Cy Ng', '09/10/2004', '6123 45670 5', '800', '', '', ''],
+  ['Dee Park', '11/12/1955', '7123 45670 6', '2480', 'Lismore', STORM_DAY, ''],
 ];
 /** A spreadsheet's copy: tab-separated, a row per line. */
 const PASTED = [HEADERS, ...ROWS].map((cells) => cells.join('\t')).join('\n');
 
 const guarded = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);
 const RULE_WORDS = 'living in a local government area declared a natural disaster by a State or Territory government';
+/** The instrument's words (shared/eligibility/instrument.ts): NSW declares with the AGRN; elsewhere a DRFA activation. */
+const NSW_DECLARED = 'Natural disaster declaration by the NSW Government, issued with this disaster reference (AGRN).';
+const QLD_ACTIVATION =
+  "DRFA activation (Disaster Recovery Funding Arrangements), not the Queensland Government's own declaration: " +
+  "confirm with the Queensland Government that it declared the patient's council area (LGA) a natural disaster area.";
 
 let organisation: string;
 
@@ -91,8 +99,13 @@ describe('The list’s CSV', () => {
       'Row could not be read',
       'Postcode not found',
       expect.any(String),
+      'Covered — all of the council area',
     ]);
     expect(column('Disaster reference (AGRN)')[0]).toBe('1195');
+    expect(column('Disaster reference (AGRN)')[5]).toBe('900');
+    // Brisbane's cyclone (QLD) is DisasterAssist's DRFA activation; Lismore's storm the NSW Government's declaration.
+    expect(column('State declaration or DRFA activation')[0]).toBe('DRFA activation');
+    expect(column('State declaration or DRFA activation')[5]).toBe('State declaration');
     expect(column('Judged on')[0]).toBe(SERVICE_DAY);
     expect(column('Note')[4]).toContain('read as 0800');
     await expect.poll(() => downloads().getByRole('status').textContent()).toContain(`list-results-${today}.csv`);
@@ -128,17 +141,23 @@ describe('The printable report', () => {
         expect(text).toContain(words);
       }
       expect(await page.getByTestId('list-report-period').textContent()).toBe(
-        `${SERVICE_DAY} to ${toDisplayDate(today)}`,
+        `${STORM_DAY} to ${toDisplayDate(today)}`,
       );
       const lines = page.getByTestId('list-report-rows').locator(':scope > li');
       expect(await lines.count()).toBe(ROWS.length);
       const line = (i: number) => lines.nth(i).textContent();
       expect(await line(0)).toContain(`Row 1 · Postcode 4000, Brisbane City · On ${SERVICE_DAY}: covered`);
       expect(await line(0)).toContain('Tropical Cyclone Test (synthetic), disaster reference (AGRN) 1195');
+      // Each disaster with the instrument behind it: Brisbane's cyclone (QLD) a DRFA activation, with what to confirm.
+      expect(await line(0)).toContain(`1195, ${toDisplayDate(cyclone.start_date)} – no end date. ${QLD_ACTIVATION}`);
       expect(await line(1)).toContain(`On ${toDisplayDate(today)} (the day of the check`);
       expect(await line(2)).toMatch(/^Row 3 · Postcode 12AB · Row could not be read.*Reason: /);
       expect(await line(3)).toContain('Postcode not found');
       expect(await line(4)).toContain('Postcode 0800');
+      expect(await line(5)).toContain(`Row 6 · Postcode 2480, Lismore · On ${STORM_DAY}: covered`);
+      expect(await line(5)).toContain(`Ended Storm (synthetic), disaster reference (AGRN) 900`);
+      expect(await line(5)).toContain(NSW_DECLARED);
+      expect(await line(5)).not.toContain('DRFA activation');
       // The patients' own columns are not in it unless asked for.
       expect(text).not.toContain('Zoë');
       expect(text).not.toContain('2123 45670 1');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, sydneyToday } from '../../shared/domain/dates';
+import { addDays, sydneyToday, toDisplayDate } from '../../shared/domain/dates';
 import type { Declaration } from '../../shared/domain/declaration';
 import { OPERATOR } from '../../server/team/team-service';
 import { BY_HAND_PREFIX } from '../../server/usage/by-hand';
@@ -113,8 +113,8 @@ afterAll(async () => {
 const main = (page: Page) => page.getByRole('main');
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
-async function signedIn(email: string, password: string): Promise<Page> {
-  const w = await h.newPage(WINDOW);
+async function signedIn(email: string, password: string, window = WINDOW): Promise<Page> {
+  const w = await h.newPage(window);
   opened.push(w);
   await w.page.goto(`${h.server.url}/console/`);
   await w.page.getByLabel('Email').fill(email);
@@ -131,8 +131,8 @@ async function openPage(page: Page, title: string): Promise<void> {
 }
 
 /**
- * Saves the whole page (laid out in a 1280×900 window) as docs/`name`, when asked to; the mouse and focus out of the
- * picture.
+ * Saves the whole page (laid out in its window, 1280 px wide) as docs/`name`, when asked to; the mouse and focus out
+ * of the picture.
  */
 async function picture(page: Page, name: string): Promise<void> {
   await page.mouse.move(0, 0);
@@ -164,7 +164,10 @@ it('Overview: the subscription, the data and a month of checks by key and by han
   expect(usage.totals.answered).toBe(pastByKey + pastByHand + 6);
   await expect
     .poll(() => page.getByTestId('usage-totals').textContent())
-    .toBe(`Last 30 days: ${usage.totals.answered} answered, ${usage.totals.refused} not answered, 0 over the limit.`);
+    .toBe(
+      `Last 30 days: ${usage.totals.answered} answered, ${usage.totals.refused} not answered, 0 over the limit; ` +
+        `${usage.totals.batch_rows} list rows checked.`,
+    );
   expect(
     await main(page)
       .getByRole('img', { name: /^Checks per day from/ })
@@ -182,6 +185,58 @@ it('Team: the owner, an admin and a member, and a pending invitation', async () 
   expect(await page.getByLabel('Organisation name').inputValue()).toBe(PRACTICE);
   await expect.poll(() => page.getByTestId('invitations').getByRole('rowheader').allTextContents()).toEqual([INVITED]);
   await picture(page, 'console-team.png');
+});
+
+/**
+ * A quarter's telehealth claims (items 91891–91893) exported from the practice software, by date of service: patients
+ * in the Northern Rivers, before and since the floods began, and at home in the eastern suburbs; one partly covered
+ * postcode (Bangalow, 2479: Byron covered, Ballina not), one row whose postcode was never entered. Invented people.
+ */
+const CLAIMS_HEADING = ['Patient', 'Medicare no.', 'Postcode', 'Suburb', 'Date of service', 'Item'];
+const CLAIMS: [patient: string, postcode: string, suburb: string, daysAgo: number, item: string][] = [
+  ['Murphy, Kate', '2026', 'Bondi', 86, '91891'],
+  ['Fraser, Tom', '', '', 79, '91891'],
+  ['Walsh, Liam', '2480', 'Lismore', 71, '91891'],
+  ['Harper, Ruby', '2480', '', 38, '91891'],
+  ['Osei, Grace', '2479', '', 33, '91892'],
+  ['Nguyen, Minh', '2481', 'Byron Bay', 27, '91891'],
+  ['Kowalski, Anna', '2022', 'Bondi Junction', 22, '91893'],
+  ['Patel, Asha', '2477', 'Alstonville', 19, '91891'],
+  ['Brennan, Sean', '2482', 'Mullumbimby', 15, '91891'],
+  ['Walsh, Liam', '2480', 'Lismore', 11, '91892'],
+  ['Chen, Amy', '2484', 'Murwillumbah', 6, '91891'],
+  ['Harper, Ruby', '2480', '', 2, '91891'],
+];
+
+it('Check a list: a quarter’s telehealth claims, each judged on its date of service', async () => {
+  // Taller than the others: the results box takes 70% of the window's height, and the picture shows five rows whole.
+  const page = await signedIn(MEMBER, PASSWORD, { ...WINDOW, viewport: { width: 1280, height: 1100 } });
+  await openPage(page, 'Check a list');
+  const medicare = (i: number) => `${2950 + i} 4${String(i).padStart(4, '0')} 1`;
+  const rows = CLAIMS.map(([patient, postcode, suburb, daysAgo, item], i) =>
+    [patient, medicare(i), postcode, suburb, toDisplayDate(addDays(today, -daysAgo)), item].join('\t'),
+  );
+  await main(page)
+    .getByLabel(/^Paste the rows/)
+    .fill([CLAIMS_HEADING.join('\t'), ...rows].join('\n'));
+  await main(page).getByRole('button', { name: 'Read the pasted list' }).click();
+  await main(page).getByRole('button', { name: 'Check 11 rows' }).click();
+  await main(page).getByRole('heading', { name: 'Results', exact: true }).waitFor();
+  const states = await page
+    .getByTestId('list-results')
+    .locator('tbody tr.list-row')
+    .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-state')));
+  // The rows in view, as the picture shows them: Lismore not covered before the floods began, covered since.
+  expect(states.slice(0, 5)).toEqual(['none', 'bad_row', 'none', 'all', 'some']);
+  const counts = await page.getByTestId('list-counts').getByRole('button').allInnerTexts();
+  expect(counts.map((c) => c.trim())).toEqual([
+    'All rows: 12',
+    '✓ Covered: 5',
+    '◐ Partly covered: 1',
+    '✕ Not covered: 5',
+    '! Row not readable: 1',
+  ]);
+  await picture(page, 'console-check-list.png');
 });
 
 describe('with Stripe', () => {

@@ -59,6 +59,8 @@ function RunResults({ table, run, listRun, onAgain, onStartAgain }: RunResultsPr
 export function CheckListPage({ account }: { account: Account }) {
   const [loaded, setLoaded] = useState<{ table: ListTable; blankLines: number; today: string } | null>(null);
   const [choice, setChoice] = useState<ColumnChoice>({ postcode: null, suburb: null, date: null });
+  /** A list was put aside for another: the list's input comes back with focus on it. */
+  const [another, setAnother] = useState(false);
   const { loadSession } = account;
   const { run, progress, send, cancel, forget } = useListRun(() => void loadSession());
   const mapping = choice.postcode === null ? null : { ...choice, postcode: choice.postcode };
@@ -72,6 +74,7 @@ export function CheckListPage({ account }: { account: Account }) {
   const startAgain = () => {
     forget();
     setLoaded(null);
+    setAnother(true);
   };
   const listRun: ListRun | null =
     loaded && mapping && run?.finished
@@ -97,6 +100,7 @@ export function CheckListPage({ account }: { account: Account }) {
       </p>
       {!loaded && (
         <ListInput
+          focusHeading={another}
           onRead={({ table, blankLines }) => {
             // The day the rows are read on: a date after it is refused before anything is sent.
             setLoaded({ table, blankLines, today: sydneyToday(new Date()) });

@@ -1,13 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fileProblem, MAX_LIST_ROWS, readListText, type ListReading } from './list-read';
+
+interface ListInputProps {
+  onRead(reading: Extract<ListReading, { ok: true }>): void;
+  /** Shown again after a list (its button gone with it): focus starts here rather than at the page's top. */
+  focusHeading?: boolean;
+}
 
 /**
  * Where the list comes in: pasted from a spreadsheet (its rows arrive tab-separated) or chosen as a CSV file. Both are
  * read here, in the browser; nothing is sent until the columns are shown and the person asks for the check.
  */
-export function ListInput({ onRead }: { onRead(reading: Extract<ListReading, { ok: true }>): void }) {
+export function ListInput({ onRead, focusHeading = false }: ListInputProps) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusHeading) heading.current?.focus();
+  }, [focusHeading]);
 
   const take = (reading: ListReading) => {
     if (reading.ok) {
@@ -30,7 +40,9 @@ export function ListInput({ onRead }: { onRead(reading: Extract<ListReading, { o
 
   return (
     <section aria-labelledby="list-input-heading">
-      <h2 id="list-input-heading">Your list</h2>
+      <h2 id="list-input-heading" ref={heading} tabIndex={-1}>
+        Your list
+      </h2>
       <p className="hint">
         An appointment list or the telehealth services of a quarter, exported from your practice software: up to{' '}
         {MAX_LIST_ROWS.toLocaleString('en-AU')} rows, with a heading row that names the columns. The list is read on

@@ -12,12 +12,15 @@ const SORTS: { value: SortOrder; label: string }[] = [
   { value: 'date', label: 'Date judged on' },
 ];
 
-/** Columns before the practice's own: row, result, council area, disasters, date judged on; widths in em. */
+/**
+ * Columns before the practice's own: row, result, council area, disasters, date judged on; widths in em. Together
+ * they fit the results box in a desktop window (1280 px), so the day judged on is read without scrolling sideways.
+ */
 const RESULT_COLUMNS: { name: string; width: number }[] = [
   { name: 'Row', width: 4 },
-  { name: 'Result', width: 15 },
-  { name: 'Council area (LGA)', width: 12 },
-  { name: 'Disasters', width: 20 },
+  { name: 'Result', width: 14 },
+  { name: 'Council area (LGA)', width: 11 },
+  { name: 'Disasters', width: 18 },
   { name: 'Judged on', width: 7 },
 ];
 /** Each of the practice's own columns. */

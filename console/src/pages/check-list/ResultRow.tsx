@@ -25,7 +25,8 @@ function Disasters({ answer }: { answer: CheckData }) {
           Disaster reference (AGRN) {d.agrn} · {displayDate(d.start_date)} to{' '}
           {d.end_date ? displayDate(d.end_date) : 'no end date yet'}
           {!d.is_active && ' · not in force on the day judged'}
-          {d.instrument_note && <span className="list-instrument">{d.instrument_note}</span>}
+          {/* Who declared it matters only where it held: beside "Not covered" it reads as a reason to claim. */}
+          {d.is_active && d.instrument_note && <span className="list-instrument">{d.instrument_note}</span>}
         </li>
       ))}
     </ul>
