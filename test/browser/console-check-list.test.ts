@@ -253,7 +253,7 @@ describe('Check a list, as a member', () => {
       [9, 'bad_row'],
     ]);
     const [ann, bob, cy, di, ed, flo, gus, hal, ivy] = rows;
-    expect(ann!.result).toBe('✓ Covered — all of the council area');
+    expect(ann!.result).toBe('✓ Covered — the whole area');
     expect(ann!.council).toBe('Brisbane');
     expect(ann!.disasters).toContain('Tropical Cyclone Test (synthetic)\nDisaster reference (AGRN) 1195 · ');
     expect(ann!.judged).toBe('today');

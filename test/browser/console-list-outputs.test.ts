@@ -94,12 +94,12 @@ describe('The list’s CSV', () => {
     rows.forEach((cells, i) => expect(cells.slice(0, HEADERS.length)).toEqual(ROWS[i]!.map(guarded)));
     const column = (name: string) => rows.map((cells) => cells[head!.indexOf(name)]);
     expect(column('Result')).toEqual([
-      'Covered — all of the council area',
+      'Covered — the whole area',
       expect.any(String),
       'Row could not be read',
       'Postcode not found',
       expect.any(String),
-      'Covered — all of the council area',
+      'Covered — the whole area',
     ]);
     expect(column('Disaster reference (AGRN)')[0]).toBe('1195');
     expect(column('Disaster reference (AGRN)')[5]).toBe('900');

@@ -5,7 +5,7 @@ import type { RowQuestion, RowState } from './list-model';
  * A partly covered row never gets the tick of a covered one.
  */
 export const STATE_WORDS: Record<RowState, { label: string; marker: string; short: string }> = {
-  all: { label: 'Covered — all of the council area', marker: '✓', short: 'Covered' },
+  all: { label: 'Covered — the whole area', marker: '✓', short: 'Covered' },
   some: { label: 'Partly covered — check the council area', marker: '◐', short: 'Partly covered' },
   none: { label: 'Not covered', marker: '✕', short: 'Not covered' },
   not_found: { label: 'Postcode not found', marker: '?', short: 'Not found' },

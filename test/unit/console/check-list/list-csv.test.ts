@@ -56,7 +56,7 @@ describe('listCsv', () => {
   it('gives each row its result: the state, council areas, the disasters that held on the day judged on', () => {
     const results = rows.map((cells) => Object.fromEntries(RESULT_COLUMNS.map((c, i) => [c, cells[own + i]])));
     expect(results[0]).toEqual({
-      Result: 'Covered — all of the council area',
+      Result: 'Covered — the whole area',
       'Council area (LGA)': 'Lismore',
       // The 2017 flood had ended by 10/03/2025: only the one that held is listed.
       Disasters: 'NSW Floods (February 2025)',

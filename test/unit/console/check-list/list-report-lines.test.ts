@@ -107,7 +107,7 @@ describe('reportLines', () => {
 describe('stateCounts and periodWords', () => {
   it('counts every state, none left out', () => {
     expect(stateCounts(listRun()).map((c) => [c.words, c.count])).toEqual([
-      ['Covered — all of the council area', 1],
+      ['Covered — the whole area', 1],
       ['Partly covered — check the council area', 1],
       ['Not covered', 1],
       ['Postcode not found', 1],

@@ -21,7 +21,7 @@ describe('ResultRow', () => {
     data.disasters[0]!.instrument_note = 'A DRFA activation: confirm the <State> declaration';
     const html = rowHtml({ state: 'all', question: { postcode: '4000' }, judgedOn: '2026-03-10', answer: data });
     expect(html).toContain('aria-rowindex="4"');
-    expect(text(html)).toContain('7 ✓ Covered — all of the council area Brisbane');
+    expect(text(html)).toContain('7 ✓ Covered — the whole area Brisbane');
     expect(text(html)).toContain('Disaster reference (AGRN) 1195 · 01/01/2026 to no end date yet');
     expect(text(html)).toContain('today Jane Citizen 4000');
     // Server text is text: its markup is shown as written, never made into elements.
