@@ -62,9 +62,9 @@ function offending(text: string, pattern: RegExp, allowed: (before: string, matc
 function jargonIn({ shown, all }: { shown: string; all: string }, itPage: boolean): string[] {
   const found: string[] = [];
   if (!itPage) {
-    // A 4xx or 5xx number, unless it counts something ("400 days", "500 postcodes").
+    // A 4xx or 5xx number, unless it counts something ("400 days", "500 postcodes", "500 rows").
     found.push(
-      ...offending(shown, /\b[45]\d\d\b(?! (?:days|postcodes|entries|checks|characters|alerts|seconds|minutes))/g),
+      ...offending(shown, /\b[45]\d\d\b(?! (?:days|postcodes|entries|checks|rows|characters|alerts|seconds|minutes))/g),
       ...offending(shown, /rate[ -]limit/gi),
       ...offending(shown, /\brefused\b/gi),
       ...offending(shown, /Invalid request body/gi),
