@@ -74,7 +74,9 @@ async function main(): Promise<void> {
   const lgaCount = new Set(declarations.flatMap((d) => d.lgas.map((l) => l.code))).size;
   const dataDir1 = path.join(work, 'data-1x');
   const dataDir10 = path.join(work, 'data-10x');
+  const dataDirLists = path.join(work, 'data-lists');
   const apiKey = await writeDataset(dataDir1, declarations, KEYS);
+  const apiKeyLists = await writeDataset(dataDirLists, declarations, KEYS);
   const apiKey10 = await writeDataset(dataDir10, tenfold, KEYS);
   console.log(
     `data: ${declarations.length} declarations over ${lgaCount} LGAs, ${allPostcodes.length} postcodes, ${KEYS} keys; 10×: ${tenfold.length} declarations`,
@@ -142,6 +144,15 @@ async function main(): Promise<void> {
     logFile: path.join(work, 'http.log'),
     ready: async (url) => (await fetch(url, { method: 'POST', body: '{}' })).ok,
   });
+  // Lists on a check server of their own (the same data and settings): its 3.7 MB answers must not move the single
+  // check's memory, whose target is its own, and the list's memory is reported apart.
+  const lists = await startChildServer({
+    ...SERVER,
+    env: serverEnv(dataDirLists),
+    logFile: path.join(work, 'check-lists.log'),
+    ready: checkReady(apiKeyLists),
+  });
+  const rssListsAfterStart = lists.rssMb();
   const check10 = await startChildServer({
     ...SERVER,
     env: serverEnv(dataDir10),
@@ -173,7 +184,7 @@ async function main(): Promise<void> {
   const list = [appointmentList(sample, rows)];
   const audits = uncachedAudits(sample);
   const loadBatches = (bodies: string[], connections: number, seconds: number): Promise<Row> =>
-    loadBatch({ url: check.url, apiKey, bodies, connections, seconds }).then((r) => ({
+    loadBatch({ url: lists.url, apiKey: apiKeyLists, bodies, connections, seconds }).then((r) => ({
       target: '',
       connections,
       ...r,
@@ -196,7 +207,8 @@ async function main(): Promise<void> {
     note(BATCH_UNCACHED, await loadBatches(audits, c, SECONDS));
   }
   const sharedRss = shared.rssMb();
-  await Promise.all([express.stop(), bare.stop(), check10.stop(), shared.stop()]);
+  const listsRss = lists.rssMb();
+  await Promise.all([express.stop(), bare.stop(), check10.stop(), shared.stop(), lists.stop()]);
   await Promise.all([redis.close(), postgres.stop()]);
   // Keep the check under load until it has had SUSTAINED_MS of it, sampling memory, to see whether it grows.
   let loaded = CONNECTIONS.length * SECONDS * 1000;
@@ -233,6 +245,9 @@ async function main(): Promise<void> {
       );
     }
   }
+  console.log(
+    `  lists' check server RSS: ${rssListsAfterStart.toFixed(0)} MB after start, ${listsRss.toFixed(0)} MB after its lists`,
+  );
   console.log(
     `  10× declarations ÷ 1× (c=10): ${(at('check-postcode 10× data', 10).rps / at('check-postcode', 10).rps).toFixed(2)}`,
   );
