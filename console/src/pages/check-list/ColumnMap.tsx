@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { TableScroll } from '../../../../ui/common/TableScroll';
+import { displayDate } from '../../../../ui/common/display-dates';
 import type { ColumnChoice } from './list-columns';
 import type { ListTable } from './list-model';
 import { rows as rowWords } from './list-words';
@@ -33,7 +34,7 @@ function sentWords(row: readonly string[], choice: ColumnChoice, today: string):
   const reading = readRow(row, { ...choice, postcode: choice.postcode }, today);
   if (!reading.ok) return `Not sent: ${reading.reason}`;
   const { postcode, suburb, date } = reading.question;
-  return [postcode, suburb, date?.split('-').reverse().join('/')].filter(Boolean).join(', ');
+  return [postcode, suburb, date && displayDate(date)].filter(Boolean).join(', ');
 }
 
 /** The first rows of the list, every column marked as sent (and as what) or staying here, with what each row sends. */

@@ -1,4 +1,5 @@
 import type { DisasterView, Instrument } from '../../../../shared/api/check';
+import { DRFA_ACTIVATION } from '../../../../shared/eligibility/instrument';
 import { answerCoveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import { displayDate } from '../../../../ui/common/display-dates';
 import type { ListRun, RowOutcome, RowState } from './list-model';
@@ -14,7 +15,7 @@ export const stateWords = (state: RowState) => STATE_WORDS[state].label;
 
 export const INSTRUMENT_WORDS: Record<Instrument, string> = {
   state_declaration: 'State declaration',
-  drfa_activation: 'DRFA activation',
+  drfa_activation: DRFA_ACTIVATION,
 };
 
 /** Rows the run never reached are said so, never left blank (a list that lost entries silently). */
