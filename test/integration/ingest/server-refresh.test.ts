@@ -83,6 +83,22 @@ describe('the server keeps its data fresh', () => {
       /^Eligible only if the patient lives in Brisbane council area \(LGA\)/,
     );
     expect(body.metadata.last_updated).toBe(health.last_updated);
+    // The State as the live-shaped list gave it names the instrument (Queensland: the DRFA activation's list).
+    expect(body.data.disasters.length).toBeGreaterThan(0);
+    for (const d of body.data.disasters) expect(d.instrument).toBe('drfa_activation');
+    // A list from the same process answers the same question with the same data, a bad row with the check's error.
+    const batch = await fetch(`${server.url}/api/v1/check-batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ items: [{ postcode: '4055' }, { postcode: '40x5' }] }),
+    });
+    expect(batch.status).toBe(200);
+    const { data: lists } = (await batch.json()) as any;
+    expect(lists.results[0].data).toEqual(body.data);
+    expect(lists.results[1]).toEqual({
+      success: false,
+      error: { code: 'invalid_postcode', message: 'Invalid postcode format' },
+    });
 
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
