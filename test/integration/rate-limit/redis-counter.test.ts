@@ -226,6 +226,7 @@ describe('the daily allowance of list rows in a Redis that stops answering', () 
       redis.resume();
       // Redis ran the late script (the key exists) and nothing of the refused batch stays taken.
       await waitFor(async () => (await redis.inspect.get(key)) === '0', {
+        timeoutMs: 5_000,
         what: "the refused batch's rows given back",
       });
       expect(await allowance.take('sub', day, 100)).toEqual({ ok: true, left: 900 });
