@@ -39,6 +39,7 @@ export class RedisBatchAllowance implements BatchAllowance {
     readonly perDay: number,
     private readonly keyPrefix: string,
     commandTimeoutMs: number,
+    private readonly onError: (err: Error) => void,
   ) {
     this.deadlines = new ReplyDeadlines(commandTimeoutMs, (cause) => rateLimitUnavailable(cause));
   }
@@ -51,15 +52,42 @@ export class RedisBatchAllowance implements BatchAllowance {
     } catch (err) {
       throw rateLimitUnavailable((err as Error).cause, (err as Error).message);
     }
-    return new RedisBatchAllowance(client, options.perDay, options.keyPrefix, options.commandTimeoutMs ?? 500);
+    return new RedisBatchAllowance(
+      client,
+      options.perDay,
+      options.keyPrefix,
+      options.commandTimeoutMs ?? 500,
+      options.onError ?? (() => undefined),
+    );
   }
 
   async take(subscriptionId: string, day: string, rows: number): Promise<AllowanceTake> {
     const key = `${this.keyPrefix}${subscriptionId}:${day}`;
-    const reply = (await this.deadlines.run(() =>
-      evalScript(this.client, TAKE, [key], [String(rows), String(this.perDay)]),
-    )) as [number, number];
-    return { ok: reply[0] === 1, left: reply[1] };
+    const script = evalScript(this.client, TAKE, [key], [String(rows), String(this.perDay)]) as Promise<
+      [number, number]
+    >;
+    try {
+      const reply = await this.deadlines.run(() => script);
+      return { ok: reply[0] === 1, left: reply[1] };
+    } catch (err) {
+      this.giveBackIfTakenLate(script, key, rows);
+      throw err;
+    }
+  }
+
+  /**
+   * A script past its deadline was sent and may still run (a stalled Redis runs it when it wakes): the batch is
+   * answered 503 all the same, so rows it took then would be spent on answers nobody received.
+   */
+  private giveBackIfTakenLate(script: Promise<[number, number]>, key: string, rows: number): void {
+    script
+      .then(([taken]) =>
+        taken === 1 ? this.deadlines.run(() => this.client.sendCommand(['DECRBY', key, String(rows)])) : undefined,
+      )
+      .catch((err: unknown) => {
+        // Not run, or Redis gone before the refund: the error was or will be reported by the connection.
+        if (err instanceof Error) this.onError(err);
+      });
   }
 
   close(): Promise<void> {

@@ -157,6 +157,21 @@ export async function seedAccount(
   return { accountId: account.id, email, password, apiKey };
 }
 
+/** POST /api/v1/check-batch by key, one item per postcode: the list a practice's software sends. */
+export function checkBatchOf(server: Pick<TestServer, 'url'>, apiKey: string, postcodes: string[]): Promise<Response> {
+  return fetch(`${server.url}/api/v1/check-batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ items: postcodes.map((postcode) => ({ postcode })) }),
+  });
+}
+
+/** The rows of the daily allowance an answered batch says are left. */
+export async function rowsLeftToday(res: Response): Promise<number> {
+  if (res.status !== 200) throw new Error(`the batch was answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { metadata: { rows_left_today: number } }).metadata.rows_left_today;
+}
+
 /** POST /api/v1/check-postcode with a JSON body (or a raw string body) and the given key. */
 export function checkPostcode(
   server: Pick<TestServer, 'url'>,

@@ -3,12 +3,20 @@ import { ErrorEnvelope } from '../../../shared/api/envelope';
 import { loadConfig } from '../../../server/config';
 import { createLogger } from '../../../server/logger';
 import { buildPostcodeIndex } from '../../../server/postcodes/postcode-index';
+import { RedisBatchAllowance } from '../../../server/check/redis-batch-allowance';
 import { RedisSlidingWindow } from '../../../server/rate-limit/redis-sliding-window';
 import { openRuntime } from '../../../server/runtime';
 import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { useRedisServer } from '../../helpers/redis-per-file';
 import { slidingWindowContract, WINDOW } from '../../helpers/sliding-window-contract';
-import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import {
+  checkBatchOf,
+  checkPostcode,
+  rowsLeftToday,
+  seedAccount,
+  startTestServer,
+  type TestServer,
+} from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -133,6 +141,9 @@ describe('a Redis outage', () => {
     expect(ok.status).toBe(200);
     await ok.arrayBuffer();
 
+    const perDay = server.runtime.batchAllowance.perDay;
+    expect(await rowsLeftToday(await checkBatchOf(server, apiKey!, ['4000', '2000', '3000']))).toBe(perDay - 3);
+
     await redis.stop();
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
@@ -145,6 +156,11 @@ describe('a Redis outage', () => {
         message: 'Rate limiting is unavailable; try again shortly',
       });
     }
+    // A batch is one check against the rate limit: refused the same, before any row of the allowance is taken.
+    const batchRefused = await checkBatchOf(server, apiKey!, ['4000', '2000']);
+    expect(batchRefused.status).toBe(503);
+    expect(batchRefused.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    expect(ErrorEnvelope.parse(await batchRefused.json()).error.code).toBe('rate_limit_unavailable');
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBeLessThan(500);
     await health.arrayBuffer();
@@ -160,6 +176,8 @@ describe('a Redis outage', () => {
     );
     // Redis kept nothing (no persistence): the window starts again.
     expect(value.headers.get('x-ratelimit-remaining')).toBe('99');
+    // The allowance here is the instance's own (the JSON backend): only the answered batches took rows.
+    expect(await rowsLeftToday(await checkBatchOf(server, apiKey!, ['4000']))).toBe(perDay - 4);
     expect(server.logs.some((line) => line.includes('unhandled error'))).toBe(false);
   });
 });
@@ -187,6 +205,34 @@ describe('a Redis that stops answering', () => {
     } finally {
       redis.resume();
       await server.close();
+    }
+  });
+});
+
+describe('the daily allowance of list rows in a Redis that stops answering', () => {
+  it('gives back the rows of a take answered 503 when Redis runs it after all', async () => {
+    const allowance = await RedisBatchAllowance.open({
+      url: redis.url,
+      perDay: 1000,
+      keyPrefix: `test:${process.pid}:batch:`,
+      commandTimeoutMs: 200,
+    });
+    try {
+      const day = '2030-01-01';
+      redis.pause();
+      // The script is on its way when the deadline passes: the batch is refused, and Redis runs it once it wakes.
+      await expect(allowance.take('sub', day, 300)).rejects.toMatchObject({ code: 'rate_limit_unavailable' });
+      const key = `test:${process.pid}:batch:sub:${day}`;
+      redis.resume();
+      // Redis ran the late script (the key exists) and nothing of the refused batch stays taken.
+      await waitFor(async () => (await redis.inspect.get(key)) === '0', {
+        timeoutMs: 5_000,
+        what: "the refused batch's rows given back",
+      });
+      expect(await allowance.take('sub', day, 100)).toEqual({ ok: true, left: 900 });
+    } finally {
+      redis.resume();
+      await allowance.close();
     }
   });
 });

@@ -6,7 +6,13 @@ import { startRedisServer, type TestRedisServer } from '../../helpers/redis-serv
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
 import { startStripeStandIn, stripeSubscriptionObject, type StripeStandIn } from '../../helpers/stripe-stand-in';
 import { tempDir } from '../../helpers/temp-dir';
-import { checkPostcode, openSharedData, seedAccount, type SeededAccount } from '../../helpers/test-server';
+import {
+  checkBatchOf,
+  checkPostcode,
+  openSharedData,
+  seedAccount,
+  type SeededAccount,
+} from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 import { stripeEnv } from '../billing/billing-world';
@@ -206,6 +212,21 @@ describe('a database outage under write load', () => {
     return res.status === 200 ? (await json(res)).data.totals.answered : -1;
   }
 
+  /**
+   * A batch of two rows by the second clinic's key (the first one's usage is counted exactly below) on `instance`:
+   * its status, and the rows left today when answered.
+   */
+  async function batchOn(instance: { url: string }): Promise<Outcome & { rowsLeft?: number }> {
+    const res = await checkBatchOf(instance, writers[1]!.clinic.apiKey!, ['2480', '4000']);
+    const body = (await res.json()) as { error?: { code?: string }; metadata?: { rows_left_today: number } };
+    return {
+      status: res.status,
+      code: body.error?.code,
+      retryAfter: res.headers.get('retry-after'),
+      rowsLeft: body.metadata?.rows_left_today,
+    };
+  }
+
   async function outage(takeDown: () => Promise<void>): Promise<void> {
     for (const writer of writers) writer.outcomes = [];
     let endLoad!: () => void;
@@ -221,10 +242,16 @@ describe('a database outage under write load', () => {
     for (const writer of writers) {
       for (const session of writer.sessions) expect((await session.get('/api/v1/catchment')).status).toBe(200);
     }
+    const batchBefore = await batchOn(instances[0]!);
+    expect(batchBefore.status).toBe(200);
     const answeredBefore = await answeredToday();
     await takeDown();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
     const checks = await checksDuringOutage();
+    // A batch needs no more of the database than the check: the key and the data are in memory, the allowance and
+    // the rate limit in Redis, its rows counted in usage's buffer (kept for the flush after the outage).
+    const batches = [];
+    for (const instance of instances) batches.push(await batchOn(instance));
     const generations = await keyGenerationsDuringOutage();
     const organisation = await organisationEndpointsDuringOutage();
     const billingEvent = await billingEventDuringOutage();
@@ -234,6 +261,7 @@ describe('a database outage under write load', () => {
       checks.every((s) => s === 200),
       `checks and reads during the outage: ${checks.join(', ')}`,
     ).toBe(true);
+    expect(batches.map((b) => b.status)).toEqual([200, 200]);
     expect(generations).toHaveLength(8);
     for (const g of generations) expect(g).toMatchObject({ status: 503, code: 'storage_unavailable', retryAfter: '5' });
     for (const o of organisation) {
@@ -261,6 +289,9 @@ describe('a database outage under write load', () => {
       timeoutMs: 20_000,
       what: "the outage's checks in usage",
     });
+
+    // The allowance is shared across the instances: each answered batch took its two rows, once.
+    expect((await batchOn(instances[1]!)).rowsLeft).toBe(batchBefore.rowsLeft! - 6);
 
     for (const instance of instances) {
       expect(instance.server.child.exitCode, instance.server.stderr()).toBeNull();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { DEFAULT_BATCH_ROWS_PER_DAY } from '../../../shared/api/check-batch';
 import { sydneyToday } from '../../../shared/domain/dates';
 import { fixtureDeclarations } from '../../fixtures/declarations';
 import { tryAdvisoryLock } from '../../../server/storage/postgres/advisory-lock';
@@ -11,7 +12,7 @@ import { startRedisServer, type TestRedisServer } from '../../helpers/redis-serv
 import { runAdminWith } from '../../helpers/run-cli';
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
-import { checkPostcode, openSharedData, seedAccount } from '../../helpers/test-server';
+import { checkBatchOf, checkPostcode, openSharedData, rowsLeftToday, seedAccount } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 
@@ -271,6 +272,19 @@ describe('two instances on PostgreSQL and Redis', () => {
       const during = await burst();
       expect(during.map((r) => r.status)).toEqual(Array(20).fill(503));
       for (const r of during) expect(JSON.parse(r.body).error.code).toBe('rate_limit_unavailable');
+      // A batch is refused by the rate limit as the check is, on each instance, before the allowance is asked.
+      for (const instance of [a, b]) {
+        const res = await checkBatchOf(instance, clinic.apiKey!, ['2480', '4000']);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+        expect(await res.json()).toEqual({
+          success: false,
+          error: { code: 'rate_limit_unavailable', message: 'Rate limiting is unavailable; try again shortly' },
+        });
+        const health = await fetch(`${instance.url}/healthz`);
+        expect(health.status).toBeLessThan(500);
+        await health.arrayBuffer();
+      }
     } finally {
       await redis.start();
     }
@@ -278,6 +292,11 @@ describe('two instances on PostgreSQL and Redis', () => {
       timeoutMs: 5_000,
       what: 'checks to recover after Redis restarted',
     });
+    // Batches are answered again on both; Redis kept nothing (no persistence), so the day's allowance counts from
+    // the restart: the two answered batches, nothing of the refused ones.
+    const perDay = DEFAULT_BATCH_ROWS_PER_DAY;
+    expect(await rowsLeftToday(await checkBatchOf(a, clinic.apiKey!, ['2480', '4000']))).toBe(perDay - 2);
+    expect(await rowsLeftToday(await checkBatchOf(b, clinic.apiKey!, ['2480']))).toBe(perDay - 3);
     // Both instances are still up and healthy, and /healthz says Redis is reachable again.
     for (const instance of [a, b]) {
       const health = await json(await fetch(`${instance.url}/healthz`));
