@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CORRESPONDENCE_2021, scenario } from '../../fixtures/ingest/scenario';
 import { LIST_PATH, startMockSite, type MockSite } from '../../fixtures/ingest/site';
-import { checkPostcode, openDataDir, seedAccount } from '../../helpers/test-server';
+import { checkBatchOf, checkPostcode, openDataDir, seedAccount } from '../../helpers/test-server';
 import { startServerProcess, type ServerProcess } from '../../helpers/spawn-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/wait-for';
@@ -87,11 +87,7 @@ describe('the server keeps its data fresh', () => {
     expect(body.data.disasters.length).toBeGreaterThan(0);
     for (const d of body.data.disasters) expect(d.instrument).toBe('drfa_activation');
     // A list from the same process answers the same question with the same data, a bad row with the check's error.
-    const batch = await fetch(`${server.url}/api/v1/check-batch`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      body: JSON.stringify({ items: [{ postcode: '4055' }, { postcode: '40x5' }] }),
-    });
+    const batch = await checkBatchOf(server, apiKey!, ['4055', '40x5']);
     expect(batch.status).toBe(200);
     const { data: lists } = (await batch.json()) as any;
     expect(lists.results[0].data).toEqual(body.data);
