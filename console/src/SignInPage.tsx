@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { EMAIL_SHAPE } from '../../shared/api/auth';
 import { SignInForm } from '../../ui/account/SignInForm';
 import type { Account } from '../../ui/account/useAccount';
@@ -26,7 +26,7 @@ function ForgotPassword({ onBack, contact }: { onBack(): void; contact: string |
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
   const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
+  useLayoutEffect(() => field.current?.focus(), []);
 
   const send = async () => {
     const address = email.trim();

@@ -150,7 +150,7 @@ describe('Check a postcode, as a member', () => {
     expect(await refused.locator('p').textContent()).toBe(
       '“0100” is not an Australian postcode: postcodes are 4 digits, in 0200–0299 or 0800–9999.',
     );
-    expect(await focused(page)).toMatchObject({ tag: 'h2', name: 'Not an Australian postcode' });
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'h2', name: 'Not an Australian postcode' });
     expect(await main(page).locator('.dte-result').count()).toBe(0);
 
     await check(page, '0999');

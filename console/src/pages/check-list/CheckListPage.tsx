@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { sydneyToday } from '../../../../shared/domain/dates';
 import type { Account } from '../../../../ui/account/useAccount';
 import { ColumnMap } from './ColumnMap';
@@ -24,7 +24,7 @@ interface RunResultsProps {
 /** A finished run: every row's result (focus on its heading), checking the rows not checked again, the downloads. */
 function RunResults({ table, run, listRun, onAgain, onStartAgain }: RunResultsProps) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [run]);
+  useLayoutEffect(() => heading.current?.focus(), [run]);
   const unchecked = countStates(run.outcomes).not_checked;
   return (
     <section aria-labelledby="list-results-heading" className="list-results-section">

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { TableScroll } from '../../../../ui/common/TableScroll';
 import { displayDate } from '../../../../ui/common/display-dates';
 import type { ColumnChoice } from './list-columns';
@@ -83,7 +83,7 @@ function ListPreview({ table, choice, today }: { table: ListTable; choice: Colum
 export function ColumnMap(props: ColumnMapProps) {
   const { table, blankLines, choice, today, toSend, unreadable, onChoice, onCheck, onStartAgain } = props;
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [table]);
+  useLayoutEffect(() => heading.current?.focus(), [table]);
   return (
     <section aria-labelledby="list-map-heading">
       <h2 id="list-map-heading" ref={heading} tabIndex={-1}>

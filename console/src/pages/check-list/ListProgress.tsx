@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { waitWords } from '../../../../ui/result/wait-words';
 import type { SendProgress } from './list-send';
 import { progressWords } from './list-words';
@@ -7,7 +7,7 @@ import { progressWords } from './list-words';
 export function ListProgress({ progress, onCancel }: { progress: SendProgress | null; onCancel(): void }) {
   // The button pressed to start is gone: focus would fall to the page's start, with Cancel a long way off by Tab.
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="list-sending-heading">
       <h2 id="list-sending-heading" ref={heading} tabIndex={-1}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { copyText } from '../../../../ui/common/clipboard';
 import { displayInstant } from '../../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
@@ -20,7 +20,7 @@ export interface OnceLinkProps {
 export function OnceLink({ title, link, email, emailed, expiresAt }: OnceLinkProps) {
   const [notice, setNotice] = useState<Notice>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [link]);
+  useLayoutEffect(() => heading.current?.focus(), [link]);
   const copy = async () =>
     setNotice(
       (await copyText(link, document.body))

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { WebhookData, WebhookDelivery } from '../../../../shared/api/webhook';
 import { displayInstant } from '../../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
@@ -48,7 +48,7 @@ function CurrentWebhook({ webhook }: { webhook: WebhookData }) {
 /** The secret shown once, with focus on it: the button that asked for it was busy meanwhile, and it is what is next. */
 function NewSecret({ secret, onCopy }: { secret: string; onCopy(): void }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [secret]);
+  useLayoutEffect(() => heading.current?.focus(), [secret]);
   return (
     <div className="new-key" role="region" aria-labelledby="secret-heading">
       {/* A heading of the page's own outline, which has no other level between it and the page's title. */}
