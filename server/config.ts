@@ -242,6 +242,33 @@ export const ConfigSchema = z.object({
    * cannot be reset by e-mail and to a sole owner who cannot sign in; unset = those pages say what to do in words.
    */
   OPERATOR_CONTACT: optional(textLine(200).optional()),
+  /**
+   * Single sign-on (issue #38). Microsoft Entra ID: the operator's one multi-tenant app registration (its application
+   * ID and a client secret); each organisation names its own tenant. Both set, or neither (no Microsoft sign-in).
+   */
+  SSO_MICROSOFT_CLIENT_ID: optional(textLine(200).optional()),
+  SSO_MICROSOFT_CLIENT_SECRET: optional(textLine(2000).optional()),
+  /** Where Microsoft's issuers live ({authority}/{tenant}/v2.0): a stand-in in tests, as STRIPE_API_BASE is. */
+  SSO_MICROSOFT_AUTHORITY: optional(httpUrl.default('https://login.microsoftonline.com')),
+  /** Google Workspace: the operator's one OAuth client; each organisation names its Workspace domain (`hd`). */
+  SSO_GOOGLE_CLIENT_ID: optional(textLine(200).optional()),
+  SSO_GOOGLE_CLIENT_SECRET: optional(textLine(2000).optional()),
+  /** Google's issuer (its discovery document): a stand-in in tests. */
+  SSO_GOOGLE_ISSUER: optional(httpUrl.default('https://accounts.google.com')),
+  /**
+   * The key that encrypts organisations' OpenID Connect client secrets at rest (AES-256-GCM): 32 bytes, base64 (for
+   * example `openssl rand -base64 32`). Unset = an organisation cannot save a client secret (Microsoft, Google and
+   * SAML still work). Every instance needs the same key.
+   */
+  SSO_ENCRYPTION_KEY: optional(
+    z
+      .string()
+      .refine(
+        (v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32,
+        'must be 32 bytes in base64 (openssl rand -base64 32)',
+      )
+      .optional(),
+  ),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -257,6 +284,9 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'SSO_MICROSOFT_CLIENT_SECRET',
+  'SSO_GOOGLE_CLIENT_SECRET',
+  'SSO_ENCRYPTION_KEY',
 ]);
 
 /** The variables billing needs, all or none. */
@@ -303,6 +333,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (parsed.success) {
     if (parsed.data.SMTP_URL && !parsed.data.MAIL_FROM) {
       throw new ConfigError('Invalid configuration: MAIL_FROM is required when SMTP_URL is set');
+    }
+    for (const [id, secret] of [
+      ['SSO_MICROSOFT_CLIENT_ID', 'SSO_MICROSOFT_CLIENT_SECRET'],
+      ['SSO_GOOGLE_CLIENT_ID', 'SSO_GOOGLE_CLIENT_SECRET'],
+    ] as const) {
+      if (Boolean(parsed.data[id]) !== Boolean(parsed.data[secret])) {
+        throw new ConfigError(`Invalid configuration: ${id} and ${secret} are set together or not at all`);
+      }
     }
     const stripeSet = STRIPE_VARIABLES.filter((name) => parsed.data[name]);
     if (stripeSet.length > 0 && stripeSet.length < STRIPE_VARIABLES.length) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { keyPrefix } from '../../shared/domain/api-key-format';
+import { SsoProvider } from '../../shared/api/sso';
 import { Role } from '../../shared/api/team';
 import type { Logger } from '../logger';
 import type { AlongsideWrite } from '../storage/document-store';
@@ -33,6 +34,14 @@ export const AuditEventType = z.enum([
   'webhook_removed',
   'webhook_tested',
   'organisation_renamed',
+  // Single sign-on (issue #38).
+  'sso_settings_changed',
+  'sso_settings_removed',
+  'sso_sign_in',
+  'sso_sign_in_refused',
+  'sso_joined',
+  'sso_linked',
+  'break_glass_sign_in',
 ]);
 export type AuditEventType = z.infer<typeof AuditEventType>;
 
@@ -75,6 +84,8 @@ export const AuditEvent = z.object({
   /** An organisation's rename: the name it had, and the name it has since. */
   previous_name: z.string().optional(),
   organisation_name: z.string().optional(),
+  /** A single sign-on event: the provider set up, removed, or signed in (or refused) with. */
+  sso_provider: SsoProvider.optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -179,6 +190,7 @@ export function auditEvent(fields: {
   postcode_count?: number | null;
   previous_name?: string | null;
   organisation_name?: string | null;
+  sso_provider?: SsoProvider | null;
 }): AuditEvent {
   return {
     at: fields.at,
@@ -204,6 +216,7 @@ export function auditEvent(fields: {
     ...(fields.postcode_count != null && { postcode_count: fields.postcode_count }),
     ...(fields.previous_name != null && { previous_name: fields.previous_name }),
     ...(fields.organisation_name != null && { organisation_name: fields.organisation_name }),
+    ...(fields.sso_provider != null && { sso_provider: fields.sso_provider }),
   };
 }
 

@@ -79,6 +79,7 @@ async function insertAuditEvents(client: PoolClient, events: readonly AuditLine[
     postcode_count: e.postcode_count ?? null,
     previous_name: e.previous_name ?? null,
     organisation_name: e.organisation_name ?? null,
+    sso_provider: e.sso_provider ?? null,
   }));
   await loadTemporary(
     client,
@@ -86,7 +87,8 @@ async function insertAuditEvents(client: PoolClient, events: readonly AuditLine[
     `at timestamptz NOT NULL, event text NOT NULL, source text NOT NULL, account_id text, email text, ip text,
      key_prefix text, reason text, subscription_status text, subscription_expires_at timestamptz,
      subscription_rate_limit integer, organisation_id text, member_email text, role text, stripe_event_id text,
-     webhook_host text, postcode_count integer, previous_name text, organisation_name text`,
+     webhook_host text, postcode_count integer, previous_name text, organisation_name text,
+     sso_provider text`,
     rows,
   );
   const columns = AUDIT_COLUMNS.join(', ');

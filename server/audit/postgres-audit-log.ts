@@ -24,6 +24,7 @@ interface AuditRow {
   postcode_count: number | null;
   previous_name: string | null;
   organisation_name: string | null;
+  sso_provider: AuditEvent['sso_provider'] | null;
 }
 
 /** A row as the event JsonLinesAuditLog writes (auditEvent: the optional fields only when set, in the same order). */
@@ -60,6 +61,7 @@ export const AUDIT_COLUMNS = [
   'postcode_count',
   'previous_name',
   'organisation_name',
+  'sso_provider',
 ] as const;
 
 const COLUMNS = AUDIT_COLUMNS.join(', ');
@@ -69,7 +71,7 @@ async function insertEvent(client: Queryable, input: AuditInput, clock: () => Da
   const sub = input.subscription;
   await client.query(
     `INSERT INTO audit_events (${COLUMNS})
-     VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+     VALUES ($1::timestamptz, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
     [
       (input.at ?? clock()).toISOString(),
       input.event,
@@ -90,6 +92,7 @@ async function insertEvent(client: Queryable, input: AuditInput, clock: () => Da
       input.postcode_count ?? null,
       input.previous_name ?? null,
       input.organisation_name ?? null,
+      input.sso_provider ?? null,
     ],
   );
 }

@@ -58,6 +58,35 @@ export const API_ERRORS = {
   no_billing_account: { status: 409, message: 'There is no billing account yet: subscribe first' },
   checkout_not_found: { status: 404, message: 'No such checkout for this organisation' },
   invalid_signature: { status: 400, message: 'Invalid or missing Stripe signature' },
+  // Single sign-on (issue #38): setting it up (owners) …
+  sso_not_configured: { status: 404, message: 'Single sign-on is not set up for this organisation' },
+  sso_provider_unavailable: { status: 400, message: 'This sign-in provider is not set up on this server' },
+  sso_public_domain: { status: 400, message: 'A public e-mail domain cannot be claimed for single sign-on' },
+  sso_domain_not_yours: {
+    status: 403,
+    message: 'You can claim only the domain of your own verified e-mail address',
+  },
+  sso_domain_taken: { status: 409, message: 'Another organisation has claimed this e-mail domain' },
+  sso_secret_required: { status: 400, message: 'The client secret is required' },
+  sso_invalid_certificate: { status: 400, message: 'The signing certificate is not a valid X.509 certificate' },
+  sso_invalid_issuer: { status: 400, message: "The issuer's OpenID Connect configuration could not be read" },
+  sso_encryption_unavailable: {
+    status: 503,
+    message: 'Single sign-on secrets cannot be stored: SSO_ENCRYPTION_KEY is not set on this server',
+  },
+  // … and signing in with it (the console shows these in words: shared/api/sso.ts's SSO_ERROR_WORDS).
+  sso_required: { status: 403, message: 'Your organisation signs in with single sign-on: continue with it' },
+  sso_domain_not_claimed: { status: 404, message: 'No organisation signs in with this e-mail domain' },
+  sso_wrong_tenant: { status: 403, message: "The token is from another organisation's tenant" },
+  sso_wrong_domain: { status: 403, message: "The token is from another organisation's domain" },
+  sso_email_unverified: { status: 403, message: 'The identity provider did not verify the e-mail address' },
+  sso_email_not_in_domains: { status: 403, message: "The e-mail address is not in the organisation's domains" },
+  sso_misconfigured: { status: 502, message: "The organisation's single sign-on is not set up correctly" },
+  sso_idp_unreachable: { status: 502, message: 'The identity provider could not be reached' },
+  sso_failed: { status: 400, message: 'Single sign-on failed: start again' },
+  sso_cancelled: { status: 400, message: 'Single sign-on was cancelled at the identity provider' },
+  sso_member_removed: { status: 403, message: 'You were removed from this organisation: ask to be invited again' },
+  sso_account_elsewhere: { status: 409, message: 'This e-mail address is a member of another organisation' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
