@@ -1,0 +1,15 @@
+import type { SsoConnection } from './sso-directory';
+
+/**
+ * One way of asking a provider who someone is: OpenID Connect (Microsoft, Google, any OIDC provider) or SAML 2.0.
+ * GET /api/v1/auth/sso/start picks the connection's protocol and sends the browser where `begin` says; the answer comes
+ * back to that protocol's own endpoint (the OIDC callback, the SAML ACS), which ends in SsoSignInService.
+ */
+export interface SsoProtocol {
+  /**
+   * The provider's URL to send the browser to, having kept in the SsoFlowStore what checking its answer needs (state,
+   * nonce and PKCE verifier; the AuthnRequest's ID). Throws ContractError('sso_idp_unreachable') when the provider's
+   * configuration cannot be read, ContractError('sso_misconfigured') when the connection cannot work.
+   */
+  begin(connection: SsoConnection, returnTo: string): Promise<URL>;
+}
