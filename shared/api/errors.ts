@@ -68,7 +68,10 @@ export const API_ERRORS = {
   },
   sso_domain_taken: { status: 409, message: 'Another organisation has claimed this e-mail domain' },
   sso_secret_required: { status: 400, message: 'The client secret is required' },
-  sso_invalid_certificate: { status: 400, message: 'The signing certificate is not a valid X.509 certificate' },
+  sso_invalid_certificate: {
+    status: 400,
+    message: 'The signing certificate could not be read: paste it as your identity provider gives it (PEM)',
+  },
   sso_invalid_issuer: { status: 400, message: "The issuer's OpenID Connect configuration could not be read" },
   sso_encryption_unavailable: {
     status: 503,
