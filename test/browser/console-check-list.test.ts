@@ -270,10 +270,15 @@ describe('Check a list, as a member', () => {
     expect(hal!.disasters).toContain('Ended Storm (synthetic)');
     // The instrument behind each: the NSW Government issues its declarations with the AGRN; elsewhere (Brisbane's
     // cyclone, QLD) the list is DisasterAssist's DRFA activation, and the row says what to confirm.
-    expect(hal!.disasters).toContain(NSW_DECLARED);
+    // Each row names it in two words and points at the note that says what to confirm, said once above the table.
+    expect(await main(page).getByTestId('list-instrument-notes').locator('li').allInnerTexts()).toEqual([
+      QLD_ACTIVATION,
+      NSW_DECLARED,
+    ]);
+    expect(hal!.disasters).toContain('State declaration (note 2)');
     expect(hal!.disasters).not.toContain('DRFA activation');
-    expect(ann!.disasters).toContain(QLD_ACTIVATION);
-    expect(ann!.disasters).not.toContain(NSW_DECLARED);
+    expect(ann!.disasters).toContain('DRFA activation (note 1)');
+    expect(ann!.disasters).not.toContain(QLD_ACTIVATION);
     // The storm that ended before today: named, not in force, and no instrument beside a row not covered.
     expect(cy!.disasters).toContain('Ended Storm (synthetic)');
     expect(cy!.disasters).toContain('not in force on the day judged');

@@ -4,6 +4,7 @@ import type { ListTable, RowOutcome, RowState } from './list-model';
 import { countStates, sortedRows, type SortOrder } from './list-outcomes';
 import { rows as rowWords, STATE_ORDER, STATE_WORDS } from './list-words';
 import { ResultRow } from './ResultRow';
+import { instrumentNotes } from './instrument-notes';
 
 const SORTS: { value: SortOrder; label: string }[] = [
   { value: 'row', label: 'Row order' },
@@ -62,9 +63,35 @@ function StateCounts({ outcomes, filter, onFilter }: FilterProps) {
   );
 }
 
+/** What to confirm for the disasters in force, said once for the whole list; rows point at these by number. */
+function InstrumentNotes({ notes }: { notes: readonly string[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <section className="list-instrument-notes" aria-labelledby="list-instrument-notes">
+      <h3 id="list-instrument-notes">Who declared the disasters in this list</h3>
+      <ol data-testid="list-instrument-notes">
+        {notes.map((note) => (
+          <li key={note}>{note}</li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** A row standing for the rows not drawn, `height` px tall. */
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr aria-hidden="true" className="list-spacer">
+      <td colSpan={columns} style={{ height }} />
+    </tr>
+  );
+}
+
 interface TableProps {
   table: ListTable;
   outcomes: readonly RowOutcome[];
+  notes: readonly string[];
   /** The rows' places in the list, as filtered and sorted. */
   shown: readonly number[];
 }
@@ -74,7 +101,7 @@ interface TableProps {
  * technology how many rows there are and where each drawn one stands (aria-rowcount, aria-rowindex); spacer rows
  * keep the scroll height of the rows not drawn.
  */
-function ResultsTable({ table, outcomes, shown }: TableProps) {
+function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   // The console has no React Compiler, so the virtualizer's unmemoisable functions are used as TanStack documents.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -90,12 +117,7 @@ function ResultsTable({ table, outcomes, shown }: TableProps) {
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const width = RESULT_COLUMNS.reduce((sum, c) => sum + c.width, 0) + OWN_WIDTH * table.headers.length;
-  const spacer = (height: number) =>
-    height > 0 && (
-      <tr aria-hidden="true" className="list-spacer">
-        <td colSpan={RESULT_COLUMNS.length + table.headers.length} style={{ height }} />
-      </tr>
-    );
+  const spacer = (height: number) => <Spacer height={height} columns={RESULT_COLUMNS.length + table.headers.length} />;
   return (
     <div
       ref={scroller}
@@ -144,6 +166,7 @@ function ResultsTable({ table, outcomes, shown }: TableProps) {
                 position={item.index}
                 cells={table.rows[index]!}
                 outcome={outcomes[index]!}
+                notes={notes}
                 measure={virtualizer.measureElement}
               />
             );
@@ -159,6 +182,7 @@ function ResultsTable({ table, outcomes, shown }: TableProps) {
 export function ListResults({ table, outcomes }: { table: ListTable; outcomes: readonly RowOutcome[] }) {
   const [filter, setFilter] = useState<RowState | null>(null);
   const [order, setOrder] = useState<SortOrder>('row');
+  const notes = useMemo(() => instrumentNotes(outcomes), [outcomes]);
   const sorted = useMemo(() => sortedRows(outcomes, order), [outcomes, order]);
   const shown = useMemo(
     () => (filter === null ? sorted : sorted.filter((i) => outcomes[i]!.state === filter)),
@@ -182,7 +206,8 @@ export function ListResults({ table, outcomes }: { table: ListTable; outcomes: r
           ? `Showing all ${rowWords(shown.length)}.`
           : `Showing ${rowWords(shown.length)}: ${STATE_WORDS[filter].label.toLowerCase()}.`}
       </p>
-      <ResultsTable table={table} outcomes={outcomes} shown={shown} />
+      <InstrumentNotes notes={notes} />
+      <ResultsTable table={table} outcomes={outcomes} notes={notes} shown={shown} />
     </>
   );
 }

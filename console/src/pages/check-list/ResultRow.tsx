@@ -4,6 +4,7 @@ import { coveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import type { CheckData } from '../../../../shared/api/check';
 import type { RowOutcome } from './list-model';
 import { STATE_WORDS } from './list-words';
+import { INSTRUMENT_SHORT } from './instrument-notes';
 
 /** The council areas of an answer; for a partly covered one, which are covered and which not. */
 function councilAreas(answer: CheckData, partly: boolean): string {
@@ -14,7 +15,7 @@ function councilAreas(answer: CheckData, partly: boolean): string {
   return lgas.map((l) => `${l.lga_name} (${covered.has(l) ? 'covered' : 'not covered'})`).join(', ');
 }
 
-function Disasters({ answer }: { answer: CheckData }) {
+function Disasters({ answer, notes }: { answer: CheckData; notes: readonly string[] }) {
   if (answer.disasters.length === 0) return <>None</>;
   return (
     <ul className="list-disasters">
@@ -26,7 +27,11 @@ function Disasters({ answer }: { answer: CheckData }) {
           {d.end_date ? displayDate(d.end_date) : 'no end date yet'}
           {!d.is_active && ' · not in force on the day judged'}
           {/* Who declared it matters only where it held: beside "Not covered" it reads as a reason to claim. */}
-          {d.is_active && d.instrument_note && <span className="list-instrument">{d.instrument_note}</span>}
+          {d.is_active && d.instrument && d.instrument_note && (
+            <span className="list-instrument">
+              {INSTRUMENT_SHORT[d.instrument]} (note {notes.indexOf(d.instrument_note) + 1})
+            </span>
+          )}
         </li>
       ))}
     </ul>
@@ -39,11 +44,13 @@ interface ResultRowProps {
   position: number;
   cells: readonly string[];
   outcome: RowOutcome;
+  /** The list's instrument notes (instrumentNotes), which a disaster in force points at by number. */
+  notes: readonly string[];
   measure: Ref<HTMLTableRowElement>;
 }
 
 /** One row of the list beside its result: the state in words with its marker, the council areas, the disasters. */
-export const ResultRow = memo(function ResultRow({ index, position, cells, outcome, measure }: ResultRowProps) {
+export const ResultRow = memo(function ResultRow({ index, position, cells, outcome, notes, measure }: ResultRowProps) {
   const { state, reason, note, question, answer } = outcome;
   const words = STATE_WORDS[state];
   const judged = answer ? (question?.date ? `on ${displayDate(question.date)}` : 'today') : '—';
@@ -62,7 +69,7 @@ export const ResultRow = memo(function ResultRow({ index, position, cells, outco
         {note && <span className="list-note">{note}</span>}
       </td>
       <td>{answer ? councilAreas(answer, state === 'some') : '—'}</td>
-      <td>{answer ? <Disasters answer={answer} /> : '—'}</td>
+      <td>{answer ? <Disasters answer={answer} notes={notes} /> : '—'}</td>
       <td>{judged}</td>
       {cells.map((cell, i) => (
         <td key={i}>{cell}</td>

@@ -7,8 +7,8 @@ import { ResultRow } from '../../../../console/src/pages/check-list/ResultRow';
 import { brisbaneResult, partialGreenResult } from '../../extension/fixtures';
 
 /** One result row as the page draws it (inside a table body), as HTML. */
-function rowHtml(outcome: RowOutcome, cells: string[] = ['Jane Citizen', '4000']): string {
-  const row = createElement(ResultRow, { index: 6, position: 2, cells, outcome, measure: () => {} });
+function rowHtml(outcome: RowOutcome, cells: string[] = ['Jane Citizen', '4000'], notes: string[] = []): string {
+  const row = createElement(ResultRow, { index: 6, position: 2, cells, outcome, notes, measure: () => {} });
   return renderToStaticMarkup(createElement('table', null, createElement('tbody', null, row)));
 }
 
@@ -19,14 +19,34 @@ describe('ResultRow', () => {
     const data = brisbaneResult('Flood <b>bold</b> & more').data as CheckData;
     data.disasters[0]!.instrument = 'drfa_activation';
     data.disasters[0]!.instrument_note = 'A DRFA activation: confirm the <State> declaration';
-    const html = rowHtml({ state: 'all', question: { postcode: '4000' }, judgedOn: '2026-03-10', answer: data });
+    const note = data.disasters[0]!.instrument_note;
+    const html = rowHtml(
+      { state: 'all', question: { postcode: '4000' }, judgedOn: '2026-03-10', answer: data },
+      undefined,
+      ['Another note', note],
+    );
     expect(html).toContain('aria-rowindex="4"');
     expect(text(html)).toContain('7 ✓ Covered — the whole area Brisbane');
     expect(text(html)).toContain('Disaster reference (AGRN) 1195 · 01/01/2026 to no end date yet');
     expect(text(html)).toContain('today Jane Citizen 4000');
     // Server text is text: its markup is shown as written, never made into elements.
     expect(html).toContain('Flood &lt;b&gt;bold&lt;/b&gt; &amp; more');
-    expect(html).toContain('A DRFA activation: confirm the &lt;State&gt; declaration');
+    // The instrument in two words and the number of the list's note that says what to confirm: never the note itself,
+    // which 5,000 rows would repeat.
+    expect(text(html)).toContain('DRFA activation (note 2)');
+    expect(html).not.toContain('confirm the');
+  });
+
+  it('a disaster not in force on the day judged names no instrument (beside "Not covered" it reads as a reason)', () => {
+    const data = brisbaneResult('Flood').data as CheckData;
+    Object.assign(data.disasters[0]!, { is_active: false, instrument: 'drfa_activation', instrument_note: 'N' });
+    const html = rowHtml(
+      { state: 'none', question: { postcode: '4000' }, judgedOn: '2026-03-10', answer: data },
+      [],
+      ['N'],
+    );
+    expect(text(html)).toContain('not in force on the day judged');
+    expect(text(html)).not.toContain('DRFA activation');
   });
 
   it('a partly covered row never has a tick; it names which council area is covered; its date is the service’s', () => {
