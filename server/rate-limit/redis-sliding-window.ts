@@ -190,13 +190,39 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
       // On Redis's clock, resetAt is translated to the caller's by its distance from Redis's now.
       return { allowed: allowed === 1, count, resetAt: now + (resetAt - scriptNow) };
     };
-    return this.run(() => this.commandClient.sendCommand(argv)).then(state, (err: unknown) => {
+    const send = (): Promise<WindowState> => {
+      const sent = this.commandClient.sendCommand(argv);
+      return this.run(() => sent).then(state, (err: unknown) => {
+        this.forgetIfCountedLate(sent, argv);
+        throw err;
+      });
+    };
+    return send().catch((err: unknown) => {
       const cause = (err as { cause?: unknown }).cause;
       if (!(cause instanceof Error) || !cause.message.startsWith('NOSCRIPT')) throw err;
       argv[0] = 'EVAL';
       argv[1] = script.source;
-      return this.run(() => this.commandClient.sendCommand(argv)).then(state);
+      return send();
     });
+  }
+
+  /**
+   * A consume past its deadline was sent and may still run (a stalled Redis runs it when it wakes): the request was
+   * answered 503 all the same, so an entry it recorded then would count a check nobody was answered for. Its member
+   * is known (the script's now and ARGV's suffix), so exactly that entry is removed.
+   */
+  private forgetIfCountedLate(sent: Promise<unknown>, argv: string[]): void {
+    sent
+      .then((reply) => {
+        const [allowed, , , scriptNow] = reply as [number, number, number, number];
+        if (allowed !== 1) return;
+        // EVAL(SHA) script numkeys key… now window limit suffix [epoch]: the bucket is the first key.
+        const keys = Number(argv[2]);
+        const member = `${scriptNow}:${argv[3 + keys + 3]}`;
+        return this.run(() => this.client.sendCommand(['ZREM', argv[3]!, member]));
+      })
+      // Not run, or Redis gone before the removal: the connection reports its own errors.
+      .catch(() => undefined);
   }
 
   /** Moves the data epoch (after a commit of this process, EpochBumps); rateLimitUnavailable() when it cannot. */

@@ -209,6 +209,32 @@ describe('a Redis that stops answering', () => {
   });
 });
 
+describe('a check answered 503 while Redis stalled', () => {
+  it('is not counted when Redis runs its script after all', async () => {
+    const prefix = `test:${process.pid}:late:`;
+    const counter = await RedisSlidingWindow.open({
+      url: redis.url,
+      windowMs: WINDOW,
+      keyPrefix: prefix,
+      commandTimeoutMs: 200,
+    });
+    counters.push(counter);
+    const bucket = `${prefix}sub`;
+    expect(await counter.consume('sub', 10, Date.now())).toMatchObject({ allowed: true, count: 1 });
+    redis.pause();
+    // The script is on its way when the deadline passes: the check is refused, and Redis runs it once it wakes.
+    await expect(counter.consume('sub', 10, Date.now())).rejects.toMatchObject({ code: 'rate_limit_unavailable' });
+    redis.resume();
+    // On the same connection, after the late script: it has run by the time this is answered (count 3 with it).
+    expect(await counter.consume('sub', 10, Date.now())).toMatchObject({ allowed: true });
+    await waitFor(async () => (await redis.inspect.zCard(bucket)) === 2, {
+      timeoutMs: 5_000,
+      what: "the refused check's entry removed",
+    });
+    expect(await counter.consume('sub', 10, Date.now())).toMatchObject({ allowed: true, count: 3 });
+  });
+});
+
 describe('the daily allowance of list rows in a Redis that stops answering', () => {
   it('gives back the rows of a take answered 503 when Redis runs it after all', async () => {
     const allowance = await RedisBatchAllowance.open({
