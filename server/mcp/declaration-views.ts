@@ -77,7 +77,7 @@ function namesLga(declaration: Declaration, lga: string): boolean {
 export class DeclarationPages {
   private sorted: { version: number; list: readonly Declaration[] } | null = null;
 
-  constructor(private readonly declarations: DeclarationRepository) {}
+  constructor(private readonly declarations: Pick<DeclarationRepository, 'version' | 'all'>) {}
 
   page(filter: DeclarationFilter): { declarations: Declaration[]; nextCursor: string | null } {
     const after = filter.cursor === undefined ? null : decodeCursor(filter.cursor);

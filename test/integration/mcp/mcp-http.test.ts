@@ -74,7 +74,12 @@ describe('POST /mcp over HTTP: keys, methods, origins and malformed requests', (
   });
 
   it('the key in Authorization: Bearer or in x-api-key', async () => {
-    for (const headers of [bearer(apiKey), { authorization: `bearer  ${apiKey}` }, { 'x-api-key': apiKey }]) {
+    const ways: Record<string, string>[] = [
+      bearer(apiKey),
+      { authorization: `bearer  ${apiKey}` },
+      { 'x-api-key': apiKey },
+    ];
+    for (const headers of ways) {
       const res = await postMcp(server.url, JSON.stringify(LIST), headers);
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -27,8 +27,9 @@ describe('POST /mcp: one rate limit with the REST API, and usage of its own', ()
 
   it('60 REST checks, then 40 tool calls are answered and the 41st is refused with the seconds to wait', async () => {
     const clinic = await seedAccount(server.runtime);
-    for (let i = 0; i < 60; i++)
+    for (let i = 0; i < 60; i++) {
       expect((await checkPostcode(server, clinic.apiKey!, { postcode: '4000' })).status).toBe(200);
+    }
     const client = await connectMcp(server.url, bearer(clinic.apiKey!));
     try {
       for (let i = 0; i < 40; i++) {
