@@ -7,11 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
 import { startChildServer } from '../lib/child-server';
 import { loadCheck, type LoadResult } from '../lib/load-check';
 import { startCommand } from '../lib/start-command';
-import { syntheticDeclarations, writeDataset } from './dataset';
+import { benchPostcodes, syntheticDeclarations, writeDataset } from './dataset';
 import { loadMcpCheck, MCP_CONNECTIONS, MCP_TARGET, mcpComparison } from './mcp-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -22,10 +21,7 @@ function line(target: string, connections: number, row: LoadResult): string {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'dte-bench-mcp-'));
-  const rows = await loadBundledLocalityRows();
-  const index = buildPostcodeIndex(rows);
-  const allPostcodes = [...new Set(rows.map((r) => r.postcode))].filter((p) => index.get(p));
-  const sample = allPostcodes.filter((_, i) => i % Math.ceil(allPostcodes.length / 64) === 0);
+  const { index, allPostcodes, sample } = await benchPostcodes();
   const dataDir = path.join(work, 'data');
   const apiKey = await writeDataset(dataDir, syntheticDeclarations(index, allPostcodes, 900), 10);
   execFileSync('npm', ['run', 'build:server', '--silent'], { stdio: 'inherit' });

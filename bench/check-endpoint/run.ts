@@ -13,7 +13,6 @@ import pg from 'pg';
 import { BATCH_MAX_ITEMS } from '../../shared/api/check-batch';
 import { importDataDir } from '../../server/importers';
 import { createLogger } from '../../server/logger';
-import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
 import { startPostgres } from '../../test/helpers/postgres-server';
 import { startRedisServer } from '../../test/helpers/redis-server';
 import { startChildServer, type ChildServer } from '../lib/child-server';
@@ -22,7 +21,7 @@ import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '.
 import { loadCheck, type LoadResult } from '../lib/load-check';
 import { appointmentList, loadBatch, uncachedAudits } from './batch-load';
 import { loadMcpCheck, MCP_CONNECTIONS, MCP_TARGET, mcpComparison } from './mcp-load';
-import { syntheticDeclarations, writeDataset } from './dataset';
+import { benchPostcodes, syntheticDeclarations, writeDataset } from './dataset';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /**
@@ -57,11 +56,7 @@ function load(url: string, apiKey: string, postcodes: string[], connections: num
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'dte-bench-'));
-  const rows = await loadBundledLocalityRows();
-  const index = buildPostcodeIndex(rows);
-  const allPostcodes = [...new Set(rows.map((r) => r.postcode))].filter((p) => index.get(p));
-  // A spread of postcodes for the requests, every state and both eligible and not.
-  const sample = allPostcodes.filter((_, i) => i % Math.ceil(allPostcodes.length / 64) === 0);
+  const { rows, index, allPostcodes, sample } = await benchPostcodes();
 
   const declarations = syntheticDeclarations(index, allPostcodes, 900);
   // 10× the declarations, the extra 8,100 on LGAs the requests do not ask about: each answer keeps its size, so

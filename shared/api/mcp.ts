@@ -78,12 +78,10 @@ export const ListDeclarationsArguments = z.object({
   active_on: stringArgument(API_ERRORS.invalid_date.message)
     .optional()
     .meta({ description: 'Only declarations active on this day (YYYY-MM-DD)', format: 'date', example: '2025-03-10' }),
-  lga: stringArgument(API_ERRORS.invalid_request.message)
-    .optional()
-    .meta({
-      description: 'Only declarations naming this council area (LGA): its name or ABS code',
-      example: 'Lismore',
-    }),
+  lga: stringArgument(API_ERRORS.invalid_request.message).optional().meta({
+    description: 'Only declarations naming this council area (LGA): its name or ABS code',
+    example: 'Lismore',
+  }),
   cursor: stringArgument(API_ERRORS.invalid_cursor.message)
     .optional()
     .meta({ description: "The previous page's next_cursor, as it was given" }),
