@@ -26,7 +26,7 @@ export interface UsageCounter {
 export type KeyOf = (req: Request) => string | undefined;
 
 /** The check's header: `x-api-key`. */
-const xApiKey: KeyOf = (req) => {
+export const xApiKey: KeyOf = (req) => {
   const header = req.headers['x-api-key'];
   return header === undefined ? undefined : ((Array.isArray(header) ? header[0] : header) ?? '');
 };

@@ -5,7 +5,7 @@ import { JsonRpcResponse, MCP_ENDPOINTS, MCP_PATH } from '../../shared/api/mcp';
 import { ContractError } from '../contract-error';
 import { errorResponse, jsonResponse, MCP_AUTH } from '../http/openapi-registry';
 import { defineRoute, type Route } from '../http/route';
-import { identifyApiKey, type ApiKeyGateDeps, type KeyOf } from '../keys/require-api-key';
+import { identifyApiKey, xApiKey, type ApiKeyGateDeps, type KeyOf } from '../keys/require-api-key';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { mcpServerFor } from './mcp-server';
 import type { McpTool } from './mcp-tools';
@@ -19,14 +19,14 @@ const REALM = 'mcp';
 
 /**
  * The key as MCP clients send one: `Authorization: Bearer sk_live_…` (what their header settings and the MCP
- * authorization spec name), or the check's `x-api-key`. Another Authorization scheme is a credential that is not a
- * key: refused as an invalid one.
+ * authorization spec name), or the check's `x-api-key`. Another Authorization scheme alone is a credential that is
+ * not a key: refused as an invalid one, not as a missing one.
  */
 export const bearerOrApiKey: KeyOf = (req) => {
   const authorization = req.headers.authorization;
-  if (authorization !== undefined) return /^Bearer +(\S+) *$/i.exec(authorization)?.[1] ?? '';
-  const header = req.headers['x-api-key'];
-  return header === undefined ? undefined : ((Array.isArray(header) ? header[0] : header) ?? '');
+  const token = authorization === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+  if (token !== undefined) return token;
+  return xApiKey(req) ?? (authorization === undefined ? undefined : '');
 };
 
 /** A JSON-RPC error with no id: what the transport spec has a server answer an HTTP request it refuses with. */

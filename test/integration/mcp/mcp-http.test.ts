@@ -78,6 +78,8 @@ describe('POST /mcp over HTTP: keys, methods, origins and malformed requests', (
       bearer(apiKey),
       { authorization: `bearer  ${apiKey}` },
       { 'x-api-key': apiKey },
+      // A proxy's own credential beside the key.
+      { authorization: 'Basic cHJveHk6cHJveHk=', 'x-api-key': apiKey },
     ];
     for (const headers of ways) {
       const res = await postMcp(server.url, JSON.stringify(LIST), headers);
