@@ -21,6 +21,10 @@ import { API_SECURITY_HEADERS, securityHeaders } from './http/security-headers';
 import { linkRoutes } from './invitations/link-routes';
 import { teamInvitationsRoutes } from './invitations/team-invitations-routes';
 import { keyRoutes } from './keys/keys-routes';
+import { DeclarationPages } from './mcp/declaration-views';
+import { mcpRoutes, mountMcp } from './mcp/mcp-routes';
+import { mcpTools } from './mcp/mcp-tools';
+import { SuburbIndex } from './postcodes/suburb-index';
 import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
@@ -92,6 +96,8 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, signedIn, '/api/v1/billing');
   mountRoutes(app, routes.activity, signedIn, '/api/v1/activity');
+  // AI assistants over MCP: the key's gate (Bearer or x-api-key) on data as every instance committed it.
+  mountMcp(app, routes.mcp, fresh, origins);
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
@@ -154,5 +160,23 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
     stripeWebhook: stripeWebhookRoutes(runtime.billing),
     billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
     activity: activityRoutes({ accounts, audit: runtime.audit }),
+    // The service as an MCP server (issue #39): the check's answers, key, rate limit and usage.
+    mcp: mcpRoutes({
+      keys,
+      clock,
+      rateLimit,
+      origins,
+      rateLimitCounter: runtime.rateLimitCounter,
+      usage,
+      logger: runtime.logger,
+      tools: mcpTools({
+        answers,
+        declarations,
+        pages: new DeclarationPages(declarations),
+        suburbs: new SuburbIndex(postcodes),
+        catchments: runtime.catchments,
+        alerts: runtime.alerts,
+      }),
+    }),
   };
 }

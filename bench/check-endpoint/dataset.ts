@@ -6,11 +6,33 @@ import type { Declaration, StateCode } from '../../shared/domain/declaration';
 import { hashPassword } from '../../server/accounts/passwords';
 import { NOT_BILLED } from '../../server/accounts/account-service';
 import { generateApiKey, hashApiKey } from '../../server/keys/api-key';
-import type { PostcodeIndex } from '../../server/postcodes/postcode-index';
+import {
+  buildPostcodeIndex,
+  loadBundledLocalityRows,
+  type LocalityRow,
+  type PostcodeIndex,
+} from '../../server/postcodes/postcode-index';
 import { accountsDocument } from '../../server/accounts/accounts-document';
 import { declarationsDocument } from '../../server/declarations/declarations-document';
 import { keysDocument } from '../../server/keys/keys-document';
 import { openJsonDocument } from '../../server/storage/document';
+
+/**
+ * The bundled localities, their index, every postcode it knows and the benches' sample of 64: a spread of postcodes
+ * for the requests, every state and both eligible and not.
+ */
+export async function benchPostcodes(): Promise<{
+  rows: LocalityRow[];
+  index: PostcodeIndex;
+  allPostcodes: string[];
+  sample: string[];
+}> {
+  const rows = await loadBundledLocalityRows();
+  const index = buildPostcodeIndex(rows);
+  const allPostcodes = [...new Set(rows.map((r) => r.postcode))].filter((p) => index.get(p));
+  const sample = allPostcodes.filter((_, i) => i % Math.ceil(allPostcodes.length / 64) === 0);
+  return { rows, index, allPostcodes, sample };
+}
 
 const HAZARDS = ['Flood', 'Storm', 'Bushfire', 'Cyclone', 'Flood, Storm', 'Rainfall', 'Severe Weather'];
 

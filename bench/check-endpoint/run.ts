@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the check endpoint under load, against two baselines measured in the same run, and a 500-row
- * batch (POST /api/v1/check-batch) beside the single check.
+ * `npm run bench`: the check endpoint under load, against two baselines measured in the same run, a 500-row batch
+ * (POST /api/v1/check-batch) and the check over MCP (POST /mcp, check_postcode) beside the single check.
  *
  * Every server runs in its own process; autocannon runs here, on loopback only, for a bounded time. The figures
  * that matter are the ratios (check ÷ bare Express, 10× data ÷ 1× data), since the machine is shared and noisy.
@@ -13,7 +13,6 @@ import pg from 'pg';
 import { BATCH_MAX_ITEMS } from '../../shared/api/check-batch';
 import { importDataDir } from '../../server/importers';
 import { createLogger } from '../../server/logger';
-import { buildPostcodeIndex, loadBundledLocalityRows } from '../../server/postcodes/postcode-index';
 import { startPostgres } from '../../test/helpers/postgres-server';
 import { startRedisServer } from '../../test/helpers/redis-server';
 import { startChildServer, type ChildServer } from '../lib/child-server';
@@ -21,7 +20,8 @@ import { startCommand } from '../lib/start-command';
 import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../lib/cpu-profile';
 import { loadCheck, type LoadResult } from '../lib/load-check';
 import { appointmentList, loadBatch, uncachedAudits } from './batch-load';
-import { syntheticDeclarations, writeDataset } from './dataset';
+import { loadMcpCheck, MCP_CONNECTIONS, MCP_TARGET, mcpComparison } from './mcp-load';
+import { benchPostcodes, syntheticDeclarations, writeDataset } from './dataset';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /**
@@ -56,11 +56,7 @@ function load(url: string, apiKey: string, postcodes: string[], connections: num
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'dte-bench-'));
-  const rows = await loadBundledLocalityRows();
-  const index = buildPostcodeIndex(rows);
-  const allPostcodes = [...new Set(rows.map((r) => r.postcode))].filter((p) => index.get(p));
-  // A spread of postcodes for the requests, every state and both eligible and not.
-  const sample = allPostcodes.filter((_, i) => i % Math.ceil(allPostcodes.length / 64) === 0);
+  const { rows, index, allPostcodes, sample } = await benchPostcodes();
 
   const declarations = syntheticDeclarations(index, allPostcodes, 900);
   // 10× the declarations, the extra 8,100 on LGAs the requests do not ask about: each answer keeps its size, so
@@ -181,6 +177,7 @@ async function main(): Promise<void> {
     ['bare node:http', bare, apiKey],
   ];
   for (const [, server, key] of targets) await load(server.url, key, sample, 10, 2); // warm-up (JIT), not reported
+  await loadMcpCheck({ url: check.url, apiKey, postcodes: sample, connections: 10, seconds: 2 });
   const list = [appointmentList(sample, rows)];
   const audits = uncachedAudits(sample);
   const loadBatches = (bodies: string[], connections: number, seconds: number): Promise<Row> =>
@@ -201,6 +198,11 @@ async function main(): Promise<void> {
       if (server === check10 && c !== 10) continue;
       note(target, await load(server.url, key, sample, c, SECONDS));
       if (server === check) rssSamples.push(check.rssMb());
+    }
+    // The same check over MCP, on the same server, right after its REST figures.
+    if (MCP_CONNECTIONS.includes(c)) {
+      const mcp = await loadMcpCheck({ url: check.url, apiKey, postcodes: sample, connections: c, seconds: SECONDS });
+      note(MCP_TARGET, { target: '', connections: c, ...mcp });
     }
     if (!BATCH_CONNECTIONS.includes(c)) continue;
     note(BATCH, await loadBatches(list, c, SECONDS));
@@ -235,6 +237,7 @@ async function main(): Promise<void> {
       `  c=${String(c).padStart(3)}  PostgreSQL+Redis ÷ JSON files ${(at(SHARED, c).rps / at('check-postcode', c).rps).toFixed(2)}   PostgreSQL+Redis ÷ bare Express ${(at(SHARED, c).rps / at('bare Express', c).rps).toFixed(2)}`,
     );
   }
+  for (const c of MCP_CONNECTIONS) console.log(mcpComparison(at('check-postcode', c), at(MCP_TARGET, c), c));
   console.log(`  PostgreSQL+Redis instance RSS after its load: ${sharedRss.toFixed(0)} MB`);
   for (const c of BATCH_CONNECTIONS) {
     const single = at('check-postcode', c);

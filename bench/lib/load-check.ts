@@ -19,6 +19,8 @@ export async function loadPosts(options: {
   bodies: readonly string[];
   connections: number;
   seconds: number;
+  /** Headers over the JSON body's and the key's (an MCP client's Accept and Authorization). */
+  headers?: Record<string, string>;
 }): Promise<LoadResult> {
   const result = await autocannon({
     url: `${options.url}${options.path}`,
@@ -26,7 +28,7 @@ export async function loadPosts(options: {
     duration: options.seconds,
     requests: options.bodies.map((body) => ({
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': options.apiKey },
+      headers: { 'content-type': 'application/json', 'x-api-key': options.apiKey, ...options.headers },
       body,
     })),
   });

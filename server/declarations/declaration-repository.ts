@@ -1,4 +1,4 @@
-import type { RelatedDeclaration } from '../../shared/domain/declaration';
+import type { Declaration, RelatedDeclaration } from '../../shared/domain/declaration';
 import type { LgaRef } from '../../shared/domain/lga';
 import { DeclarationIndex } from './declaration-index';
 import type { DeclarationStore } from './declaration-records';
@@ -34,6 +34,16 @@ export class DeclarationRepository {
 
   get count(): number {
     return this.store.current.declarations.length;
+  }
+
+  /** The declaration with this AGRN (ended ones included), if the data has it. */
+  get(agrn: string): Declaration | undefined {
+    return this.index.get(agrn);
+  }
+
+  /** Every declaration the data holds, in the store's order. */
+  all(): readonly Declaration[] {
+    return this.store.current.declarations;
   }
 
   /** The title of the declaration with this AGRN ("" when the data has none). */

@@ -1,7 +1,13 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { SESSION_COOKIE_NAME } from '../../shared/api/auth';
 import { ErrorEnvelope } from '../../shared/api/envelope';
-import { API_KEY_SCHEME, ApiRegistry, SESSION_SCHEME, STRIPE_SIGNATURE_SCHEME } from '../http/openapi-registry';
+import {
+  API_KEY_SCHEME,
+  ApiRegistry,
+  MCP_BEARER_SCHEME,
+  SESSION_SCHEME,
+  STRIPE_SIGNATURE_SCHEME,
+} from '../http/openapi-registry';
 import { registerRoutes, type Route } from '../http/route';
 import { registerWebhookDelivery } from '../webhooks/webhooks-routes';
 
@@ -17,6 +23,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): ReturnType<OpenA
     type: 'apiKey',
     in: 'cookie',
     name: SESSION_COOKIE_NAME,
+  });
+  registry.registerComponent('securitySchemes', MCP_BEARER_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The API key (sk_live_…) as a bearer token: POST /mcp, as MCP clients send it',
   });
   registry.registerComponent('securitySchemes', STRIPE_SIGNATURE_SCHEME, {
     type: 'apiKey',

@@ -25,6 +25,8 @@ export class ApiRegistry extends OpenAPIRegistry {
 export const API_KEY_SCHEME = 'apiKey';
 export const SESSION_SCHEME = 'session';
 export const STRIPE_SIGNATURE_SCHEME = 'stripeSignature';
+/** The API key as a bearer token, as MCP clients send it (POST /mcp only). */
+export const MCP_BEARER_SCHEME = 'mcpBearer';
 
 export type SecurityRequirements = { [scheme: string]: string[] }[];
 
@@ -35,6 +37,8 @@ export type SecurityRequirements = { [scheme: string]: string[] }[];
 export const NO_AUTH: SecurityRequirements = [];
 export const API_KEY_AUTH: SecurityRequirements = [{ [API_KEY_SCHEME]: [] }];
 export const SESSION_AUTH: SecurityRequirements = [{ [SESSION_SCHEME]: [] }];
+/** POST /mcp: the API key as a bearer token, or in x-api-key. */
+export const MCP_AUTH: SecurityRequirements = [{ [MCP_BEARER_SCHEME]: [] }, { [API_KEY_SCHEME]: [] }];
 /** Read when present, not required: `{}` is the alternative of sending no credentials at all. */
 export const OPTIONAL_SESSION_AUTH: SecurityRequirements = [{ [SESSION_SCHEME]: [] }, {}];
 /** The reads a practice's systems make too (sessionOrApiKey): the cookie session, or an API key counted like a check. */

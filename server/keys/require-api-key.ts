@@ -22,15 +22,31 @@ export interface UsageCounter {
   countRows(subscriptionId: string, keyId: string, rows: number, now: Date): void;
 }
 
+/** The key a request carries, as sent; undefined when it sends none. */
+export type KeyOf = (req: Request) => string | undefined;
+
+/** The check's header: `x-api-key`. */
+export const xApiKey: KeyOf = (req) => {
+  const header = req.headers['x-api-key'];
+  return header === undefined ? undefined : ((Array.isArray(header) ? header[0] : header) ?? '');
+};
+
 /**
  * Looks the caller up in what this process holds, and notes the data epoch that is at least as old as what it read
  * (`epoch.known` now: the data only moves forward, and `known` only after it), or none when `epoch` is null.
  */
-function identify(keys: KeyService, req: Request, res: Response, now: Date, epoch: string | undefined): void {
-  const header = req.headers['x-api-key'];
+function identify(
+  keys: KeyService,
+  req: Request,
+  res: Response,
+  now: Date,
+  epoch: string | undefined,
+  keyOf: KeyOf = xApiKey,
+): void {
+  const key = keyOf(req);
   let outcome: ApiKeyOutcome;
-  if (header === undefined) outcome = { ok: false, reason: 'missing_api_key' };
-  else outcome = keys.authenticate((Array.isArray(header) ? header[0] : header)?.trim() ?? '', now);
+  if (key === undefined) outcome = { ok: false, reason: 'missing_api_key' };
+  else outcome = keys.authenticate(key.trim(), now);
   res.locals.apiKey = outcome;
   res.locals.keyId = outcome.ok ? outcome.key.id : undefined;
   res.locals.caller = outcome.ok ? { id: outcome.key.id, subscription: outcome.subscription } : undefined;
@@ -38,12 +54,17 @@ function identify(keys: KeyService, req: Request, res: Response, now: Date, epoc
 }
 
 /**
- * Works out who is calling from the x-api-key header, without answering yet: the rate limiter in between needs to
- * know whether to count the request against the key or against the client's address.
+ * Works out who is calling from the x-api-key header (or where `keyOf` says), without answering yet: the rate limiter
+ * in between needs to know whether to count the request against the key or against the client's address.
  */
-export function identifyApiKey(keys: KeyService, clock: () => Date, epoch?: DataEpoch | null): RequestHandler {
+export function identifyApiKey(
+  keys: KeyService,
+  clock: () => Date,
+  epoch?: DataEpoch | null,
+  keyOf?: KeyOf,
+): RequestHandler {
   return (req, res, next) => {
-    identify(keys, req, res, clock(), epoch?.known);
+    identify(keys, req, res, clock(), epoch?.known, keyOf);
     next();
   };
 }

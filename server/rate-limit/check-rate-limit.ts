@@ -19,8 +19,16 @@ function callerOf(res: Response): CountedCaller | undefined {
  * CLI changes it: a new limit applies from the next request, to the requests already in the window too.
  */
 function limitOf(res: Response): number {
-  return callerOf(res)?.subscription.rate_limit ?? DEFAULT_RATE_LIMIT;
+  return limitFor(callerOf(res));
 }
+
+/** The limit a caller is counted at: its subscription's, or the default for a caller without a valid key. */
+export function limitFor(caller: CountedCaller | undefined): number {
+  return caller?.subscription.rate_limit ?? DEFAULT_RATE_LIMIT;
+}
+
+/** The bucket a valid key's requests share, whatever they call (the check, a read, an MCP tool). */
+export const keyBucket = (caller: CountedCaller): string => `key:${caller.id}`;
 
 /**
  * A valid key with an active subscription is counted per key; anything else per client address (same limit, same
@@ -30,12 +38,12 @@ function limitOf(res: Response): number {
  */
 function bucketOf(req: Request, res: Response): string {
   const caller = callerOf(res);
-  if (caller) return `key:${caller.id}`;
+  if (caller) return keyBucket(caller);
   return `ip:${clientAddress(req)}`;
 }
 
 /** Whole seconds until `resetTime`, rounded up so that a client waiting this long is past it. */
-function secondsUntil(resetTime: Date | undefined, now: number): number {
+export function secondsUntil(resetTime: Date | undefined, now: number): number {
   return resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : RATE_LIMIT_WINDOW_SECONDS;
 }
 

@@ -6,12 +6,17 @@ import { API_KEY_REFUSALS, errorResponse, SESSION_OR_API_KEY_AUTH } from '../htt
 import { defineRoute, type Route } from '../http/route';
 import { callerSubscription } from '../sessions/require-session';
 import { BY_HAND_LABEL, BY_HAND_PREFIX } from './by-hand';
+import { MCP_LABEL, MCP_PREFIX } from './mcp-caller';
 import { usageCsv } from './usage-csv';
 import type { UsageService } from './usage-service';
 
-/** How usage names a key: its prefix; the console's checks by hand; or a key revoked long ago (archived). */
+/**
+ * How usage names a key: its prefix; the console's checks by hand; an AI assistant's tool calls; or a key revoked long
+ * ago (archived).
+ */
 function labelOf(keys: KeyService, keyId: string): string {
   if (keyId.startsWith(BY_HAND_PREFIX)) return BY_HAND_LABEL;
+  if (keyId.startsWith(MCP_PREFIX)) return MCP_LABEL;
   return keys.prefixOf(keyId) ?? 'an archived key';
 }
 

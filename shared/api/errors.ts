@@ -90,6 +90,9 @@ export const API_ERRORS = {
   sso_cancelled: { status: 400, message: 'Single sign-on was cancelled at the identity provider' },
   sso_member_removed: { status: 403, message: 'You were removed from this organisation: ask to be invited again' },
   sso_account_elsewhere: { status: 409, message: 'This e-mail address is a member of another organisation' },
+  // The service's MCP tools (issue #39): what the REST API has no word for yet.
+  declaration_not_found: { status: 404, message: 'No declaration with this AGRN' },
+  invalid_cursor: { status: 400, message: 'Invalid cursor: list again without it' },
   internal_error: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

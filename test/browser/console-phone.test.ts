@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, sydneyToday } from '../../shared/domain/dates';
 import { OPERATOR } from '../../server/team/team-service';
 import { BY_HAND_PREFIX } from '../../server/usage/by-hand';
+import { mcpUsageId } from '../../server/usage/mcp-caller';
 import { CHROME_EXTENSION_ID, FIREFOX_ADDON_ID } from '../../wxt.config';
 import { checkPostcode } from '../helpers/test-server';
 import { tempDir } from '../helpers/temp-dir';
@@ -67,7 +68,7 @@ beforeAll(async () => {
     h.server.url,
   ));
   await runtime.catchments.replace(subscriptionId, ['2480', '4000', '4055']);
-  // A month of checks by the key and by hand, and today's for real.
+  // A month of checks by the key, by hand and by an AI assistant, and today's for real.
   const keyId = runtime.keys.currentKey(subscriptionId)!.id;
   const today = sydneyToday(new Date());
   for (let i = 1; i <= 30; i++) {
@@ -77,6 +78,7 @@ beforeAll(async () => {
       runtime.usage.count(subscriptionId, `${BY_HAND_PREFIX}${subscriptionId}`, 'answered', noon);
     }
     if (i % 5 === 0) runtime.usage.count(subscriptionId, keyId, 'refused', noon);
+    for (let n = 0; n < i % 3; n++) runtime.usage.count(subscriptionId, mcpUsageId(keyId), 'answered', noon);
   }
   expect((await checkPostcode(h.server, h.account.apiKey, { postcode: '4000' })).status).toBe(200);
 
@@ -200,6 +202,7 @@ describe('an owner on a phone', () => {
       'Overview',
       async (p) => {
         await p.getByTestId('usage-keys').waitFor();
+        await p.getByTestId('usage-keys').getByText('AI assistant (MCP)').waitFor();
         await p.getByText('Checks per day (table)').click();
         await p.getByTestId('usage-days').waitFor();
       },

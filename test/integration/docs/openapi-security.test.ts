@@ -67,6 +67,14 @@ describe('OpenAPI document: security and limits', () => {
     expect(doc.paths['/api/v1/keys/generate']!.post!.security).toEqual([{ session: [] }]);
   });
 
+  it('documents POST /mcp: the key as a bearer token or x-api-key, JSON-RPC in and out', () => {
+    const mcp = doc.paths['/mcp']!.post! as Operation & { responses: Record<string, unknown> };
+    expect(mcp.security).toEqual([{ mcpBearer: [] }, { apiKey: [] }]);
+    expect(doc.components.securitySchemes.mcpBearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(JSON.stringify(mcp.requestBody)).toContain('#/components/schemas/JsonRpcMessage');
+    expect(Object.keys(mcp.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '405', '413']));
+  });
+
   it("documents the catchment's entry limit that the server enforces", () => {
     expect(doc.components.schemas.CatchmentRequest.properties.postcodes.maxItems).toBe(20_000);
   });

@@ -55,11 +55,11 @@ export function UsageSection() {
     <section aria-labelledby="usage-heading" data-slot="usage">
       <h2 id="usage-heading">Usage</h2>
       <p className="hint">
-        Checks made with your practice&apos;s API key (the extension, your practice software) and by hand in this
-        console, per day (Sydney time): answered; not answered (such as a mistyped postcode, or a key that no longer
-        works); and over the limit (more checks in a minute than your plan allows). A list (Check a list, or your
-        practice software sending one) is checked up to 500 rows at a time, each time one check among these; its rows
-        are counted apart, as list rows checked.
+        Checks made with your practice&apos;s API key (the extension, your practice software, an AI assistant) and by
+        hand in this console, per day (Sydney time): answered; not answered (such as a mistyped postcode, or a key that
+        no longer works); and over the limit (more checks in a minute than your plan allows). A list (Check a list, or
+        your practice software sending one) is checked up to 500 rows at a time, each time one check among these; its
+        rows are counted apart, as list rows checked.
       </p>
       <div className="actions">
         <label htmlFor="usage-days">Period</label>

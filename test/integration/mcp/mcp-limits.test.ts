@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { successEnvelope } from '../../../shared/api/envelope';
+import { CheckPostcodeResult } from '../../../shared/api/mcp';
+import { UsageData } from '../../../shared/api/usage';
+import { testBackend } from '../../helpers/shared-backends';
+import { bearer, callTool, connectMcp, textOf } from '../../helpers/mcp-client';
+import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import { tempDir } from '../../helpers/temp-dir';
+import { json, SessionClient } from '../auth/session-client';
+
+const RATE_LIMITED = /^Rate limit exceeded: wait (\d+) seconds, then call again\.$/;
+
+async function usageToday(server: TestServer, email: string, password: string) {
+  const owner = new SessionClient(server.url);
+  expect((await owner.login(email, password)).status).toBe(200);
+  return successEnvelope(UsageData).parse(await json(await owner.get('/api/v1/usage?days=1'))).data.days[0]!;
+}
+
+describe('POST /mcp: one rate limit with the REST API, and usage of its own', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('60 REST checks, then 40 tool calls are answered and the 41st is refused with the seconds to wait', async () => {
+    const clinic = await seedAccount(server.runtime);
+    for (let i = 0; i < 60; i++) {
+      expect((await checkPostcode(server, clinic.apiKey!, { postcode: '4000' })).status).toBe(200);
+    }
+    const client = await connectMcp(server.url, bearer(clinic.apiKey!));
+    try {
+      for (let i = 0; i < 40; i++) {
+        const result = await callTool(client, 'check_postcode', { postcode: '4000' });
+        expect(result.isError, `call ${i + 1}`).toBeFalsy();
+      }
+      const refused = await callTool(client, 'check_postcode', { postcode: '4000' });
+      expect(refused.isError).toBe(true);
+      const seconds = Number(RATE_LIMITED.exec(textOf(refused))?.[1]);
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      // Every tool counts on the same budget; listing them does not.
+      expect(textOf(await callTool(client, 'get_declaration', { agrn: '1195' }))).toMatch(RATE_LIMITED);
+      expect((await client.listTools()).tools).toHaveLength(6);
+      // And the REST check is over the limit too.
+      const rest = await checkPostcode(server, clinic.apiKey!, { postcode: '4000' });
+      expect(rest.status).toBe(429);
+      expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('each tool call is counted in usage as "AI assistant (MCP)": answered, refused, rate-limited; protocol messages are not', async () => {
+    const clinic = await seedAccount(server.runtime, { rateLimit: 5 });
+    const client = await connectMcp(server.url, bearer(clinic.apiKey!));
+    try {
+      for (let i = 0; i < 3; i++) await client.listTools();
+      expect((await callTool(client, 'check_postcode', { postcode: '4000' })).isError).toBeFalsy();
+      expect((await callTool(client, 'find_postcodes', { suburb: 'Spring Hill' })).isError).toBeFalsy();
+      expect(textOf(await callTool(client, 'check_postcode', { postcode: '40000' }))).toBe('Invalid postcode format');
+      expect((await callTool(client, 'list_declarations')).isError).toBeFalsy();
+      expect((await callTool(client, 'get_catchment_status')).isError).toBeFalsy();
+      expect(textOf(await callTool(client, 'check_postcode', { postcode: '4000' }))).toMatch(RATE_LIMITED);
+      await client.ping();
+    } finally {
+      await client.close();
+    }
+    const day = await usageToday(server, clinic.email, clinic.password);
+    expect(day.keys).toEqual([
+      { key_prefix: 'AI assistant (MCP)', answered: 4, refused: 1, rate_limited: 1, batch_rows: 0 },
+    ]);
+  });
+
+  it('a caller without a valid key is counted against its address before the 401, as at the REST check', async () => {
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(100);
+  });
+});
+
+describe.skipIf(testBackend() === 'json')('POST /mcp on two instances sharing PostgreSQL and Redis', () => {
+  it('answers one client whichever instance each request reaches, with one exact budget and usage', async () => {
+    const dataDir = await tempDir();
+    const a = await startTestServer({ dataDir });
+    const b = await startTestServer({ dataDir, declarations: false });
+    try {
+      // Issued on A after B started: B knows the key from the database on its next request.
+      const clinic = await seedAccount(a.runtime, { rateLimit: 10 });
+      let turn = 0;
+      const targets = [a, b].map((s) => new URL(s.url));
+      const alternate = (url: string | URL, init?: RequestInit) => {
+        const target = new URL(url);
+        const to = targets[turn++ % 2]!;
+        target.host = to.host;
+        return fetch(target, init);
+      };
+      const client = await connectMcp(a.url, bearer(clinic.apiKey!), alternate);
+      try {
+        expect((await client.listTools()).tools).toHaveLength(6);
+        const answers = await Promise.all(
+          Array.from({ length: 14 }, () => callTool(client, 'check_postcode', { postcode: '4000' })),
+        );
+        expect(answers.filter((r) => !r.isError)).toHaveLength(10);
+        for (const refused of answers.filter((r) => r.isError)) expect(textOf(refused)).toMatch(RATE_LIMITED);
+        const first = answers.find((r) => !r.isError)!;
+        expect(CheckPostcodeResult.parse(first.structuredContent).data.location.postcode).toBe('4000');
+      } finally {
+        await client.close();
+      }
+      expect(turn).toBeGreaterThan(14);
+      await Promise.all([a.runtime.usage.flush(), b.runtime.usage.flush()]);
+      const day = await usageToday(b, clinic.email, clinic.password);
+      expect(day.keys).toEqual([
+        { key_prefix: 'AI assistant (MCP)', answered: 10, refused: 0, rate_limited: 4, batch_rows: 0 },
+      ]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
