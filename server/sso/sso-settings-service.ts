@@ -66,7 +66,7 @@ export class SsoSettingsService {
   }
 
   async view(organisationId: string, origin: string): Promise<SsoSettingsData> {
-    return this.data(await this.deps.repository.get(organisationId), origin);
+    return this.data(organisationId, await this.deps.repository.get(organisationId), origin);
   }
 
   async save(actor: SsoSettingsActor, request: SsoSettingsRequest, origin: string): Promise<SsoSettingsData> {
@@ -87,7 +87,7 @@ export class SsoSettingsService {
       record,
       mustRecord(this.deps.audit, this.event(actor, 'sso_settings_changed', connection.provider)),
     );
-    return this.data(record, origin);
+    return this.data(actor.organisationId, record, origin);
   }
 
   async remove(actor: SsoSettingsActor, origin: string): Promise<SsoSettingsData> {
@@ -95,7 +95,7 @@ export class SsoSettingsService {
       mustRecord(this.deps.audit, this.event(actor, 'sso_settings_removed', was.connection.provider)),
     );
     if (!removed) throw new ContractError('sso_not_configured');
-    return this.data(null, origin);
+    return this.data(actor.organisationId, null, origin);
   }
 
   /** The connection as stored, from the request: checked against this server and the provider itself. */
@@ -125,7 +125,7 @@ export class SsoSettingsService {
           provider: 'saml',
           idp_entity_id: request.idp_entity_id,
           sso_url: request.sso_url,
-          certificate_pem: parseCertificate(request.certificate).pem,
+          certificate_pem: certificateOf(request.certificate, before),
         };
       case 'oidc': {
         const sealed = this.sealedSecret(organisationId, request, before);
@@ -179,7 +179,7 @@ export class SsoSettingsService {
     return { event, ...actor.audit, organisation_id: actor.organisationId, sso_provider: provider };
   }
 
-  private data(record: SsoSettingsRecord | null, origin: string): SsoSettingsData {
+  private data(organisationId: string, record: SsoSettingsRecord | null, origin: string): SsoSettingsData {
     return {
       settings: record && {
         connection: connectionView(record, origin),
@@ -189,9 +189,23 @@ export class SsoSettingsService {
         updated_at: record.updated_at,
         updated_by: record.updated_by,
       },
-      server: { providers: availableProviders(this.deps.config), oidc_redirect_uri: oidcRedirectUri(origin) },
+      server: {
+        providers: availableProviders(this.deps.config),
+        oidc_redirect_uri: oidcRedirectUri(origin),
+        saml_service_provider: samlServiceProvider(origin, organisationId),
+      },
     };
   }
+}
+
+/**
+ * The IdP's certificate as PEM: the one sent, parsed, or the one stored when it is left out (the page shows only its
+ * fingerprint, so changing another setting does not mean pasting it again).
+ */
+function certificateOf(sent: string | undefined, before: SsoSettingsRecord | null): string {
+  if (sent !== undefined) return parseCertificate(sent).pem;
+  if (before?.connection.provider === 'saml') return before.connection.certificate_pem;
+  throw new ContractError('sso_invalid_certificate', { message: 'The signing certificate is required' });
 }
 
 /** The connection as answered: never the secret (whether one is set), the certificate by fingerprint and expiry. */
