@@ -6,6 +6,7 @@ import { openSsoRepository } from '../../../server/sso/open-sso';
 import { SsoSettingsService } from '../../../server/sso/sso-settings-service';
 import { OPERATOR } from '../../../server/team/team-service';
 import { testBackend } from '../../helpers/shared-backends';
+import { verifyAddress } from '../../helpers/verified-address';
 import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 import { signedIn } from '../team/team-world';
@@ -18,7 +19,6 @@ import {
   SSO_SERVER,
   startIssuer,
   twoSsoInstances,
-  verify,
   type Practice,
 } from './sso-world';
 
@@ -314,7 +314,7 @@ describe('domains', () => {
     await settingsOf(await put(p.ownerClient, microsoft([p.domain])));
     const otherDomain = practiceDomain();
     const second = await p.add('owner', `partner@${otherDomain}`);
-    await verify(server.runtime, second.accountId);
+    await verifyAddress(server.runtime, second.accountId);
     const data = await settingsOf(
       await put(await signedIn(server, second), microsoft([otherDomain, p.domain, p.domain])),
     );

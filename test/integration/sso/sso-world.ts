@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Role } from '../../../shared/api/team';
-import { newLinkToken } from '../../../server/accounts/link-tokens';
 import { OPERATOR } from '../../../server/team/team-service';
-import type { DataRuntime } from '../../../server/runtime-types';
 import { seedAccount, startTestServer, type TestServer, type TestServerOptions } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
+import { verifyAddress } from '../../helpers/verified-address';
 import { PASSWORD, signedIn } from '../team/team-world';
 
 /** 32 bytes, base64: SSO_ENCRYPTION_KEY as `openssl rand -base64 32` gives it. */
@@ -37,25 +35,13 @@ let seq = 0;
 /** A fresh practice domain per call (not public, not anyone else's). */
 export const practiceDomain = () => `clinic${++seq}x${process.pid}.com.au`;
 
-/** The address's proof, as a verification link used gives it. */
-export async function verify(runtime: DataRuntime, accountId: string): Promise<void> {
-  const now = runtime.clock();
-  const { token, hash } = newLinkToken();
-  const expires_at = new Date(now.getTime() + 3600_000).toISOString();
-  await runtime.accounts.links.issueEmailVerification(
-    { id: randomUUID(), account_id: accountId, token_hash: hash, created_at: now.toISOString(), expires_at },
-    now,
-  );
-  await runtime.accounts.links.verifyEmail(token, now);
-}
-
 /**
  * An organisation whose owner's verified address is at a practice domain of its own (`domain`), signed in; `add` for
  * more people (their addresses not verified).
  */
 export async function practice(server: TestServer, domain = practiceDomain()) {
   const owner = await seedAccount(server.runtime, { withKey: false, email: `owner${++seq}@${domain}` });
-  await verify(server.runtime, owner.accountId);
+  await verifyAddress(server.runtime, owner.accountId);
   const organisationId = server.runtime.accounts.membershipOf(owner.accountId)!.organisation_id;
   const add = async (role: Role, email = `${role}${++seq}@${domain}`) => {
     const accountId = await server.runtime.team.add(OPERATOR, organisationId, email, PASSWORD, role);
