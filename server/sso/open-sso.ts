@@ -1,6 +1,9 @@
 import { normaliseEmailAddress } from '../../shared/domain/text-hygiene';
-import { logFailures } from '../audit/audit-log';
-import type { AccountData } from '../runtime-types';
+import type { AccountService } from '../accounts/account-service';
+import { logFailures, type AuditRecorder } from '../audit/audit-log';
+import type { Storage } from '../backends/registry';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { AlongsideWrite } from '../storage/document-store';
 import { DocumentSso } from './document-sso';
 import type { SsoDirectory } from './sso-directory';
@@ -29,7 +32,7 @@ export interface SsoRuntime {
 }
 
 /** The settings' store on the configured backend: PostgreSQL's rows (read per call), else DATA_DIR/sso.json. */
-export async function openSsoRepository(storage: AccountData['storage']): Promise<SsoRepository> {
+export async function openSsoRepository(storage: Pick<Storage, 'database' | 'document'>): Promise<SsoRepository> {
   if (storage.database) {
     const { PostgresSso } = await import('./postgres-sso');
     return new PostgresSso(storage.database.pool);
@@ -37,8 +40,18 @@ export async function openSsoRepository(storage: AccountData['storage']): Promis
   return new DocumentSso(await storage.document(ssoDocument));
 }
 
+/** What single sign-on is opened over: the account data's (AccountData). */
+export interface SsoData {
+  config: Config;
+  storage: Pick<Storage, 'database' | 'document'>;
+  accounts: AccountService;
+  audit: AuditRecorder;
+  clock: () => Date;
+  logger: Logger;
+}
+
 /** Single sign-on's settings, directory and departures over the account data. Nothing to start or stop. */
-export async function openSso(data: AccountData): Promise<SsoRuntime> {
+export async function openSso(data: SsoData): Promise<SsoRuntime> {
   const { config, accounts, clock, logger } = data;
   const repository = await openSsoRepository(data.storage);
   const secrets = SsoSecrets.fromKey(config.SSO_ENCRYPTION_KEY);
