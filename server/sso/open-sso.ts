@@ -40,6 +40,30 @@ export async function openSsoRepository(storage: Pick<Storage, 'database' | 'doc
   return new DocumentSso(await storage.document(ssoDocument));
 }
 
+/**
+ * The departures alone, for the admin CLI (whose `remove-member` is a removal from the team too): the store is opened
+ * at the first removal, so that other commands create nothing in DATA_DIR.
+ */
+export function openSsoDepartures(data: Pick<SsoData, 'storage' | 'clock'>): SsoDepartures {
+  let opening: Promise<SsoRepository> | undefined;
+  const repository = () => (opening ??= openSsoRepository(data.storage));
+  const later = (write: (r: SsoRepository) => AlongsideWrite): AlongsideWrite => ({
+    write: async (transaction) => write(await repository()).write(transaction),
+  });
+  return departuresOver(later, data.clock);
+}
+
+/** The departures, each address normalised as accounts keep them, each write made on the repository `on` gives. */
+function departuresOver(
+  on: (write: (r: SsoRepository) => AlongsideWrite) => AlongsideWrite,
+  clock: () => Date,
+): SsoDepartures {
+  return {
+    departed: (organisationId, email) => on((r) => r.departed(organisationId, normaliseEmailAddress(email), clock())),
+    rejoined: (organisationId, email) => on((r) => r.rejoined(organisationId, normaliseEmailAddress(email))),
+  };
+}
+
 /** What single sign-on is opened over: the account data's (AccountData). */
 export interface SsoData {
   config: Config;
@@ -65,9 +89,6 @@ export async function openSso(data: SsoData): Promise<SsoRuntime> {
       config,
       clock,
     }),
-    departures: {
-      departed: (organisationId, email) => repository.departed(organisationId, normaliseEmailAddress(email), clock()),
-      rejoined: (organisationId, email) => repository.rejoined(organisationId, normaliseEmailAddress(email)),
-    },
+    departures: departuresOver((write) => write(repository), clock),
   };
 }

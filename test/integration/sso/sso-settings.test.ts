@@ -7,7 +7,7 @@ import { SsoSettingsService } from '../../../server/sso/sso-settings-service';
 import { OPERATOR } from '../../../server/team/team-service';
 import { testBackend } from '../../helpers/shared-backends';
 import { verifyAddress } from '../../helpers/verified-address';
-import { startTestServer, type TestServer } from '../../helpers/test-server';
+import { openDataDir, startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from '../auth/session-client';
 import { signedIn } from '../team/team-world';
 import {
@@ -390,6 +390,21 @@ describe('people the team removed', () => {
     expect(await directory.wasRemoved(p.organisationId, member.email)).toBe(true);
     await server.runtime.invitations.accept(invited.link.split('#')[1]!, 'a new password for me', '127.0.0.1');
     expect(await directory.wasRemoved(p.organisationId, member.email)).toBe(false);
+  });
+});
+
+describe('people the operator removed with the admin CLI', () => {
+  it('are remembered as removed too', async () => {
+    const p = await practice(server);
+    const member = await p.add('member');
+    const admin = await openDataDir(server.dataDir);
+    try {
+      await admin.team.remove(OPERATOR, p.organisationId, member.accountId);
+    } finally {
+      await admin.close();
+    }
+    // The JSON default's server picks up the CLI's write from the file; PostgreSQL's reads it at once.
+    await expect.poll(() => server.runtime.sso.directory.wasRemoved(p.organisationId, member.email)).toBe(true);
   });
 });
 
