@@ -14,7 +14,7 @@ function CurrentSettings({ settings }: { settings: SsoSettingsView | null }) {
     );
   }
   return (
-    <dl className="status" data-testid="sso-current">
+    <dl className="status breaks" data-testid="sso-current">
       <dt>Provider</dt>
       <dd>{PROVIDER_NAMES[settings.connection.provider]}</dd>
       <dt>Domains</dt>
