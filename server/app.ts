@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { activityRoutes } from './activity/activity-routes';
+import { ssoSettingsRoutes } from './sso/sso-settings-routes';
 import { alertsRoutes } from './alerts/alerts-routes';
 import { logFailures } from './audit/audit-log';
 import { authRoutes } from './auth/auth-routes';
@@ -98,6 +99,7 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.activity, signedIn, '/api/v1/activity');
   // AI assistants over MCP: the key's gate (Bearer or x-api-key) on data as every instance committed it.
   mountMcp(app, routes.mcp, fresh, origins);
+  mountRoutes(app, routes.ssoSettings, signedIn, '/api/v1/organisation/sso');
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
@@ -178,5 +180,6 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
         alerts: runtime.alerts,
       }),
     }),
+    ssoSettings: ssoSettingsRoutes({ settings: runtime.sso.settings, accounts, origins }),
   };
 }

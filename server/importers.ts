@@ -11,6 +11,7 @@ import { runImport, type ImportOptions } from './storage/import/import-data-dir'
 import type { ImportCounts, ImportReport } from './storage/import/import-report';
 import { webhooksImporter } from './webhooks/import-webhooks';
 import { usageImporter } from './usage/import-usage';
+import { ssoImporter } from './sso/import-sso';
 
 /**
  * Every feature's importer, in the order the import writes them: accounts first, since keys, sessions, catchments and
@@ -27,6 +28,7 @@ export const IMPORTERS = [
   catchmentsImporter,
   webhooksImporter,
   usageImporter,
+  ssoImporter,
 ] as const;
 
 // Every line of the report is some importer's: a line no importer fills fails to compile here.

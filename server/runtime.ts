@@ -12,6 +12,7 @@ import { createLogger } from './logger';
 import type { AccountData, DataRuntime, Runtime, RuntimeOverrides, ServerRuntime } from './runtime-types';
 import { openServer } from './server-runtime';
 import { openTeam } from './team/open-team';
+import { openSsoDepartures } from './sso/open-sso';
 
 export type * from './runtime-types';
 export { authOptionsFromConfig } from './server-runtime';
@@ -105,5 +106,7 @@ async function openData(base: Runtime, purpose: 'server' | 'admin', features: Op
 
 /** The admin CLI's: the account data and the team rules over it (the server's team also ends sessions). */
 function openAdmin(data: AccountData, features: OpenFeatures): DataRuntime {
-  return { ...data, team: features.add(openTeam({ accounts: data.accounts, audit: data.audit })) };
+  // The operator's removals are the team's too: single sign-on refuses the person until they are invited again.
+  const sso = { departures: openSsoDepartures(data) };
+  return { ...data, team: features.add(openTeam({ accounts: data.accounts, audit: data.audit, sso })) };
 }

@@ -13,6 +13,7 @@ import { billingApi } from './pages/billing/billing-api';
 import { overviewApi } from './pages/overview/overview-api';
 import { teamApi } from './pages/team/team-api';
 import { webhookApi } from './pages/webhook/webhook-api';
+import { ssoApi } from './pages/sso/sso-api';
 import { signupApi } from './signup/signup-api';
 
 /** The console's calls: the shared account and catchment ones, and each page group's own (beside its pages). */
@@ -24,7 +25,8 @@ export type ConsoleApi = ApiClient &
   ReturnType<typeof webhookApi> &
   ReturnType<typeof activityApi> &
   ReturnType<typeof signupApi> &
-  ReturnType<typeof linkApi>;
+  ReturnType<typeof linkApi> &
+  ReturnType<typeof ssoApi>;
 
 /** What the console is told of answers that say its picture of the session is out of date. */
 export interface SessionWatch {
@@ -85,5 +87,6 @@ export function consoleApi(watch: SessionWatch): ConsoleApi {
     ...activityApi(calls),
     ...signupApi(calls),
     ...linkApi(calls),
+    ...ssoApi(calls),
   };
 }

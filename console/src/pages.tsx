@@ -8,6 +8,7 @@ import { CheckPage } from './pages/check/CheckPage';
 import { CheckListPage } from './pages/check-list/CheckListPage';
 import { ExtensionPage } from './pages/extension/ExtensionPage';
 import { KeyPage } from './pages/key/KeyPage';
+import { SsoPage } from './pages/sso/SsoPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { TeamPage } from './pages/team/TeamPage';
 import { WebhookPage } from './pages/webhook/WebhookPage';
@@ -21,6 +22,8 @@ export interface ConsolePage {
   nav: boolean;
   /** Only for owners and admins: members neither see it in the navigation nor get it at its address. */
   managers?: boolean;
+  /** Only for owners: nobody else sees it in the navigation or gets it at its address. */
+  owners?: boolean;
   render(account: Account): ReactNode;
 }
 
@@ -36,6 +39,13 @@ export const PAGES: readonly ConsolePage[] = [
   { route: 'extension', title: 'Browser extension', nav: true, managers: true, render: () => <ExtensionPage /> },
   { route: 'billing', title: 'Billing', nav: true, render: (account) => <BillingPage account={account} /> },
   { route: 'team', title: 'Team', nav: true, render: (account) => <TeamPage account={account} /> },
+  {
+    route: 'sso',
+    title: 'Single sign-on',
+    nav: true,
+    owners: true,
+    render: (account) => <SsoPage account={account} />,
+  },
   {
     route: 'catchment',
     title: 'Catchment',
@@ -76,6 +86,8 @@ export function landingRoute(account: Account): string {
 
 /** Whether `account` sees `page` (listed and opened). */
 export function mayOpen(page: ConsolePage, account: Account): boolean {
+  // As the Team page reads it: a server that does not say the role lets the one account do everything.
+  if (page.owners) return (account.membership?.role ?? 'owner') === 'owner';
   return !page.managers || account.manages;
 }
 

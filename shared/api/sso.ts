@@ -78,11 +78,10 @@ export const SsoConnectionRequest = z
         provider: z.literal('saml'),
         idp_entity_id: plainText().trim().min(1).max(1000),
         sso_url: ProviderUrl.meta({ description: "The IdP's single sign-on URL (HTTP-Redirect binding)" }),
-        certificate: z
-          .string()
-          .min(1)
-          .max(20_000)
-          .meta({ description: "The IdP's signing certificate: PEM, or its base64 body" }),
+        certificate: z.string().min(1).max(20_000).optional().meta({
+          description:
+            "The IdP's signing certificate: PEM, or its base64 body. Required the first time; left out on a later change, the stored one is kept.",
+        }),
       })
       .strict(),
   ])
@@ -163,6 +162,9 @@ export const SsoSettingsData = z
       oidc_redirect_uri: z
         .string()
         .meta({ description: 'The redirect URI to register with an OpenID Connect provider' }),
+      saml_service_provider: SamlServiceProvider.meta({
+        description: 'What to register with a SAML identity provider for this organisation (before it is set up too)',
+      }),
     }),
   })
   .meta({ id: 'SsoSettingsData' });

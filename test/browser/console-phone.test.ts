@@ -219,6 +219,7 @@ describe('an owner on a phone', () => {
         await p.getByTestId('invitations').waitFor();
       },
     ],
+    ['Single sign-on', (p) => p.getByTestId('sso-current').waitFor()],
     ['Catchment', (p) => p.getByRole('table', { name: 'Catchment postcodes' }).waitFor()],
     ['Alerts', (p) => p.getByTestId('alerts-empty').or(p.getByTestId('alerts')).waitFor()],
     ['Webhook', (p) => p.getByTestId('webhook-none').waitFor()],

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../shared/api/team';
 import { ROLE_DESCRIPTIONS } from '../../console/src/role-words';
 import { OPERATOR } from '../../server/team/team-service';
-import { checkPostcode } from '../helpers/test-server';
+import { checkPostcode, seedAccount } from '../helpers/test-server';
+import { verifyAddress } from '../helpers/verified-address';
 import {
   focused,
   openConsoleHarness,
@@ -30,7 +31,16 @@ const ADMIN = `admin-${process.pid}@team.example`;
 const MEMBER = `member-${process.pid}@team.example`;
 
 beforeAll(async () => {
-  h = await openConsoleHarness();
+  // Microsoft's app and the encryption key set: the Single sign-on page offers Microsoft, OpenID Connect and SAML.
+  h = await openConsoleHarness({
+    server: {
+      config: {
+        SSO_MICROSOFT_CLIENT_ID: 'operator-app',
+        SSO_MICROSOFT_CLIENT_SECRET: 'operator-app-secret',
+        SSO_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      },
+    },
+  });
 });
 
 afterAll(async () => {
@@ -377,6 +387,121 @@ describe('a team in the console', () => {
     expect(await refused.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/console/');
     expect(await w.page.getByLabel('New password').count()).toBe(0);
     expect(await seriousViolations(w.page)).toEqual([]);
+  });
+
+  it('ran without a CSP violation or a script error', async () => {
+    for (const w of opened) expect(await pageProblems(w)).toEqual([]);
+  });
+});
+
+/**
+ * The Single sign-on page (issue #38), for an owner whose verified address is at the practice's domain: set up by
+ * keyboard alone (the provider's radio buttons, its fields, the domains), refusals in words, what to register at the
+ * provider with Copy, removal after a confirmation; axe-clean throughout. Admins neither see it nor get it.
+ */
+describe('single sign-on in the console', () => {
+  const DOMAIN = `sso-${process.pid}.clinic.com.au`;
+  let owner: WatchedPage;
+
+  beforeAll(async () => {
+    const seeded = await seedAccount(h.server.runtime, { withKey: false, email: `owner@${DOMAIN}` });
+    await verifyAddress(h.server.runtime, seeded.accountId);
+    const organisationId = h.server.runtime.accounts.membershipOf(seeded.accountId)!.organisation_id;
+    await h.server.runtime.team.add(OPERATOR, organisationId, `admin@${DOMAIN}`, PASSWORD, 'admin');
+    owner = await newPage();
+    await signIn(owner.page, seeded.email, seeded.password);
+  });
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto(`${h.server.url}/console/`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await signedInAs(page)).toBe(email);
+  }
+
+  /** Presses `key` until the provider radio named `name` is checked and focused (arrow keys in a radio group). */
+  async function arrowTo(page: Page, name: RegExp): Promise<void> {
+    for (let i = 0; i < 4 && !(await page.getByRole('radio', { name }).isChecked()); i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    expect(await page.getByRole('radio', { name }).isChecked()).toBe(true);
+  }
+
+  it('the owner opens it under Team; nothing is set up; it passes axe', async () => {
+    const { page } = owner;
+    const links = await nav(page).getByRole('link').allTextContents();
+    expect(links.indexOf('Single sign-on')).toBe(links.indexOf('Team') + 1);
+    await openPage(page, 'Single sign-on');
+    await expect.poll(() => page.getByTestId('sso-current').textContent()).toMatch(/^Not set up/);
+    expect(
+      await page.getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value)),
+    ).toEqual(['microsoft', 'oidc', 'saml']);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('by keyboard alone: each provider shows what to register; a public domain is refused in words; then saved', async () => {
+    const { page } = owner;
+    await page.getByRole('heading', { name: 'Set up single sign-on' }).focus();
+    await tabTo(page, 'Microsoft 365 (Entra ID)');
+    expect((await focused(page))?.visible).toBe(true);
+    await arrowTo(page, /^Another OpenID Connect provider/);
+    const redirect = `${h.server.url}/api/v1/auth/sso/callback`;
+    await expect.poll(() => page.getByTestId('sso-redirect-uri').textContent()).toBe(redirect);
+    expect(await page.getByLabel('Client secret').getAttribute('type')).toBe('password');
+    await arrowTo(page, /^SAML 2\.0/);
+    await expect
+      .poll(() => page.getByTestId('sso-sp-acs-url').textContent())
+      .toBe(`${h.server.url}/api/v1/auth/sso/saml/acs`);
+    await tabTo(page, 'Copy entity id');
+    expect((await focused(page))?.visible).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText('Entity ID copied to the clipboard.').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('radio', { name: /^SAML/ }).focus();
+    await arrowTo(page, /^Microsoft/);
+    expect(await page.getByTestId('sso-register').textContent()).toMatch(/Global Administrator/);
+    await tabTo(page, 'Directory (tenant) ID');
+    await page.keyboard.type('72f988bf-86f1-41af-91ab-2d7cd011db47');
+    await tabTo(page, 'E-mail domains');
+    await page.keyboard.type('gmail.com');
+    await tabTo(page, 'Save single sign-on');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => main(page).getByRole('alert').textContent())
+      .toMatch(/^A public e-mail domain cannot be used \(gmail\.com\)/);
+    await page.getByLabel('E-mail domains').fill(DOMAIN);
+    await page.getByLabel('Require single sign-on').check();
+    await page.getByRole('button', { name: 'Save single sign-on' }).press('Enter');
+    await expect.poll(() => main(page).getByRole('status').first().textContent()).toMatch(/^Single sign-on saved/);
+    const current = await page.getByTestId('sso-current').textContent();
+    expect(current).toContain('Microsoft 365 (Entra ID)');
+    expect(current).toContain(DOMAIN);
+    expect(current).toContain('Owners only (single sign-on required)');
+    expect(await page.getByRole('heading', { name: 'Change single sign-on' }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('removes it by keyboard after a confirmation', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Save single sign-on' }).focus();
+    await tabTo(page, 'Remove single sign-on');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', name: 'Yes, remove' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('sso-current').textContent()).toMatch(/^Not set up/);
+    expect(await main(page).getByRole('status').first().textContent()).toMatch(/^Single sign-on removed/);
+  });
+
+  it("an admin's navigation has no Single sign-on, and its address is not for their role", async () => {
+    const w = await newPage();
+    await signIn(w.page, `admin@${DOMAIN}`, PASSWORD);
+    expect(await nav(w.page).getByRole('link', { name: 'Team', exact: true }).count()).toBe(1);
+    expect(await nav(w.page).getByRole('link', { name: 'Single sign-on' }).count()).toBe(0);
+    await w.page.goto(`${h.server.url}/console/sso`);
+    await expect.poll(() => heading(w.page)).toBe('Not available to your role');
   });
 
   it('ran without a CSP violation or a script error', async () => {

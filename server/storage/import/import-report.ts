@@ -43,6 +43,10 @@ export interface ImportCounts {
   webhookDeliveries: TableCount;
   /** usage.json: checks per key per day. */
   keyUsage: TableCount;
+  /** sso.json: each organisation's single sign-on, the domains it claims, the team's departures. */
+  ssoSettings: TableCount;
+  ssoDomains: TableCount;
+  ssoDepartures: TableCount;
 }
 
 export interface ImportReport extends ImportCounts {
@@ -104,6 +108,14 @@ const TABLES: readonly { optional: boolean; tables: readonly (readonly [label: s
     ],
   },
   { optional: true, tables: [['key usage (days)', 'keyUsage']] },
+  {
+    optional: true,
+    tables: [
+      ['single sign-on', 'ssoSettings'],
+      ['single sign-on domains', 'ssoDomains'],
+      ['single sign-on departures', 'ssoDepartures'],
+    ],
+  },
 ];
 
 /** Rows inserted in all the report's tables: the report's total. */
