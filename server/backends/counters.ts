@@ -131,16 +131,7 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
         onError: throttledErrors(logger, 'sessions (answered 503 session_unavailable until it is back)'),
       });
     },
-    async ssoFlows() {
-      const { RedisSsoFlowStore } = await import('../sso/redis-sso-flow-store');
-      // Closed by whoever opened it (the storage registry), as the sessions are.
-      return RedisSsoFlowStore.open({
-        url: redis.url,
-        keyPrefix: redis.keyPrefix,
-        commandTimeoutMs: redis.commandTimeoutMs,
-        onError: throttledErrors(logger, 'single sign-on (answered 503 storage_unavailable until it is back)'),
-      });
-    },
+    ssoFlows: () => openRedisSsoFlows(redis, logger),
     probes: { redis: async () => (await rateLimit()).ping() },
     announceCommit: () => bumps.afterCommit(),
     async close() {
@@ -148,4 +139,18 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
       await stack.close();
     },
   };
+}
+
+/** Single sign-on's flows in Redis: closed by whoever opened it (the storage registry), as the sessions are. */
+async function openRedisSsoFlows(
+  redis: RedisSettings,
+  logger: Pick<Logger, 'error'> | undefined,
+): Promise<OwnedSsoFlowStore> {
+  const { RedisSsoFlowStore } = await import('../sso/redis-sso-flow-store');
+  return RedisSsoFlowStore.open({
+    url: redis.url,
+    keyPrefix: redis.keyPrefix,
+    commandTimeoutMs: redis.commandTimeoutMs,
+    onError: throttledErrors(logger, 'single sign-on (answered 503 storage_unavailable until it is back)'),
+  });
 }
