@@ -9,6 +9,29 @@ import type { SignInSession } from '../auth/sign-in';
 import { ContractError, isContractError } from '../contract-error';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 
+/** Whom a refused single sign-on concerns, as far as it is known when it is refused. */
+export interface SsoRefusalSubject {
+  organisationId?: string;
+  provider?: SsoProvider;
+  email?: string | undefined;
+  accountId?: string | null;
+}
+
+/**
+ * A single sign-on refused: the contract's error of its sso_* code (the callback shows it as `?sso_error=`), with
+ * whom it concerns for the audit trail, and whether it was recorded there already.
+ */
+export class SsoRefusal extends ContractError {
+  recorded = false;
+  constructor(
+    readonly code: SsoErrorCode,
+    readonly about: SsoRefusalSubject = {},
+    cause?: unknown,
+  ) {
+    super(code, cause === undefined ? {} : { cause });
+  }
+}
+
 /** Who the identity provider says signed in, once the protocol (OIDC, SAML) has checked its answer. */
 export interface SsoIdentity {
   connection: SsoConnection;
@@ -112,15 +135,38 @@ export class SsoSignInService {
     code: SsoErrorCode,
     { identity, email, ip, accountId }: { identity: SsoIdentity; email: string; ip: string; accountId: string | null },
   ): Promise<never> {
-    await this.deps.audit.record({
-      ...this.event('sso_sign_in_refused', identity, email, ip, accountId),
-      reason: code,
+    const refusal = new SsoRefusal(code, {
+      organisationId: identity.connection.organisationId,
+      provider: identity.provider,
+      email,
+      accountId,
     });
-    throw new ContractError(code);
+    await this.recordRefusal(refusal, ip);
+    refusal.recorded = true;
+    throw refusal;
+  }
+
+  /**
+   * Audits `refusal` (sso_sign_in_refused, its code the reason) with whom it concerns as far as known: a callback
+   * whose flow is missing names no organisation. The protocols' own refusals (a wrong tenant, a replayed state) are
+   * recorded through this, as complete()'s are.
+   */
+  async recordRefusal(refusal: SsoRefusal, ip: string): Promise<void> {
+    const { organisationId, provider, email, accountId } = refusal.about;
+    await this.deps.audit.record({
+      event: 'sso_sign_in_refused',
+      source: 'web',
+      account_id: accountId ?? null,
+      email: email ?? null,
+      ...(organisationId === undefined ? {} : { organisation_id: organisationId }),
+      ip,
+      ...(provider === undefined ? {} : { sso_provider: provider }),
+      reason: refusal.code,
+    });
   }
 
   private event(
-    event: 'sso_sign_in' | 'sso_sign_in_refused' | 'sso_joined' | 'sso_linked',
+    event: 'sso_sign_in' | 'sso_joined' | 'sso_linked',
     identity: SsoIdentity,
     email: string,
     ip: string,
