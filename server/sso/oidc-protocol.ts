@@ -1,11 +1,10 @@
-import { hash } from 'node:crypto';
 import * as client from 'openid-client';
 import type { SsoErrorCode } from '../../shared/api/sso';
 import type { Config } from '../config';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoFlow, SsoFlowStore } from './sso-flow-store';
 import type { SsoProtocol } from './sso-protocol';
-import { SsoRefusal, type SsoIdentity } from './sso-sign-in';
+import { SsoRefusal, type SsoIdentity, type SsoRefusalSubject } from './sso-sign-in';
 import { oidcRedirectUri } from './sso-urls';
 
 /** How long a person has at their provider between leaving and coming back. */
@@ -60,11 +59,12 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * authorization response's `state` and `iss`; this checks what is the organisation's own: Microsoft's `tid` is the
  * tenant the organisation named (its issuer is that tenant's already), Google's `hd` the Workspace domain.
  *
- * Discovery documents are kept a few minutes per client (bounded); a provider that cannot be read is
+ * Discovery documents are kept a few minutes per issuer (bounded); a provider that cannot be read is
  * sso_idp_unreachable, never a 500. Every request to a provider gives up after 10 s.
  */
 export class OidcProtocol implements SsoProtocol {
-  private readonly discovered = new Map<string, { configuration: Promise<client.Configuration>; until: number }>();
+  /** Discovery documents by issuer. */
+  private readonly discovered = new Map<string, { metadata: Promise<client.ServerMetadata>; until: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: OidcProtocolDeps) {
@@ -157,37 +157,51 @@ export class OidcProtocol implements SsoProtocol {
     }
   }
 
-  /** The client's configuration from its issuer's discovery document, kept briefly; unreadable: sso_idp_unreachable. */
-  private async configuration(
-    oidc: OidcClient,
-    about: ConstructorParameters<typeof SsoRefusal>[1] = {},
-  ): Promise<client.Configuration> {
-    const key = hash('sha256', JSON.stringify([oidc.issuer, oidc.clientId, oidc.clientSecret]), 'hex');
+  /**
+   * The client's configuration over its issuer's discovery document, kept briefly (a failure is not kept: the next
+   * sign-in tries again); unreadable: sso_idp_unreachable. Built for each use, with this server's clock: the ID
+   * token's times are judged on it.
+   */
+  private async configuration(oidc: OidcClient, about: SsoRefusalSubject = {}): Promise<client.Configuration> {
     const now = this.now();
-    let held = this.discovered.get(key);
+    let held = this.discovered.get(oidc.issuer);
     if (!held || held.until <= now) {
       for (const [k, entry] of this.discovered) if (entry.until <= now) this.discovered.delete(k);
       if (this.discovered.size >= MAX_DISCOVERED) this.discovered.delete(this.discovered.keys().next().value!);
-      held = { configuration: discover(oidc), until: now + DISCOVERY_TTL_MS };
-      this.discovered.set(key, held);
-      // A failure is not kept: the next sign-in tries again.
-      held.configuration.catch(() => this.discovered.delete(key));
+      const discovered = discover(oidc);
+      held = { metadata: discovered, until: now + DISCOVERY_TTL_MS };
+      this.discovered.set(oidc.issuer, held);
+      discovered.catch(() => this.discovered.delete(oidc.issuer));
     }
+    let metadata: client.ServerMetadata;
     try {
-      return await held.configuration;
+      metadata = await held.metadata;
     } catch (err) {
       throw new SsoRefusal('sso_idp_unreachable', about, err);
     }
+    const configuration = new client.Configuration(metadata, oidc.clientId, {
+      client_secret: oidc.clientSecret,
+      [client.clockSkew]: Math.round((now - Date.now()) / 1000),
+    });
+    configuration.timeout = REQUEST_TIMEOUT_SECONDS;
+    if (insecureAllowed(oidc.issuer)) client.allowInsecureRequests(configuration);
+    return configuration;
   }
 }
 
-async function discover({ issuer, clientId, clientSecret }: OidcClient): Promise<client.Configuration> {
+/** Plain http only to a provider on this machine's loopback (the tests' oidc-provider); anywhere else https. */
+function insecureAllowed(issuer: string): boolean {
   const url = new URL(issuer);
-  return client.discovery(url, clientId, clientSecret, undefined, {
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+/** The issuer's discovery document, its `issuer` checked against the one asked for (openid-client). */
+async function discover({ issuer, clientId }: OidcClient): Promise<client.ServerMetadata> {
+  const configuration = await client.discovery(new URL(issuer), clientId, undefined, undefined, {
     timeout: REQUEST_TIMEOUT_SECONDS,
-    // Plain http only to a provider on this machine's loopback (the tests' oidc-provider); anywhere else https.
-    execute: url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname) ? [client.allowInsecureRequests] : [],
+    execute: insecureAllowed(issuer) ? [client.allowInsecureRequests] : [],
   });
+  return configuration.serverMetadata();
 }
 
 /** What the organisation itself requires of the token beyond its provider's checks: Microsoft's tenant, Google's domain. */

@@ -102,7 +102,7 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.start, status: 302 },
     summary: "Sends the browser to the organisation's identity provider",
     description:
-      "For a browser (the sign-in page's \"Continue with …\"): 302 to the provider of the organisation that claims the address's domain, which comes back to the callback (OpenID Connect) or the ACS (SAML). A refusal sends a browser to `/console/?sso_error=<code>`; a client that asks for JSON only (`Accept: application/json`) gets the error envelope instead. Starts are limited per address and per client address (429 with Retry-After).",
+      'For a browser (the sign-in page\'s "Continue with …"): 302 to the provider of the organisation that claims the address\'s domain, which comes back to the callback (OpenID Connect) or the ACS (SAML). A refusal sends a browser to `/console/?sso_error=<code>`; a client that asks for JSON only (`Accept: application/json`) gets the error envelope instead. Starts are limited per address and per client address (429 with Retry-After).',
     security: NO_AUTH,
     ok: {
       description: "Redirect to the identity provider's sign-in",
