@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import type { Page } from 'playwright-core';
 
 /** What a test person's ID token says of them. */
 export interface IdpUser {
@@ -64,7 +65,8 @@ export async function startOidcIdp(options: TestIdpOptions = {}): Promise<TestId
         secretFactory: async () => pending!.clientSecret,
       },
     },
-    ...(options.idTokenTtlSeconds ? { ttl: { IdToken: options.idTokenTtlSeconds } } : {}),
+    // Each lifetime said (the provider notices a default one on stdout); an hour unless the test shortens the ID token's.
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: options.idTokenTtlSeconds ?? 3600 },
     async findAccount(_ctx, id) {
       const user = users.get(id);
       if (!user) return undefined;
@@ -203,4 +205,15 @@ function formPost(page: string, login: string): RequestInit {
     body: form.toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   };
+}
+
+/**
+ * A person at the provider's own pages in a real browser: types `login` (and any password) into its sign-in form, then
+ * confirms its consent form; the provider then sends the browser back to our callback.
+ */
+export async function signInAtIdpPage(page: Page, login: string): Promise<void> {
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
 }

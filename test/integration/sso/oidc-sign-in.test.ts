@@ -212,6 +212,20 @@ describe('single sign-on with OpenID Connect', () => {
     expect(discovered.data).toEqual({ method: 'password' });
   });
 
+  it('limits the starts of one address: 10 in 15 minutes, then 429 with Retry-After', async () => {
+    const browser = new SessionClient(server.url);
+    const start = () =>
+      browser.get('/api/v1/auth/sso/start?email=busy%40unclaimed.example', {
+        origin: null,
+        headers: { accept: 'application/json' },
+      });
+    for (let i = 0; i < 10; i++) expect((await start()).status).toBe(404);
+    const limited = await start();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await json(limited)).toMatchObject({ error: { code: 'rate_limited' } });
+  });
+
   it('tells the provider was unreachable, at the start (its configuration) and at the callback (its token endpoint)', async () => {
     const org = await ssoPractice(server, oidcConnection(idpC), { idp: idpC });
     const email = `far@${org.domain}`;
