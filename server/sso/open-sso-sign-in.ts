@@ -1,10 +1,12 @@
+import type { AccountService } from '../accounts/account-service';
 import type { LoginThrottle, LoginThrottleLimits } from '../auth/login-throttle';
-import { logFailures } from '../audit/audit-log';
+import { logFailures, type AuditLog } from '../audit/audit-log';
 import { every, PURGE_INTERVAL_MS, type OpenedFeature } from '../lifecycle';
-import type { AccountData } from '../runtime-types';
-import { OidcProtocol } from './oidc-protocol';
+import type { Logger } from '../logger';
+import { OidcProtocol, type OidcServerConfig } from './oidc-protocol';
 import type { SsoProtocols } from './sso-auth-routes';
 import type { SsoDirectory } from './sso-directory';
+import type { OwnedSsoFlowStore } from './sso-flow-store';
 import { SsoSignInService } from './sso-sign-in';
 
 /** Signing in by single sign-on (`runtime.ssoSignIn`): the protocols, the completion, and their limits. */
@@ -25,9 +27,22 @@ export interface SsoSignInRuntime {
  */
 export const SSO_LIMITS: LoginThrottleLimits = { perAccount: 10, perIp: 200, windowMs: 15 * 60_000 };
 
+/** What single sign-on's sign-in is opened over: the account data (AccountData has it all). */
+export interface SsoSignInData {
+  accounts: AccountService;
+  audit: AuditLog;
+  config: OidcServerConfig;
+  clock: () => Date;
+  logger: Logger;
+  storage: {
+    ssoFlows(): Promise<OwnedSsoFlowStore>;
+    loginThrottle(limits: LoginThrottleLimits, now: () => number): Promise<LoginThrottle>;
+  };
+}
+
 /** Single sign-on's sign-in over the account data and the settings' directory; its limits counted where sign-ins are. */
 export async function openSsoSignIn(
-  data: AccountData,
+  data: SsoSignInData,
   directory: SsoDirectory,
   limits: LoginThrottleLimits = SSO_LIMITS,
 ): Promise<OpenedFeature<SsoSignInRuntime>> {

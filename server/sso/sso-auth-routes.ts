@@ -155,7 +155,7 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
     responses: { 429: errorResponse('rate_limited: too many callbacks from this address; wait Retry-After seconds') },
     handle: async ({ query }, req, res) => {
       res.set('Cache-Control', 'no-store');
-      await counted(deps.callbacks, query.state ?? '', req);
+      await counted(deps.callbacks, query.state ?? clientAddress(req), req);
       const ip = clientAddress(req);
       const url = req.originalUrl;
       try {
