@@ -57,7 +57,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * the authorization code flow with PKCE (S256), `state` (the flow's random id) and `nonce`, scope `openid email
  * profile`. openid-client checks the ID token's signature (the provider's JWKS), `iss`, `aud`, `exp`, `nonce` and the
  * authorization response's `state` and `iss`; this checks what is the organisation's own: Microsoft's `tid` is the
- * tenant the organisation named (its issuer is that tenant's already), Google's `hd` the Workspace domain.
+ * tenant the organisation named (its issuer is that tenant's already), Google's `hd` the Workspace domain. The
+ * address must be verified: `email_verified`, or from Entra ID, which has no such claim, its optional `xms_edov` (the
+ * e-mail domain is one the tenant verified) — the operator's app registration lists the optional claims `email` and
+ * `xms_edov`.
  *
  * Discovery documents are kept a few minutes per issuer (bounded); a provider that cannot be read is
  * sso_idp_unreachable, never a 500. Every request to a provider gives up after 10 s.
@@ -126,7 +129,8 @@ export class OidcProtocol implements SsoProtocol {
     const refusal = organisationClaimRefusal(connection, claims);
     if (refusal) throw new SsoRefusal(refusal, { ...about, email });
     if (!email) throw new SsoRefusal('sso_email_unverified', about);
-    const emailVerified = claims.email_verified === true || claims.email_verified === 'true';
+    const emailVerified =
+      isTrue(claims.email_verified) || (connection.provider === 'microsoft' && isTrue(claims.xms_edov));
     return { identity: { connection, email, emailVerified, provider: connection.provider }, returnTo: flow.returnTo };
   }
 
@@ -210,6 +214,9 @@ function organisationClaimRefusal(connection: SsoConnection, claims: client.IDTo
   if (connection.google && claims.hd !== connection.google.domain) return 'sso_wrong_domain';
   return undefined;
 }
+
+/** A boolean claim as providers send it: true, or (some of them) the string "true" or "1". */
+const isTrue = (claim: unknown) => claim === true || claim === 'true' || claim === '1' || claim === 1;
 
 /** Whether the provider could not be reached (or answered 5xx) rather than refusing what it was sent. */
 function unreachable(err: unknown): boolean {

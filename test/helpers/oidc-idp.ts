@@ -12,6 +12,8 @@ export interface IdpUser {
   tid?: string;
   /** Google's Workspace domain. */
   hd?: string;
+  /** Entra ID's optional claim: the e-mail's domain is one the tenant verified. */
+  xms_edov?: boolean;
 }
 
 export interface TestIdp {
@@ -56,7 +58,7 @@ export async function startOidcIdp(options: TestIdpOptions = {}): Promise<TestId
     // The ID token carries the person's claims (email, tid, hd) whatever the response type, as Microsoft's and
     // Google's do.
     conformIdTokenClaims: false,
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['tid', 'hd'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['tid', 'hd', 'xms_edov'] },
     features: {
       devInteractions: { enabled: true },
       registration: {

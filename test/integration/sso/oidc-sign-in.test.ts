@@ -267,6 +267,12 @@ describe('single sign-on with OpenID Connect', () => {
     expect(ok.answer.headers.get('location')).toBe('/console/');
     expect(await signedInAs(ok.browser)).toBe(inside);
 
+    // Entra ID says a verified address by its optional claim xms_edov, without email_verified.
+    const edov = `registrar@${org.domain}`;
+    const claims = { email: edov, tid: TENANT, email_verified: undefined, xms_edov: true };
+    const byEdov = await signInThrough(server, microsoft, edov, personAt(microsoft, claims));
+    expect(await signedInAs(byEdov.browser)).toBe(edov);
+
     const guest = `guest@${org.domain}`;
     const other = await signInThrough(
       server,
