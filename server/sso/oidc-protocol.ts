@@ -6,6 +6,7 @@ import type { SsoFlow, SsoFlowStore } from './sso-flow-store';
 import type { SsoProtocol } from './sso-protocol';
 import { SsoRefusal, type SsoIdentity, type SsoRefusalSubject } from './sso-sign-in';
 import { oidcRedirectUri } from './sso-urls';
+import { providerFetch } from './provider-fetch';
 
 /** How long a person has at their provider between leaving and coming back. */
 export const OIDC_FLOW_TTL_MS = 10 * 60_000;
@@ -189,9 +190,16 @@ export class OidcProtocol implements SsoProtocol {
     });
     configuration.timeout = REQUEST_TIMEOUT_SECONDS;
     if (insecureAllowed(oidc.issuer)) client.allowInsecureRequests(configuration);
+    else configuration[client.customFetch] = guardedFetch;
     return configuration;
   }
 }
+
+/**
+ * How a provider elsewhere than this machine is reached: never at a private or loopback address, whatever its name
+ * resolves to now (provider-fetch.ts). One on loopback is the operator's own (the tests'), reached as it is.
+ */
+const guardedFetch = providerFetch();
 
 /** Plain http only to a provider on this machine's loopback (the tests' oidc-provider); anywhere else https. */
 function insecureAllowed(issuer: string): boolean {
@@ -201,9 +209,11 @@ function insecureAllowed(issuer: string): boolean {
 
 /** The issuer's discovery document, its `issuer` checked against the one asked for (openid-client). */
 async function discover({ issuer, clientId }: OidcClient): Promise<client.ServerMetadata> {
+  const loopback = insecureAllowed(issuer);
   const configuration = await client.discovery(new URL(issuer), clientId, undefined, undefined, {
     timeout: REQUEST_TIMEOUT_SECONDS,
-    execute: insecureAllowed(issuer) ? [client.allowInsecureRequests] : [],
+    execute: loopback ? [client.allowInsecureRequests] : [],
+    ...(loopback ? {} : { [client.customFetch]: guardedFetch }),
   });
   return configuration.serverMetadata();
 }
