@@ -45,8 +45,9 @@ export function providerFetch({
         }
         const headers = new Headers();
         for (const [name, value] of Object.entries(answer.headers)) {
-          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
             headers.append(name, one);
+          }
         }
         const status = answer.statusCode ?? 502;
         const empty = status === 204 || status === 304 || options.method === 'HEAD';
