@@ -30,6 +30,7 @@ import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
 import { signupRoutes } from './signup/signup-routes';
+import { ssoAuthRoutes } from './sso/sso-auth-routes';
 import { teamRoutes } from './team/team-routes';
 import { usageRoutes } from './usage/usage-routes';
 import { webhookRoutes } from './webhooks/webhooks-routes';
@@ -77,6 +78,8 @@ export function createApp(runtime: ServerRuntime): Express {
 
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   mountRoutes(app, routes.passwordReset, signedIn);
+  // Single sign-on's sign-in: discovery, the start (302 to the provider) and the OpenID Connect callback (a session).
+  mountRoutes(app, routes.ssoAuth, signedIn);
   mountRoutes(app, routes.auth, signedIn, '/api/v1/auth');
   mountRoutes(app, routes.invitations, signedIn, '/api/v1/invitations');
   mountRoutes(app, routes.signup, signedIn, '/api/v1/signup');
@@ -181,5 +184,11 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
       }),
     }),
     ssoSettings: ssoSettingsRoutes({ settings: runtime.sso.settings, accounts, origins }),
+    ssoAuth: ssoAuthRoutes({
+      ...runtime.ssoSignIn,
+      directory: runtime.sso.directory,
+      origins,
+      logger: runtime.logger,
+    }),
   };
 }

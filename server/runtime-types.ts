@@ -29,6 +29,7 @@ import type { Mailer } from './mail/mailer';
 import type { MailLimit } from './mail/mail-limit';
 import type { BillingService } from './billing/billing-service';
 import type { SsoRuntime } from './sso/open-sso';
+import type { SsoSignInRuntime } from './sso/open-sso-sign-in';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -156,4 +157,6 @@ export interface ServerRuntime extends DataRuntime {
   billing: BillingService;
   /** Single sign-on: its directory (what sign-in reads), its settings (/api/v1/organisation/sso), the departures. */
   sso: SsoRuntime;
+  /** Signing in by single sign-on: OpenID Connect (and SAML's protocol), the completion, the start's limits. */
+  ssoSignIn: SsoSignInRuntime;
 }

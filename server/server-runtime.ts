@@ -26,6 +26,7 @@ import type { LoginThrottle } from './auth/login-throttle';
 import { openTeam } from './team/open-team';
 import { openUsage } from './usage/open-usage';
 import { openSso, type SsoRuntime } from './sso/open-sso';
+import { openSsoSignIn } from './sso/open-sso-sign-in';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
@@ -41,6 +42,7 @@ export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
  * the team, and last the ingest schedule. The background work is registered last, so stopped first: no job runs on
  * while the services and stores under it close.
  */
+// eslint-disable-next-line max-lines-per-function -- one line per feature opened; single sign-on's made it 82
 export async function openServer(
   data: AccountData,
   overrides: RuntimeOverrides,
@@ -92,6 +94,7 @@ export async function openServer(
   const team = features.add(
     openTeam({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations, sso }),
   );
+  const ssoSignIn = features.add(await openSsoSignIn(data, sso.directory));
   const ingest = ingestJob(ingestOptions(data, postcodeService));
   const background = new BackgroundWork([...features.jobs, ingest]);
   features.stack.defer('the background work', () => background.stop());
@@ -102,6 +105,7 @@ export async function openServer(
     ...timeouts,
     billing,
     sso,
+    ssoSignIn,
     postcodes,
     rateLimitCounter,
     batchAllowance,

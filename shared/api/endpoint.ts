@@ -19,8 +19,8 @@ export interface Endpoint {
   readonly data?: z.ZodType;
   /** …or this whole body (an answer with `metadata` beside `data`, or no envelope at all: /healthz). */
   readonly response?: z.ZodType;
-  /** The status of a success, when it is not 200 (201 Created, 202 Accepted). */
-  readonly status?: 200 | 201 | 202;
+  /** The status of a success, when it is not 200 (201 Created, 202 Accepted; a redirect of single sign-on's). */
+  readonly status?: 200 | 201 | 202 | 302 | 303;
 }
 
 /** An endpoint, its literal types kept (method, path, schemas) for the callers' inference. */

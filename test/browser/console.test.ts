@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../../server/team/team-service';
 import { checkPostcode } from '../helpers/test-server';
 import { startReceiver } from '../helpers/webhook-receiver';
+import { newLinkToken } from '../../server/accounts/link-tokens';
+import { signInAtIdpPage, startOidcIdp, type TestIdp } from '../helpers/oidc-idp';
 import {
   focused,
   openConsoleHarness,
@@ -21,8 +23,11 @@ import {
  */
 let h: ConsoleHarness;
 
+/** Lets an organisation keep an OpenID Connect client secret (the single sign-on test's). */
+const SSO_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
+
 beforeAll(async () => {
-  h = await openConsoleHarness();
+  h = await openConsoleHarness({ server: { config: { SSO_ENCRYPTION_KEY } } });
 });
 
 afterAll(async () => {
@@ -332,6 +337,75 @@ describe('a clinic in the console', () => {
 
   it('ran without a CSP violation or a script error', async () => {
     expect(await pageProblems(w)).toEqual([]);
+  });
+});
+
+describe('single sign-on with an OpenID Connect provider', () => {
+  let idp: TestIdp;
+  let w: WatchedPage;
+  const domain = `sso-clinic${process.pid}.com.au`;
+
+  /** An owner at `domain` (verified) who set up single sign-on at `idp`, its client registered there. */
+  beforeAll(async () => {
+    idp = await startOidcIdp();
+    const { accounts, sso } = h.server.runtime;
+    const owner = await accounts.createAccount(`owner@${domain}`, 'correct horse battery staple');
+    const now = h.server.runtime.clock();
+    const { token, hash } = newLinkToken();
+    const expires_at = new Date(now.getTime() + 3600_000).toISOString();
+    const link = { id: 'sso-owner', account_id: owner.id, token_hash: hash, created_at: now.toISOString(), expires_at };
+    await accounts.links.issueEmailVerification(link, now);
+    await accounts.links.verifyEmail(token, now);
+    const organisationId = accounts.membershipOf(owner.id)!.organisation_id;
+    await idp.register({
+      clientId: 'console-sso',
+      clientSecret: 'console-sso-secret',
+      redirectUri: `${h.server.url}/api/v1/auth/sso/callback`,
+    });
+    await sso.settings.save(
+      {
+        accountId: owner.id,
+        organisationId,
+        audit: {
+          source: 'web',
+          ip: '127.0.0.1',
+          account_id: owner.id,
+          email: owner.email,
+          organisation_id: organisationId,
+        },
+      },
+      {
+        connection: {
+          provider: 'oidc',
+          issuer: idp.issuer,
+          client_id: 'console-sso',
+          client_secret: 'console-sso-secret',
+        },
+        domains: [domain],
+        default_role: 'member',
+        require_sso: false,
+      },
+      h.server.url,
+    );
+    idp.users.set('gp', { email: `gp@${domain}`, email_verified: true });
+    w = await h.newPage();
+  });
+
+  afterAll(async () => {
+    await w?.context.close();
+    await idp?.close();
+  });
+
+  it("signs a new member in through the provider's own sign-in page, back to the console signed in", async () => {
+    const { page } = w;
+    await page.goto(`${h.server.url}/api/v1/auth/sso/start?email=gp%40${domain}`, { waitUntil: 'domcontentloaded' });
+    await signInAtIdpPage(page, 'gp');
+    await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe(`gp@${domain}`);
+    // A member lands where members start (the check); the session is the password sign-in's cookie.
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\//);
+    const session = await page.evaluate(() => fetch('/api/v1/auth/session').then((r) => r.json()));
+    expect(session.data).toMatchObject({ authenticated: true, organisation: { role: 'member' } });
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
 

@@ -1,0 +1,71 @@
+import type { AccountService } from '../accounts/account-service';
+import type { LoginThrottle, LoginThrottleLimits } from '../auth/login-throttle';
+import { logFailures, type AuditLog } from '../audit/audit-log';
+import { every, PURGE_INTERVAL_MS, type OpenedFeature } from '../lifecycle';
+import type { Logger } from '../logger';
+import { OidcProtocol, type OidcServerConfig } from './oidc-protocol';
+import type { SsoProtocols } from './sso-auth-routes';
+import type { SsoDirectory } from './sso-directory';
+import type { OwnedSsoFlowStore } from './sso-flow-store';
+import { SsoSignInService } from './sso-sign-in';
+
+/** Signing in by single sign-on (`runtime.ssoSignIn`): the protocols, the completion, and their limits. */
+export interface SsoSignInRuntime {
+  signIn: SsoSignInService;
+  oidc: OidcProtocol;
+  /** What GET /api/v1/auth/sso/start dispatches to; SAML's is added to it where it is opened. */
+  protocols: SsoProtocols;
+  /** Starts per address and per client address. */
+  starts: LoginThrottle;
+  /** Callbacks per client address (each state once, so its own bucket never fills). */
+  callbacks: LoginThrottle;
+}
+
+/**
+ * Per 15 minutes: a practice behind one address signs its whole team in each morning (a start and a callback each),
+ * while nobody can make the server knock on an identity provider's door without end. One address may start 10 times.
+ */
+export const SSO_LIMITS: LoginThrottleLimits = { perAccount: 10, perIp: 200, windowMs: 15 * 60_000 };
+
+/** What single sign-on's sign-in is opened over: the account data (AccountData has it all). */
+export interface SsoSignInData {
+  accounts: AccountService;
+  audit: AuditLog;
+  config: OidcServerConfig;
+  clock: () => Date;
+  logger: Logger;
+  storage: {
+    ssoFlows(): Promise<OwnedSsoFlowStore>;
+    loginThrottle(limits: LoginThrottleLimits, now: () => number): Promise<LoginThrottle>;
+  };
+}
+
+/** Single sign-on's sign-in over the account data and the settings' directory; its limits counted where sign-ins are. */
+export async function openSsoSignIn(
+  data: SsoSignInData,
+  directory: SsoDirectory,
+  limits: LoginThrottleLimits = SSO_LIMITS,
+): Promise<OpenedFeature<SsoSignInRuntime>> {
+  const { storage, config, clock, logger } = data;
+  const now = () => clock().getTime();
+  const [flows, throttle] = await Promise.all([storage.ssoFlows(), storage.loginThrottle(limits, now)]);
+  const oidc = new OidcProtocol({ config, flows, directory, now });
+  const starts = throttle.scoped('sso-start');
+  const callbacks = throttle.scoped('sso-callback');
+  return {
+    service: {
+      signIn: new SsoSignInService({
+        accounts: data.accounts,
+        directory,
+        audit: logFailures(data.audit, logger),
+        trail: data.audit,
+      }),
+      oidc,
+      protocols: { oidc },
+      starts,
+      callbacks,
+    },
+    jobs: [every('purge', PURGE_INTERVAL_MS, () => throttle.purge())],
+    closers: [{ name: 'the single sign-on limits', close: () => throttle.close() }],
+  };
+}
