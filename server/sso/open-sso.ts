@@ -1,10 +1,11 @@
 import { normaliseEmailAddress } from '../../shared/domain/text-hygiene';
 import type { AccountService } from '../accounts/account-service';
 import { logFailures, type AuditRecorder } from '../audit/audit-log';
-import type { Storage } from '../backends/registry';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { AlongsideWrite } from '../storage/document-store';
+import type { AlongsideWrite, DocumentStore } from '../storage/document-store';
+import type { DocumentDeclaration } from '../storage/document';
+import type { Database } from '../storage/postgres/database';
 import { DocumentSso } from './document-sso';
 import type { SsoDirectory } from './sso-directory';
 import { ssoDocument } from './sso-document';
@@ -31,8 +32,17 @@ export interface SsoRuntime {
   departures: SsoDepartures;
 }
 
+/**
+ * What single sign-on opens of the storage registry (its Storage, by shape: the registry itself opens the SSO flow
+ * store, so naming its type here would make the two folders import each other).
+ */
+export interface SsoStorage {
+  readonly database: Database | null;
+  document<T extends object>(declaration: DocumentDeclaration<T>): Promise<DocumentStore<T>>;
+}
+
 /** The settings' store on the configured backend: PostgreSQL's rows (read per call), else DATA_DIR/sso.json. */
-export async function openSsoRepository(storage: Pick<Storage, 'database' | 'document'>): Promise<SsoRepository> {
+export async function openSsoRepository(storage: SsoStorage): Promise<SsoRepository> {
   if (storage.database) {
     const { PostgresSso } = await import('./postgres-sso');
     return new PostgresSso(storage.database.pool);
@@ -67,7 +77,7 @@ function departuresOver(
 /** What single sign-on is opened over: the account data's (AccountData). */
 export interface SsoData {
   config: Config;
-  storage: Pick<Storage, 'database' | 'document'>;
+  storage: SsoStorage;
   accounts: AccountService;
   audit: AuditRecorder;
   clock: () => Date;

@@ -5,7 +5,8 @@ import { seedAccount, startTestServer, type TestServer } from '../../helpers/tes
 import { tempDir } from '../../helpers/temp-dir';
 import { SessionClient } from '../auth/session-client';
 import { callbackOn, CALLBACK, oidcConnection, personAt, refusedTo, signedInAs, startAt } from './oidc-world';
-import { ENCRYPTION_KEY, practiceDomain, verify } from './sso-world';
+import { verifyAddress } from '../../helpers/verified-address';
+import { ENCRYPTION_KEY, practiceDomain } from './sso-world';
 
 // Two instances of one deployment on PostgreSQL and Redis, behind one public address (PUBLIC_URL: the redirect URI
 // is the same whichever instance the provider's answer comes back to).
@@ -30,7 +31,7 @@ describe.skipIf(testBackend() === 'json')('single sign-on on two instances', () 
   it('starts on A, comes back to B signed in; the same answer replayed on A is refused', async () => {
     const domain = practiceDomain();
     const owner = await seedAccount(a.runtime, { withKey: false, email: `owner@${domain}` });
-    await verify(a.runtime, owner.accountId);
+    await verifyAddress(a.runtime, owner.accountId);
     const ownerClient = new SessionClient(a.url);
     expect((await ownerClient.login(owner.email, owner.password, { origin: PUBLIC })).status).toBe(200);
     const connection = oidcConnection(idp);
