@@ -9,7 +9,8 @@ export interface SsoProtocol {
   /**
    * The provider's URL to send the browser to, having kept in the SsoFlowStore what checking its answer needs (state,
    * nonce and PKCE verifier; the AuthnRequest's ID). Throws ContractError('sso_idp_unreachable') when the provider's
-   * configuration cannot be read, ContractError('sso_misconfigured') when the connection cannot work.
+   * configuration cannot be read, ContractError('sso_misconfigured') when the connection cannot work. `origin`: this
+   * service's public origin, which the provider's answer comes back to (the redirect URI, the SAML ACS and audience).
    */
-  begin(connection: SsoConnection, returnTo: string): Promise<URL>;
+  begin(connection: SsoConnection, returnTo: string, origin: string): Promise<URL>;
 }

@@ -1,0 +1,213 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SamlProtocol } from '../../../server/sso/saml-protocol';
+import { SamlResponseCheck } from '../../../server/sso/saml-response';
+import { samlServiceProvider } from '../../../server/sso/saml-service-provider';
+import type { SsoConnection } from '../../../server/sso/sso-directory';
+import type { SsoFlow, SsoFlowStore } from '../../../server/sso/sso-flow-store';
+import { readAuthnRequest, samlKeyPair, TestSamlIdp, type SamlKeyPair } from '../../helpers/saml-idp';
+
+/** The flow store's contract in one process: each flow taken once, each key's first use once (until its time). */
+class MemoryFlowStore implements SsoFlowStore {
+  readonly flows = new Map<string, { flow: SsoFlow; until: number }>();
+  readonly used = new Map<string, number>();
+  async put(id: string, flow: SsoFlow, ttlMs: number) {
+    this.flows.set(id, { flow, until: Date.now() + ttlMs });
+  }
+  async take(id: string) {
+    const kept = this.flows.get(id);
+    this.flows.delete(id);
+    return kept && kept.until > Date.now() ? kept.flow : undefined;
+  }
+  async firstUse(key: string, ttlMs: number) {
+    const until = this.used.get(key);
+    if (until !== undefined && until > Date.now()) return false;
+    this.used.set(key, Date.now() + ttlMs);
+    return true;
+  }
+}
+
+const ORIGIN = 'https://dte.test.example';
+const ORG = 'org_saml';
+
+describe('SAML: an AuthnRequest we issued, and the response to it', () => {
+  let idp: TestSamlIdp;
+  let stranger: SamlKeyPair;
+  let flows: MemoryFlowStore;
+  let connection: SsoConnection;
+  let protocol: SamlProtocol;
+  let check: SamlResponseCheck;
+  const sp = samlServiceProvider(ORIGIN, ORG);
+
+  beforeAll(async () => {
+    [idp, stranger] = await Promise.all([TestSamlIdp.start(), samlKeyPair('someone-else')]);
+    flows = new MemoryFlowStore();
+    connection = {
+      organisationId: ORG,
+      provider: 'saml',
+      saml: {
+        idpEntityId: idp.entityId,
+        ssoUrl: 'https://idp.test.example/sso',
+        certificatePem: idp.keys.certificatePem,
+      },
+      domains: ['clinic.com.au'],
+      defaultRole: 'member',
+      requireSso: false,
+    };
+    protocol = new SamlProtocol(flows);
+    check = new SamlResponseCheck(flows, { forOrganisation: async (id) => (id === ORG ? connection : undefined) });
+  });
+
+  const begin = async () => readAuthnRequest(await protocol.begin(connection, '/console/team', ORIGIN));
+
+  it('begin: an AuthnRequest by redirect to the IdP from our entity ID, asking for an e-mail NameID, its ID kept', async () => {
+    const url = await protocol.begin(connection, '/console/team', ORIGIN);
+    expect(url.origin + url.pathname).toBe('https://idp.test.example/sso');
+    const request = readAuthnRequest(url);
+    expect(request).toMatchObject({
+      issuer: sp.entity_id,
+      acsUrl: sp.acs_url,
+      nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    });
+    expect(flows.flows.get(request.id)?.flow).toEqual({
+      kind: 'saml',
+      organisationId: ORG,
+      requestId: request.id,
+      returnTo: '/console/team',
+    });
+  });
+
+  it('a signed assertion for our audience, in its window, answering our request: accepted', async () => {
+    const request = await begin();
+    const outcome = await check.check(idp.answer(request, 'Dr.Who@Clinic.com.au'), ORIGIN);
+    expect(outcome).toMatchObject({ ok: true, email: 'dr.who@clinic.com.au', emailVerified: true });
+    expect(outcome.ok && outcome.flow.returnTo).toBe('/console/team');
+  });
+
+  it('the address from a mail attribute when the NameID is not an e-mail; unverified outside the claimed domains', async () => {
+    const request = await begin();
+    const response = idp.answer(request, 'opaque-id-42', { attributes: { mail: 'gp@elsewhere.com.au' } });
+    expect(await check.check(response, ORIGIN)).toMatchObject({
+      ok: true,
+      email: 'gp@elsewhere.com.au',
+      emailVerified: false,
+    });
+  });
+
+  it('no e-mail address in the assertion: misconfigured (the IdP must send one)', async () => {
+    const request = await begin();
+    expect(await check.check(idp.answer(request, 'opaque-id-42'), ORIGIN)).toMatchObject({
+      ok: false,
+      code: 'sso_misconfigured',
+      organisationId: ORG,
+    });
+  });
+
+  /** Refused for the reason the test caused (`why`: what node-saml or the check said), not for another. */
+  const refusedWith = async (response: string, why: RegExp, code = 'sso_failed') =>
+    expect(await check.check(response, ORIGIN)).toMatchObject({ ok: false, code, why: expect.stringMatching(why) });
+
+  it('an unsigned assertion, even in a signed response: refused', async () => {
+    const request = await begin();
+    const assertion = idp.assertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au' });
+    await refusedWith(idp.response([assertion.xml], { inResponseTo: request.id, signed: true }), /^Invalid signature$/);
+    const again = await begin();
+    await refusedWith(idp.response([assertion.xml], { inResponseTo: again.id }), /^Invalid signature$/);
+  });
+
+  it('an assertion signed with another key than the organisation’s certificate: refused', async () => {
+    const request = await begin();
+    const assertion = idp.signedAssertion(
+      { issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au', inResponseTo: request.id },
+      stranger,
+    );
+    await refusedWith(idp.response([assertion.xml], { inResponseTo: request.id }), /^Invalid signature$/);
+  });
+
+  it('another audience (another organisation’s entity ID): refused', async () => {
+    const request = await begin();
+    const other = samlServiceProvider(ORIGIN, 'org_other').entity_id;
+    await refusedWith(idp.answer(request, 'a@clinic.com.au', { audience: other }), /audience mismatch/);
+  });
+
+  it('another issuer than the IdP entity ID set up: refused', async () => {
+    const request = await begin();
+    await refusedWith(idp.answer(request, 'a@clinic.com.au', { issuer: 'https://idp.other.example' }), /issued by/);
+  });
+
+  it('expired beyond the clock skew: refused; expired within it: accepted', async () => {
+    const old = new Date(Date.now() - 10 * 60_000);
+    const request = await begin();
+    const expired = new Date(Date.now() - 61_000);
+    await refusedWith(
+      idp.answer(request, 'a@clinic.com.au', { notBefore: old, notOnOrAfter: expired }),
+      /No valid subject confirmation/,
+    );
+    const within = await begin();
+    const recent = new Date(Date.now() - 30_000);
+    const response = idp.answer(within, 'a@clinic.com.au', { notBefore: old, notOnOrAfter: recent });
+    expect(await check.check(response, ORIGIN)).toMatchObject({ ok: true });
+  });
+
+  it('not yet valid beyond the clock skew: refused', async () => {
+    const request = await begin();
+    const notBefore = new Date(Date.now() + 2 * 60_000);
+    await refusedWith(idp.answer(request, 'a@clinic.com.au', { notBefore }), /not yet valid/);
+  });
+
+  it('answering a request we never issued, or none (IdP-initiated): refused', async () => {
+    const request = await begin();
+    await refusedWith(idp.answer({ ...request, id: '_never-issued' }, 'a@clinic.com.au'), /names no flow/);
+    const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au' });
+    await refusedWith(idp.response([assertion.xml]), /no InResponseTo/);
+  });
+
+  it('the same response twice: the second refused (its request was taken)', async () => {
+    const request = await begin();
+    const response = idp.answer(request, 'a@clinic.com.au');
+    expect(await check.check(response, ORIGIN)).toMatchObject({ ok: true });
+    await refusedWith(response, /names no flow/);
+  });
+
+  it('the same signed assertion in a response to a new request: refused (each assertion ID once)', async () => {
+    const first = await begin();
+    const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au' });
+    expect(await check.check(idp.response([assertion.xml], { inResponseTo: first.id }), ORIGIN)).toMatchObject({
+      ok: true,
+    });
+    const second = await begin();
+    await refusedWith(idp.response([assertion.xml], { inResponseTo: second.id }), /replayed/);
+  });
+
+  it('signature wrapping: a second, unsigned assertion beside the signed one, or the signed one hidden: refused', async () => {
+    const evil = idp.assertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'owner@clinic.com.au' });
+    const request = await begin();
+    const signed = idp.signedAssertion({
+      issuer: idp.entityId,
+      audience: sp.entity_id,
+      nameId: 'a@clinic.com.au',
+      inResponseTo: request.id,
+    });
+    await refusedWith(idp.response([evil.xml, signed.xml], { inResponseTo: request.id }), /multiple assertions/);
+    const again = await begin();
+    await refusedWith(idp.response([signed.xml, evil.xml], { inResponseTo: again.id }), /multiple assertions/);
+    const hidden = await begin();
+    await refusedWith(
+      idp.response([evil.xml], { inResponseTo: hidden.id, extensions: signed.xml }),
+      /^Invalid signature$/,
+    );
+  });
+
+  it('the IdP’s own refusal (a status other than Success): cancelled', async () => {
+    const request = await begin();
+    const response = idp.response([], {
+      inResponseTo: request.id,
+      status: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
+    });
+    await refusedWith(response, /Responder error/, 'sso_cancelled');
+  });
+
+  it('not XML, or not base64 of anything: refused without a throw', async () => {
+    await refusedWith(Buffer.from('<samlp:Response', 'utf8').toString('base64'), /no InResponseTo/);
+    await refusedWith('AAAA', /no InResponseTo/);
+  });
+});
