@@ -1,7 +1,5 @@
-import type { Request } from 'express';
 import type { z } from 'zod';
 import type { SamlServiceProvider } from '../../shared/api/sso';
-import type { OriginPolicy } from '../sessions/origin-policy';
 
 export type SamlServiceProviderValues = z.infer<typeof SamlServiceProvider>;
 
@@ -17,13 +15,4 @@ export const SAML_ACS_PATH = '/api/v1/auth/sso/saml/acs';
 export function samlServiceProvider(origin: string, organisationId: string): SamlServiceProviderValues {
   const metadataUrl = `${origin}/api/v1/auth/sso/saml/${encodeURIComponent(organisationId)}/metadata`;
   return { entity_id: metadataUrl, acs_url: `${origin}${SAML_ACS_PATH}`, metadata_url: metadataUrl };
-}
-
-/**
- * The origin the service provider's values are built on: PUBLIC_URL's first entry, else the first origin the server
- * listens at. Never the request's Origin header (linkOrigin follows it): the IdP's POST and the console's page must
- * name the same audience whatever page asked.
- */
-export function samlOrigin(origins: OriginPolicy, req: Request): string {
-  return origins.ownOrigins(req).values().next().value ?? 'http://127.0.0.1';
 }
