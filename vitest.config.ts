@@ -38,6 +38,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/billing/subscription-changes.test.ts',
   'test/integration/accounts/account-operations.test.ts',
   'test/integration/http/text-fields.test.ts',
+  'test/integration/sso/sso-flow-store.test.ts',
 ];
 
 export default defineConfig({

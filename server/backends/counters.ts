@@ -7,6 +7,7 @@ import { EpochBumps } from '../storage/postgres/data-epoch';
 import { InMemorySlidingWindow, type SlidingWindowCounter } from '../rate-limit/sliding-window';
 import type { SessionPolicy, SessionStore } from '../sessions/session-store';
 import { CloseStack, once } from '../lifecycle';
+import type { OwnedSsoFlowStore } from '../sso/sso-flow-store';
 
 /** REDIS_URL and REDIS_KEY_PREFIX, and whose clock the windows are kept on. */
 export interface RedisSettings {
@@ -31,6 +32,8 @@ export interface Counters {
   loginThrottle(limits: LoginThrottleLimits, now: () => number): Promise<LoginThrottle>;
   /** Sessions in Redis under `${keyPrefix}sess:`; null without Redis (the documents' backend keeps them). */
   sessions: ((policy: SessionPolicy) => Promise<SessionStore>) | null;
+  /** Single sign-on's flows in Redis under `${keyPrefix}sso-flow:`; null without Redis (the documents' backend). */
+  ssoFlows: (() => Promise<OwnedSsoFlowStore>) | null;
   probes: Partial<Record<BackendName, BackendProbe>>;
   /**
    * Moves the data epoch in Redis (`${keyPrefix}data-epoch`) after a commit of this process, before the writer is
@@ -67,6 +70,7 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
       batchAllowance: async (perDay) => new InMemoryBatchAllowance(perDay),
       loginThrottle: async (limits, now) => new LoginThrottle(limits, now),
       sessions: null,
+      ssoFlows: null,
       probes: {},
       announceCommit: null,
       close: () => stack.close(),
@@ -127,6 +131,7 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
         onError: throttledErrors(logger, 'sessions (answered 503 session_unavailable until it is back)'),
       });
     },
+    ssoFlows: () => openRedisSsoFlows(redis, logger),
     probes: { redis: async () => (await rateLimit()).ping() },
     announceCommit: () => bumps.afterCommit(),
     async close() {
@@ -134,4 +139,18 @@ export function counters(redis: RedisSettings | null, logger?: Pick<Logger, 'err
       await stack.close();
     },
   };
+}
+
+/** Single sign-on's flows in Redis: closed by whoever opened it (the storage registry), as the sessions are. */
+async function openRedisSsoFlows(
+  redis: RedisSettings,
+  logger: Pick<Logger, 'error'> | undefined,
+): Promise<OwnedSsoFlowStore> {
+  const { RedisSsoFlowStore } = await import('../sso/redis-sso-flow-store');
+  return RedisSsoFlowStore.open({
+    url: redis.url,
+    keyPrefix: redis.keyPrefix,
+    commandTimeoutMs: redis.commandTimeoutMs,
+    onError: throttledErrors(logger, 'single sign-on (answered 503 storage_unavailable until it is back)'),
+  });
 }

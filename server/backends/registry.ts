@@ -40,6 +40,8 @@ import {
 } from '../storage/document';
 import type { DocumentStore } from '../storage/document-store';
 import type { Database } from '../storage/postgres/database';
+import { InMemorySsoFlowStore } from '../sso/in-memory-sso-flow-store';
+import type { OwnedSsoFlowStore } from '../sso/sso-flow-store';
 
 /**
  * Every store the service uses, on the backend the configuration chose. Each store is opened on first use (a CLI
@@ -75,6 +77,8 @@ export interface Storage {
   audit(): Promise<AuditLog>;
   /** The cookie sessions: Redis when configured, else PostgreSQL, else DATA_DIR/sessions.json. */
   sessions(policy: SessionPolicy): Promise<SessionStore>;
+  /** Single sign-on's flows (opened once): Redis when configured, else PostgreSQL, else this process. */
+  ssoFlows(): Promise<OwnedSsoFlowStore>;
   /** Where checks are counted: Redis when configured, else this process. */
   rateLimit(): Promise<SlidingWindowCounter>;
   /** The daily allowance of batch rows: Redis when configured, else this process. */
@@ -157,6 +161,7 @@ export function jsonStores(dataDir: string, options: StorageOptions, counted: Co
     ingestLock: ingestFileLock(dataDir, options.lockStaleMs),
     audit: async () => JsonLinesAuditLog.inDataDir(dataDir, options.clock),
     sessions: (policy) => FileSessionStore.open(dataDir, policy, onReloadError('sessions.json')),
+    ssoFlows: async () => new InMemorySsoFlowStore({ now: () => options.clock().getTime() }),
     syncData: null,
   });
 }
@@ -187,6 +192,10 @@ export function postgresStores(
     sessions: async (policy) => {
       const { PostgresSessionStore } = await import('../sessions/postgres-session-store');
       return new PostgresSessionStore({ pool: database.pool, policy });
+    },
+    ssoFlows: async () => {
+      const { PostgresSsoFlowStore } = await import('../sso/postgres-sso-flow-store');
+      return new PostgresSsoFlowStore({ pool: database.pool, now: () => options.clock().getTime() });
     },
     syncData: () => database.versions.sync(),
     dataEpoch: epochOf(database, counted, options),
@@ -225,6 +234,7 @@ interface Parts {
   ingestLock: IngestLock;
   audit(): Promise<AuditLog>;
   sessions(policy: SessionPolicy): Promise<SessionStore>;
+  ssoFlows(): Promise<OwnedSsoFlowStore>;
   syncData: Storage['syncData'];
   dataEpoch?: DataEpoch | null;
   probes?: Storage['probes'];
@@ -284,6 +294,14 @@ function assemble(parts: Parts): Storage {
         async () => watched((await counted.sessions?.(policy)) ?? (await parts.sessions(policy))),
         (store) => store.close(),
       ),
+    // Where every instance finds them, as the sessions: Redis, else PostgreSQL, else this process (one instance).
+    ssoFlows: once(() =>
+      stack.open(
+        'the single sign-on flows',
+        async () => (await counted.ssoFlows?.()) ?? (await parts.ssoFlows()),
+        (store) => store.close(),
+      ),
+    ),
     rateLimit: counted.rateLimit,
     batchAllowance: counted.batchAllowance,
     loginThrottle: counted.loginThrottle,

@@ -34,3 +34,8 @@ export interface SsoFlowStore {
    */
   firstUse(key: string, ttlMs: number): Promise<boolean>;
 }
+
+/** A flow store as the storage registry opens it: closed (its connection, its timer) after the services using it. */
+export interface OwnedSsoFlowStore extends SsoFlowStore {
+  close(): Promise<void>;
+}
