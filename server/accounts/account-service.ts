@@ -301,6 +301,26 @@ export class AccountService {
   }
 
   /**
+   * Single sign-on's new member (issue #38): `email` (its address verified by the organisation's identity provider)
+   * joins `organisationId` with `role`, holding `passwordHash` (of a password nobody is told), its audit event written
+   * with it. Throws ContractError('account_exists'), writing nothing, when the email has an account (a concurrent
+   * sign-in's included).
+   */
+  async createVerifiedMember(
+    email: string,
+    passwordHash: string,
+    place: { organisationId: string; role: Role },
+    { now = this.clock(), alongside }: { now?: Date; alongside?: Alongside<MemberView> } = {},
+  ): Promise<MemberView> {
+    const normalised = checkedEmail(email);
+    return this.store.update((data) => {
+      const created = addAccount(data, normalised, passwordHash, now, place);
+      created.account.email_verified_at = now.toISOString();
+      return { account: { ...created.account }, member: { ...created.member } };
+    }, alongside);
+  }
+
+  /**
    * Gives the member `accountId` of `organisationId` the role `role`; the last owner cannot stop being one. Returns the
    * member as they were and are; unchanged (nothing written) when they had the role already.
    */
