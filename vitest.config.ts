@@ -39,6 +39,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/accounts/account-operations.test.ts',
   'test/integration/http/text-fields.test.ts',
   'test/integration/sso/sso-flow-store.test.ts',
+  'test/integration/sso/saml-sign-in.test.ts',
   'test/integration/sso/sso-sign-in.test.ts',
 ];
 

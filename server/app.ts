@@ -25,6 +25,7 @@ import { rateLimitGate } from './rate-limit/rate-limit-gate';
 import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
 import { signupRoutes } from './signup/signup-routes';
+import { samlRoutes } from './sso/saml-routes';
 import { teamRoutes } from './team/team-routes';
 import { usageRoutes } from './usage/usage-routes';
 import { webhookRoutes } from './webhooks/webhooks-routes';
@@ -70,6 +71,10 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
 
+  // SAML's ACS and metadata before /api/v1/auth's gates: the IdP's page posts its answer from another site, so the
+  // cookie session runs without the Origin check there (saml-routes.ts says why that is safe).
+  const samlSession = sessionGate({ sessions, secret, absoluteTimeoutMs, origins, logger, originChecked: false });
+  mountRoutes(app, routes.saml, [...fresh, ...samlSession]);
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   mountRoutes(app, routes.passwordReset, signedIn);
   mountRoutes(app, routes.auth, signedIn, '/api/v1/auth');
@@ -154,5 +159,13 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
     stripeWebhook: stripeWebhookRoutes(runtime.billing),
     billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
     activity: activityRoutes({ accounts, audit: runtime.audit }),
+    saml: samlRoutes({
+      flows: runtime.ssoFlows,
+      directory: runtime.sso.directory,
+      completion: runtime.ssoSignIn,
+      origins,
+      audit,
+      logger: runtime.logger,
+    }),
   };
 }

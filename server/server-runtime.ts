@@ -26,6 +26,7 @@ import type { LoginThrottle } from './auth/login-throttle';
 import { openTeam } from './team/open-team';
 import { openUsage } from './usage/open-usage';
 import { openSso, type SsoRuntime } from './sso/open-sso';
+import { SsoSignInService } from './sso/sso-sign-in';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
@@ -102,6 +103,8 @@ export async function openServer(
     ...timeouts,
     billing,
     sso,
+    ssoFlows: await storage.ssoFlows(),
+    ssoSignIn: new SsoSignInService({ accounts: data.accounts, directory: sso.directory, audit, trail: data.audit }),
     postcodes,
     rateLimitCounter,
     batchAllowance,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
 import { ContractError } from '../contract-error';
-import { samlServiceProvider } from './saml-service-provider';
+import { samlServiceProvider } from './sso-urls';
 import type { SsoConnection } from './sso-directory';
 import type { SsoFlowStore } from './sso-flow-store';
 import type { SsoProtocol } from './sso-protocol';

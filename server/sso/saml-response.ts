@@ -12,12 +12,11 @@ type SamlFlow = Extract<SsoFlow, { kind: 'saml' }>;
 export interface SamlIdentity {
   flow: SamlFlow;
   connection: SsoConnection;
-  email: string;
   /**
-   * A practice's IdP asserts addresses in its own directory: one in a domain the organisation claimed (and so proved
-   * to be its own) counts as verified; any other address is not vouched for by that organisation.
+   * In one of the organisation's claimed domains: a practice's IdP asserts addresses of its own directory, and counts as
+   * having verified one only in a domain the organisation proved is its own (any other is refused).
    */
-  emailVerified: boolean;
+  email: string;
 }
 
 export type SamlOutcome =
@@ -27,6 +26,8 @@ export type SamlOutcome =
       code: SsoErrorCode;
       /** Known once the response named a flow we started. */
       organisationId?: string;
+      /** Known once the assertion was valid. */
+      email?: string;
       /** What node-saml or the check said, for the log: never shown to the person. */
       why: string;
     };
@@ -34,11 +35,12 @@ export type SamlOutcome =
 /** Attributes IdPs put an e-mail address in when the NameID is not one: LDAP's mail, Entra ID's claim, plain email. */
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'];
 
-const refused = (code: SsoErrorCode, why: string, organisationId?: string): SamlOutcome => ({
+const refused = (code: SsoErrorCode, why: string, organisationId?: string, email?: string): SamlOutcome => ({
   ok: false,
   code,
   why,
   ...(organisationId === undefined ? {} : { organisationId }),
+  ...(email === undefined ? {} : { email }),
 });
 
 /**
@@ -139,7 +141,9 @@ export class SamlResponseCheck {
     }
     const email = emailOf(profile);
     if (!email) return refused('sso_misconfigured', 'the assertion carries no e-mail address', organisationId);
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    return { ok: true, flow, connection, email, emailVerified: connection.domains.includes(domain) };
+    if (!connection.domains.includes(email.slice(email.lastIndexOf('@') + 1))) {
+      return refused('sso_email_not_in_domains', 'the address is outside the claimed domains', organisationId, email);
+    }
+    return { ok: true, flow, connection, email };
   }
 }

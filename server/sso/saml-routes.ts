@@ -15,7 +15,7 @@ import type { Logger } from '../logger';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { EMAIL_NAME_ID_FORMAT, isSamlConnection } from './saml-protocol';
 import { SamlResponseCheck } from './saml-response';
-import { samlServiceProvider } from './saml-service-provider';
+import { samlServiceProvider } from './sso-urls';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoFlowStore } from './sso-flow-store';
 
@@ -67,13 +67,13 @@ function acsRoute({ flows, directory, completion, origins, audit, logger }: Saml
     const ip = clientAddress(req);
     const outcome = await responses.check(form.value.SAMLResponse, origins.linkOrigin(req));
     if (!outcome.ok) {
-      const { code, organisationId, why } = outcome;
+      const { code, organisationId, email, why } = outcome;
       logger.info({ organisation_id: organisationId, reason: code, why }, 'SAML response refused');
       await audit.record({
         event: 'sso_sign_in_refused',
         source: 'web',
         account_id: null,
-        email: null,
+        email: email ?? null,
         ...(organisationId === undefined ? {} : { organisation_id: organisationId }),
         ip,
         reason: code,
@@ -81,9 +81,9 @@ function acsRoute({ flows, directory, completion, origins, audit, logger }: Saml
       });
       return seeOther(res, refusedTo(code));
     }
-    const { connection, email, emailVerified, flow } = outcome;
+    const { connection, email, flow } = outcome;
     try {
-      await completion.complete({ connection, email, emailVerified, provider: 'saml' }, ip, sessionOf(req));
+      await completion.complete({ connection, email, emailVerified: true, provider: 'saml' }, ip, sessionOf(req));
     } catch (err) {
       const code = err instanceof ContractError ? SsoErrorCode.safeParse(err.code) : undefined;
       if (!code?.success) return next(err);

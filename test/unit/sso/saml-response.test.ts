@@ -1,30 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SamlProtocol } from '../../../server/sso/saml-protocol';
 import { SamlResponseCheck } from '../../../server/sso/saml-response';
-import { samlServiceProvider } from '../../../server/sso/saml-service-provider';
+import { samlServiceProvider } from '../../../server/sso/sso-urls';
 import type { SsoConnection } from '../../../server/sso/sso-directory';
-import type { SsoFlow, SsoFlowStore } from '../../../server/sso/sso-flow-store';
+import { InMemorySsoFlowStore } from '../../../server/sso/in-memory-sso-flow-store';
 import { readAuthnRequest, samlKeyPair, TestSamlIdp, type SamlKeyPair } from '../../helpers/saml-idp';
-
-/** The flow store's contract in one process: each flow taken once, each key's first use once (until its time). */
-class MemoryFlowStore implements SsoFlowStore {
-  readonly flows = new Map<string, { flow: SsoFlow; until: number }>();
-  readonly used = new Map<string, number>();
-  async put(id: string, flow: SsoFlow, ttlMs: number) {
-    this.flows.set(id, { flow, until: Date.now() + ttlMs });
-  }
-  async take(id: string) {
-    const kept = this.flows.get(id);
-    this.flows.delete(id);
-    return kept && kept.until > Date.now() ? kept.flow : undefined;
-  }
-  async firstUse(key: string, ttlMs: number) {
-    const until = this.used.get(key);
-    if (until !== undefined && until > Date.now()) return false;
-    this.used.set(key, Date.now() + ttlMs);
-    return true;
-  }
-}
 
 const ORIGIN = 'https://dte.test.example';
 const ORG = 'org_saml';
@@ -32,7 +12,7 @@ const ORG = 'org_saml';
 describe('SAML: an AuthnRequest we issued, and the response to it', () => {
   let idp: TestSamlIdp;
   let stranger: SamlKeyPair;
-  let flows: MemoryFlowStore;
+  let flows: InMemorySsoFlowStore;
   let connection: SsoConnection;
   let protocol: SamlProtocol;
   let check: SamlResponseCheck;
@@ -40,7 +20,7 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
 
   beforeAll(async () => {
     [idp, stranger] = await Promise.all([TestSamlIdp.start(), samlKeyPair('someone-else')]);
-    flows = new MemoryFlowStore();
+    flows = new InMemorySsoFlowStore();
     connection = {
       organisationId: ORG,
       provider: 'saml',
@@ -57,6 +37,8 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
     check = new SamlResponseCheck(flows, { forOrganisation: async (id) => (id === ORG ? connection : undefined) });
   });
 
+  afterAll(() => flows.close());
+
   const begin = async () => readAuthnRequest(await protocol.begin(connection, '/console/team', ORIGIN));
 
   it('begin: an AuthnRequest by redirect to the IdP from our entity ID, asking for an e-mail NameID, its ID kept', async () => {
@@ -68,7 +50,7 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
       acsUrl: sp.acs_url,
       nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     });
-    expect(flows.flows.get(request.id)?.flow).toEqual({
+    expect(await flows.take(request.id)).toEqual({
       kind: 'saml',
       organisationId: ORG,
       requestId: request.id,
@@ -79,17 +61,21 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
   it('a signed assertion for our audience, in its window, answering our request: accepted', async () => {
     const request = await begin();
     const outcome = await check.check(idp.answer(request, 'Dr.Who@Clinic.com.au'), ORIGIN);
-    expect(outcome).toMatchObject({ ok: true, email: 'dr.who@clinic.com.au', emailVerified: true });
+    expect(outcome).toMatchObject({ ok: true, email: 'dr.who@clinic.com.au' });
     expect(outcome.ok && outcome.flow.returnTo).toBe('/console/team');
   });
 
-  it('the address from a mail attribute when the NameID is not an e-mail; unverified outside the claimed domains', async () => {
+  it('the address from a mail attribute when the NameID is not an e-mail; one outside the claimed domains refused', async () => {
     const request = await begin();
-    const response = idp.answer(request, 'opaque-id-42', { attributes: { mail: 'gp@elsewhere.com.au' } });
-    expect(await check.check(response, ORIGIN)).toMatchObject({
-      ok: true,
+    const response = idp.answer(request, 'opaque-id-42', { attributes: { mail: 'GP@clinic.com.au' } });
+    expect(await check.check(response, ORIGIN)).toMatchObject({ ok: true, email: 'gp@clinic.com.au' });
+    const elsewhere = await begin();
+    const outside = idp.answer(elsewhere, 'opaque-id-43', { attributes: { mail: 'gp@elsewhere.com.au' } });
+    expect(await check.check(outside, ORIGIN)).toMatchObject({
+      ok: false,
+      code: 'sso_email_not_in_domains',
+      organisationId: ORG,
       email: 'gp@elsewhere.com.au',
-      emailVerified: false,
     });
   });
 
