@@ -9,8 +9,10 @@ export interface SsoProtocol {
   /**
    * The provider's URL to send the browser to, having kept in the SsoFlowStore what checking its answer needs (state,
    * nonce and PKCE verifier; the AuthnRequest's ID). Throws ContractError('sso_idp_unreachable') when the provider's
-   * configuration cannot be read, ContractError('sso_misconfigured') when the connection cannot work. `origin`: this
-   * service's public origin, which the provider's answer comes back to (the redirect URI, the SAML ACS and audience).
+   * configuration cannot be read, ContractError('sso_misconfigured') when the connection cannot work.
+   *
+   * `origin` is the public origin links use (OriginPolicy.linkOrigin): where the provider sends the browser back
+   * (sso-urls.ts: the OIDC redirect URI, the SAML ACS).
    */
   begin(connection: SsoConnection, returnTo: string, origin: string): Promise<URL>;
 }
