@@ -59,6 +59,15 @@ const sessionOf = (req: Request): SignInSession => ({
   end: () => promisify((done) => req.session.destroy(done)),
 });
 
+/**
+ * POST /api/v1/auth/sso/saml/acs. The IdP's page posts this form from its own site, so the cookie session runs here
+ * without the Origin check (app.ts). That check keeps another site from using a signed-in browser's cookie; this
+ * endpoint acts on nothing the cookie stands for: it starts a new session (a new id: no fixation) for whoever the
+ * response names, and a response counts only when signed with the organisation's certificate, for its audience, in
+ * answer to an AuthnRequest this service issued and that was not answered yet, with an assertion never seen before —
+ * a forged, altered or replayed post signs nobody in. (As at any SAML SP that does not tie the request to the browser,
+ * a person could hand their own unused response to someone else's browser and sign it in as themselves.)
+ */
 function acsRoute({ flows, directory, completion, origins, audit, logger }: SamlRoutesDeps): Route {
   const responses = new SamlResponseCheck(flows, directory);
   const receive: RequestHandler = async (req, res, next) => {
@@ -99,8 +108,8 @@ function acsRoute({ flows, directory, completion, origins, audit, logger }: Saml
       'browser from the IdP. The response must answer an AuthnRequest this service issued in the last 10 minutes (its',
       "InResponseTo; each is answered once), and carry one assertion signed with the organisation's certificate, issued",
       'by its IdP entity ID, for its audience (its entity ID), within its time window (1 minute of clock skew), never',
-      'seen before. Signed in: the cookie session starts and 303 leads back to the console. Refused: 303 to /console/?',
-      `${SSO_ERROR_PARAM}=<code>, the refusal audited. No Origin check: the IdP's page posts it from another site, and`,
+      'seen before. Signed in: the cookie session starts and 303 leads back to the console. Refused: 303 to',
+      `/console/?${SSO_ERROR_PARAM}=<code>, the refusal audited. No Origin check: the IdP's page posts it from another site, and`,
       'what it posts is accepted only when signed by the IdP and bound to a sign-in started here.',
     ].join(' '),
     security: NO_AUTH,
