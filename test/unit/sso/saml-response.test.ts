@@ -147,6 +147,18 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
     await refusedWith(idp.response([assertion.xml]), /no InResponseTo/);
   });
 
+  it('a signed assertion that answered another request, in a response to ours: refused', async () => {
+    const earlier = await begin();
+    const assertion = idp.signedAssertion({
+      issuer: idp.entityId,
+      audience: sp.entity_id,
+      nameId: 'a@clinic.com.au',
+      inResponseTo: earlier.id,
+    });
+    const ours = await begin();
+    await refusedWith(idp.response([assertion.xml], { inResponseTo: ours.id }), /does not match subjectInResponseTo/);
+  });
+
   it('the same response twice: the second refused (its request was taken)', async () => {
     const request = await begin();
     const response = idp.answer(request, 'a@clinic.com.au');
