@@ -160,9 +160,9 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
     billing: billingRoutes({ billing: runtime.billing, accounts, origins }),
     activity: activityRoutes({ accounts, audit: runtime.audit }),
     saml: samlRoutes({
-      flows: runtime.ssoFlows,
+      flows: runtime.saml.flows,
+      completion: runtime.saml.completion,
       directory: runtime.sso.directory,
-      completion: runtime.ssoSignIn,
       origins,
       audit,
       logger: runtime.logger,

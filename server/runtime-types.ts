@@ -29,8 +29,7 @@ import type { Mailer } from './mail/mailer';
 import type { MailLimit } from './mail/mail-limit';
 import type { BillingService } from './billing/billing-service';
 import type { SsoRuntime } from './sso/open-sso';
-import type { SsoFlowStore } from './sso/sso-flow-store';
-import type { SsoSignInService } from './sso/sso-sign-in';
+import type { SamlRuntime } from './sso/open-saml';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -158,7 +157,6 @@ export interface ServerRuntime extends DataRuntime {
   billing: BillingService;
   /** Single sign-on: its directory (what sign-in reads), its settings (/api/v1/organisation/sso), the departures. */
   sso: SsoRuntime;
-  /** Single sign-on's sign-ins under way (shared by every instance), and the end both protocols' answers come to. */
-  ssoFlows: SsoFlowStore;
-  ssoSignIn: SsoSignInService;
+  /** SAML 2.0 sign-in: its protocol (the start's), the flows the ACS answers, the completion. */
+  saml: SamlRuntime;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLinkToken } from '../../../server/accounts/link-tokens';
-import { SamlProtocol } from '../../../server/sso/saml-protocol';
 import { samlServiceProvider } from '../../../server/sso/sso-urls';
 import { readAuthnRequest, TestSamlIdp, type ReadAuthnRequest } from '../../helpers/saml-idp';
 import { testBackend } from '../../helpers/shared-backends';
@@ -78,7 +77,7 @@ async function begin(
   { returnTo = '/console/', origin = server.url } = {},
 ): Promise<ReadAuthnRequest> {
   const connection = await server.runtime.sso.directory.forOrganisation(practice.organisationId);
-  return readAuthnRequest(await new SamlProtocol(server.runtime.ssoFlows).begin(connection!, returnTo, origin));
+  return readAuthnRequest(await server.runtime.saml.protocol.begin(connection!, returnTo, origin));
 }
 
 /** The browser posting the IdP's form to the ACS, from the IdP's page. */
