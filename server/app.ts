@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { activityRoutes } from './activity/activity-routes';
+import { ssoSettingsRoutes } from './sso/sso-settings-routes';
 import { alertsRoutes } from './alerts/alerts-routes';
 import { logFailures } from './audit/audit-log';
 import { authRoutes } from './auth/auth-routes';
@@ -97,6 +98,7 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.stripeWebhook, fresh);
   mountRoutes(app, routes.billing, signedIn, '/api/v1/billing');
   mountRoutes(app, routes.activity, signedIn, '/api/v1/activity');
+  mountRoutes(app, routes.ssoSettings, signedIn, '/api/v1/organisation/sso');
 
   // The console (a web app over the same cookie session) at /console/; `/` leads there.
   app.use(consoleRoutes(runtime.config.CONSOLE_DIR ?? defaultConsoleDir()));
@@ -167,5 +169,6 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
       audit,
       logger: runtime.logger,
     }),
+    ssoSettings: ssoSettingsRoutes({ settings: runtime.sso.settings, accounts, origins }),
   };
 }

@@ -10,7 +10,8 @@ export interface ParsedCertificate {
   expiresAt: string;
 }
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/;
+/** One PEM block and nothing else around it but white space. */
+const PEM_BLOCK = /^\s*-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]*)-----END CERTIFICATE-----\s*$/;
 
 /**
  * The IdP's signing certificate as an owner pastes it: a PEM block (an IdP's download), or its bare base64 body (what
