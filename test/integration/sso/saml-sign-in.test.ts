@@ -1,68 +1,39 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLinkToken } from '../../../server/accounts/link-tokens';
 import { samlServiceProvider } from '../../../server/sso/sso-urls';
 import { readAuthnRequest, TestSamlIdp, type ReadAuthnRequest } from '../../helpers/saml-idp';
 import { testBackend } from '../../helpers/shared-backends';
 import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { json, SessionClient } from '../auth/session-client';
+import { practice as verifiedPractice } from './sso-world';
 
 const ACS = '/api/v1/auth/sso/saml/acs';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 /** The IdP's page posts the form: a browser sends that page's origin. */
 const IDP_ORIGIN = 'https://idp.test.example';
 
-let seq = 0;
-
 /**
- * A practice whose owner (verified, at its own domain) set up SAML with `idp`: the settings as the owner's PUT stores
- * them (SsoSettingsService), read back through the directory sign-in uses.
+ * A practice whose owner (verified, at its own domain) set SAML up with `idp` as the console does: PUT
+ * /api/v1/organisation/sso (from the console's page at `origin`). `serviceProvider`: what the answer tells the owner
+ * to register at the IdP.
  */
-async function samlPractice(server: TestServer, idp: TestSamlIdp) {
-  const domain = `saml${++seq}x${process.pid}.com.au`;
-  const { runtime } = server;
-  const owner = await seedAccount(runtime, { withKey: false, email: `owner@${domain}` });
-  const now = runtime.clock();
-  const { token, hash } = newLinkToken();
-  await runtime.accounts.links.issueEmailVerification(
-    {
-      id: randomUUID(),
-      account_id: owner.accountId,
-      token_hash: hash,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + 3600_000).toISOString(),
-    },
-    now,
-  );
-  await runtime.accounts.links.verifyEmail(token, now);
-  const organisationId = runtime.accounts.membershipOf(owner.accountId)!.organisation_id;
-  await runtime.sso.settings.save(
-    {
-      accountId: owner.accountId,
-      organisationId,
-      audit: {
-        source: 'web',
-        ip: '127.0.0.1',
-        account_id: owner.accountId,
-        email: owner.email,
-        organisation_id: organisationId,
-      },
-    },
-    {
+async function samlPractice(server: TestServer, idp: TestSamlIdp, origin?: string) {
+  const p = await verifiedPractice(server);
+  const res = await p.ownerClient.request('PUT', '/api/v1/organisation/sso', {
+    body: {
       connection: {
         provider: 'saml',
         idp_entity_id: idp.entityId,
         sso_url: `${IDP_ORIGIN}/sso`,
         certificate: idp.keys.certificatePem,
       },
-      domains: [domain],
-      default_role: 'member',
-      require_sso: false,
+      domains: [p.domain],
     },
-    server.url,
-  );
-  return { domain, organisationId, owner };
+    origin,
+  });
+  expect(res.status).toBe(200);
+  const { settings } = (await json(res)).data;
+  return { ...p, serviceProvider: settings.connection.service_provider as Record<string, string> };
 }
 
 type Practice = Awaited<ReturnType<typeof samlPractice>>;
@@ -101,6 +72,11 @@ describe('SAML sign-in through the ACS', () => {
 
   it('a signed response: 303 to the return path with a session; the new person joined, audited with SAML', async () => {
     const request = await begin(server, practice, { returnTo: '/console/team' });
+    // What the owner was told to register at the IdP is what sign-in asks with.
+    expect(request).toMatchObject({
+      issuer: practice.serviceProvider.entity_id,
+      acsUrl: practice.serviceProvider.acs_url,
+    });
     const client = new SessionClient(server.url);
     const email = `gp@${practice.domain}`;
     const res = await postResponse(client, idp.answer(request, email));
@@ -184,8 +160,8 @@ describe('SAML sign-in through the ACS', () => {
   });
 
   it('publishes the SP metadata of an organisation with SAML; 404 in the envelope for one without', async () => {
-    const sp = samlServiceProvider(server.url, practice.organisationId);
-    const res = await fetch(sp.metadata_url);
+    const sp = practice.serviceProvider;
+    const res = await fetch(sp.metadata_url!);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/samlmetadata\+xml/);
     const xml = await res.text();
@@ -212,10 +188,10 @@ describe.runIf(testBackend() === 'shared')('SAML on two instances (PostgreSQL an
       TestSamlIdp.start(),
     ]);
     try {
-      const practice = await samlPractice(a, idp);
+      const practice = await samlPractice(a, idp, origin);
       const email = `gp@${practice.domain}`;
       const onA = await begin(a, practice, { origin });
-      expect(onA.acsUrl).toBe(`${origin}${ACS}`);
+      expect(onA).toMatchObject({ issuer: practice.serviceProvider.entity_id, acsUrl: `${origin}${ACS}` });
       const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: onA.issuer, nameId: email });
       const answer = idp.response([assertion.xml], { inResponseTo: onA.id });
       expect((await postResponse(new SessionClient(b.url), answer)).headers.get('location')).toBe('/console/');
