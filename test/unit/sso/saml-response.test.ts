@@ -4,7 +4,13 @@ import { SamlResponseCheck } from '../../../server/sso/saml-response';
 import { samlServiceProvider } from '../../../server/sso/sso-urls';
 import type { SsoConnection } from '../../../server/sso/sso-directory';
 import { InMemorySsoFlowStore } from '../../../server/sso/in-memory-sso-flow-store';
-import { readAuthnRequest, samlKeyPair, TestSamlIdp, type SamlKeyPair } from '../../helpers/saml-idp';
+import {
+  readAuthnRequest,
+  samlKeyPair,
+  TestSamlIdp,
+  type AssertionOptions,
+  type SamlKeyPair,
+} from '../../helpers/saml-idp';
 
 const ORIGIN = 'https://dte.test.example';
 const ORG = 'org_saml';
@@ -38,6 +44,10 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
   });
 
   afterAll(() => flows.close());
+
+  /** This IdP's signed assertion for our audience, `a@clinic.com.au` unless said. */
+  const signedFor = (extra: Partial<AssertionOptions> = {}) =>
+    idp.signedAssertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au', ...extra });
 
   const begin = async () => readAuthnRequest(await protocol.begin(connection, '/console/team', ORIGIN));
 
@@ -143,18 +153,13 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
   it('answering a request we never issued, or none (IdP-initiated): refused', async () => {
     const request = await begin();
     await refusedWith(idp.answer({ ...request, id: '_never-issued' }, 'a@clinic.com.au'), /names no flow/);
-    const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au' });
+    const assertion = signedFor();
     await refusedWith(idp.response([assertion.xml]), /no InResponseTo/);
   });
 
   it('a signed assertion that answered another request, in a response to ours: refused', async () => {
     const earlier = await begin();
-    const assertion = idp.signedAssertion({
-      issuer: idp.entityId,
-      audience: sp.entity_id,
-      nameId: 'a@clinic.com.au',
-      inResponseTo: earlier.id,
-    });
+    const assertion = signedFor({ inResponseTo: earlier.id });
     const ours = await begin();
     await refusedWith(idp.response([assertion.xml], { inResponseTo: ours.id }), /does not match subjectInResponseTo/);
   });
@@ -168,7 +173,7 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
 
   it('the same signed assertion in a response to a new request: refused (each assertion ID once)', async () => {
     const first = await begin();
-    const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au' });
+    const assertion = signedFor();
     expect(await check.check(idp.response([assertion.xml], { inResponseTo: first.id }), ORIGIN)).toMatchObject({
       ok: true,
     });
@@ -179,12 +184,7 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
   it('signature wrapping: a second, unsigned assertion beside the signed one, or the signed one hidden: refused', async () => {
     const evil = idp.assertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'owner@clinic.com.au' });
     const request = await begin();
-    const signed = idp.signedAssertion({
-      issuer: idp.entityId,
-      audience: sp.entity_id,
-      nameId: 'a@clinic.com.au',
-      inResponseTo: request.id,
-    });
+    const signed = signedFor({ inResponseTo: request.id });
     await refusedWith(idp.response([evil.xml, signed.xml], { inResponseTo: request.id }), /multiple assertions/);
     const again = await begin();
     await refusedWith(idp.response([signed.xml, evil.xml], { inResponseTo: again.id }), /multiple assertions/);
