@@ -41,6 +41,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/mcp/mcp-limits.test.ts',
   'test/integration/sso/sso-settings.test.ts',
   'test/integration/sso/sso-flow-store.test.ts',
+  'test/integration/sso/saml-sign-in.test.ts',
   'test/integration/sso/sso-sign-in.test.ts',
   'test/integration/sso/oidc-two-instances.test.ts',
 ];

@@ -30,6 +30,7 @@ import type { MailLimit } from './mail/mail-limit';
 import type { BillingService } from './billing/billing-service';
 import type { SsoRuntime } from './sso/open-sso';
 import type { SsoSignInRuntime } from './sso/open-sso-sign-in';
+import type { SamlRuntime } from './sso/open-saml';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -159,4 +160,6 @@ export interface ServerRuntime extends DataRuntime {
   sso: SsoRuntime;
   /** Signing in by single sign-on: OpenID Connect (and SAML's protocol), the completion, the start's limits. */
   ssoSignIn: SsoSignInRuntime;
+  /** SAML 2.0 sign-in: its protocol (the start's), the flows the ACS answers, the completion. */
+  saml: SamlRuntime;
 }

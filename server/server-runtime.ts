@@ -27,6 +27,7 @@ import { openTeam } from './team/open-team';
 import { openUsage } from './usage/open-usage';
 import { openSso, type SsoRuntime } from './sso/open-sso';
 import { openSsoSignIn } from './sso/open-sso-sign-in';
+import { samlRuntimeOf } from './sso/open-saml';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
@@ -106,6 +107,7 @@ export async function openServer(
     billing,
     sso,
     ssoSignIn,
+    saml: samlRuntimeOf(ssoSignIn),
     postcodes,
     rateLimitCounter,
     batchAllowance,

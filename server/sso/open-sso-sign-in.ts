@@ -6,15 +6,19 @@ import type { Logger } from '../logger';
 import { OidcProtocol, type OidcServerConfig } from './oidc-protocol';
 import type { SsoProtocols } from './sso-auth-routes';
 import type { SsoDirectory } from './sso-directory';
-import type { OwnedSsoFlowStore } from './sso-flow-store';
+import type { OwnedSsoFlowStore, SsoFlowStore } from './sso-flow-store';
+import { SamlProtocol } from './saml-protocol';
 import { SsoSignInService } from './sso-sign-in';
 
 /** Signing in by single sign-on (`runtime.ssoSignIn`): the protocols, the completion, and their limits. */
 export interface SsoSignInRuntime {
   signIn: SsoSignInService;
   oidc: OidcProtocol;
-  /** What GET /api/v1/auth/sso/start dispatches to; SAML's is added to it where it is opened. */
+  saml: SamlProtocol;
+  /** What GET /api/v1/auth/sso/start dispatches to. */
   protocols: SsoProtocols;
+  /** What a flow's start keeps for its answer (the OIDC callback, the SAML ACS), on whichever instance it lands. */
+  flows: SsoFlowStore;
   /** Starts per address and per client address. */
   starts: LoginThrottle;
   /** Callbacks per client address (each state once, so its own bucket never fills). */
@@ -50,6 +54,7 @@ export async function openSsoSignIn(
   const now = () => clock().getTime();
   const [flows, throttle] = await Promise.all([storage.ssoFlows(), storage.loginThrottle(limits, now)]);
   const oidc = new OidcProtocol({ config, flows, directory, now });
+  const saml = new SamlProtocol(flows);
   const starts = throttle.scoped('sso-start');
   const callbacks = throttle.scoped('sso-callback');
   return {
@@ -61,7 +66,9 @@ export async function openSsoSignIn(
         trail: data.audit,
       }),
       oidc,
-      protocols: { oidc },
+      saml,
+      protocols: { oidc, saml },
+      flows,
       starts,
       callbacks,
     },

@@ -21,7 +21,7 @@ import { SsoRefusal, type SsoSignInService } from './sso-sign-in';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 
 /** The protocols the start route dispatches to: OpenID Connect for Microsoft, Google and OIDC; SAML when given. */
-export type SsoProtocols = { oidc: SsoProtocol } & Partial<Record<'saml', SsoProtocol>>;
+export type SsoProtocols = Record<'oidc' | 'saml', SsoProtocol>;
 
 export interface SsoAuthRoutesDeps {
   directory: SsoDirectory;
@@ -52,7 +52,7 @@ export function ssoAuthRoutes(deps: SsoAuthRoutesDeps): Route[] {
   return [discoverRoute(deps), startRoute(deps), callbackRoute(deps)];
 }
 
-function protocolOf(protocols: SsoProtocols, connection: SsoConnection): SsoProtocol | undefined {
+function protocolOf(protocols: SsoProtocols, connection: SsoConnection): SsoProtocol {
   return connection.provider === 'saml' ? protocols.saml : protocols.oidc;
 }
 
@@ -124,9 +124,11 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
       try {
         const connection = await directory.forDomain(domainOf(email));
         if (!connection) throw new SsoRefusal('sso_domain_not_claimed');
-        const protocol = protocolOf(protocols, connection);
-        if (!protocol) throw new SsoRefusal('sso_misconfigured', { organisationId: connection.organisationId });
-        const location = await protocol.begin(connection, return_to ?? DEFAULT_RETURN, origins.linkOrigin(req));
+        const location = await protocolOf(protocols, connection).begin(
+          connection,
+          return_to ?? DEFAULT_RETURN,
+          origins.linkOrigin(req),
+        );
         res.redirect(302, location.href);
       } catch (err) {
         if (!(err instanceof ContractError) || !err.code.startsWith('sso_')) throw err;

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samlServiceProvider } from '../../../server/sso/sso-urls';
+import { readAuthnRequest, TestSamlIdp, type ReadAuthnRequest } from '../../helpers/saml-idp';
+import { testBackend } from '../../helpers/shared-backends';
+import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import { tempDir } from '../../helpers/temp-dir';
+import { json, SessionClient } from '../auth/session-client';
+import { practice as verifiedPractice } from './sso-world';
+
+const ACS = '/api/v1/auth/sso/saml/acs';
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** The IdP's page posts the form: a browser sends that page's origin. */
+const IDP_ORIGIN = 'https://idp.test.example';
+
+/**
+ * A practice whose owner (verified, at its own domain) set SAML up with `idp` as the console does: PUT
+ * /api/v1/organisation/sso (from the console's page at `origin`). `serviceProvider`: what the answer tells the owner
+ * to register at the IdP.
+ */
+async function samlPractice(server: TestServer, idp: TestSamlIdp, origin?: string) {
+  const p = await verifiedPractice(server);
+  const res = await p.ownerClient.request('PUT', '/api/v1/organisation/sso', {
+    body: {
+      connection: {
+        provider: 'saml',
+        idp_entity_id: idp.entityId,
+        sso_url: `${IDP_ORIGIN}/sso`,
+        certificate: idp.keys.certificatePem,
+      },
+      domains: [p.domain],
+    },
+    origin,
+  });
+  expect(res.status).toBe(200);
+  const { settings } = (await json(res)).data;
+  return { ...p, serviceProvider: settings.connection.service_provider as Record<string, string> };
+}
+
+type Practice = Awaited<ReturnType<typeof samlPractice>>;
+
+let starts = 0;
+
+/**
+ * Sign-in started for `practice` on `server` through its start route (GET /api/v1/auth/sso/start with an address in
+ * the practice's domain, as the sign-in page sends the browser): the AuthnRequest the IdP is sent. `origin` is where
+ * the server builds its SP values on (PUBLIC_URL, else where it listens): checked against the redirect.
+ */
+async function begin(
+  server: TestServer,
+  practice: Practice,
+  { returnTo = '/console/', origin = server.url } = {},
+): Promise<ReadAuthnRequest> {
+  // Each start from its own address: the start route limits starts per address.
+  const email = `start${++starts}@${practice.domain}`;
+  const query = new URLSearchParams({ email, return_to: returnTo });
+  const res = await new SessionClient(server.url).get(`/api/v1/auth/sso/start?${query}`);
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get('location')!);
+  expect(location.origin + location.pathname).toBe(`${IDP_ORIGIN}/sso`);
+  const request = readAuthnRequest(location);
+  expect(request.acsUrl).toBe(`${origin}/api/v1/auth/sso/saml/acs`);
+  return request;
+}
+
+/** The browser posting the IdP's form to the ACS, from the IdP's page. */
+const postResponse = (client: SessionClient, SAMLResponse: string) =>
+  client.post(ACS, { body: new URLSearchParams({ SAMLResponse }).toString(), headers: FORM, origin: IDP_ORIGIN });
+
+async function eventsOf(server: TestServer, organisationId: string) {
+  return (await server.runtime.audit.read({ organisationId })).filter((e) => e.event.startsWith('sso_sign_in'));
+}
+
+describe('SAML sign-in through the ACS', () => {
+  let server: TestServer;
+  let idp: TestSamlIdp;
+  let practice: Practice;
+
+  beforeAll(async () => {
+    [server, idp] = await Promise.all([startTestServer(), TestSamlIdp.start()]);
+    practice = await samlPractice(server, idp);
+  });
+  afterAll(() => server?.close());
+
+  it('a signed response: 303 to the return path with a session; the new person joined, audited with SAML', async () => {
+    const request = await begin(server, practice, { returnTo: '/console/team' });
+    // What the owner was told to register at the IdP is what sign-in asks with.
+    expect(request).toMatchObject({
+      issuer: practice.serviceProvider.entity_id,
+      acsUrl: practice.serviceProvider.acs_url,
+    });
+    const client = new SessionClient(server.url);
+    const email = `gp@${practice.domain}`;
+    const res = await postResponse(client, idp.answer(request, email));
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/team');
+    const session = await json(await client.get('/api/v1/auth/session'));
+    expect(session.data).toMatchObject({
+      authenticated: true,
+      account: { email, email_verified: true },
+      organisation: { id: practice.organisationId, role: 'member' },
+    });
+    const events = await server.runtime.audit.read({ email });
+    expect(events.map((e) => [e.event, e.sso_provider])).toEqual([
+      ['sso_joined', 'saml'],
+      ['sso_sign_in', 'saml'],
+    ]);
+  });
+
+  it('a refused response: 303 to the console’s sign-in with the reason, audited with the organisation', async () => {
+    const request = await begin(server, practice);
+    const other = samlServiceProvider(server.url, 'another-organisation').entity_id;
+    const client = new SessionClient(server.url);
+    const res = await postResponse(client, idp.answer(request, `gp@${practice.domain}`, { audience: other }));
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/?sso_error=sso_failed');
+    expect(client.sessionCookie).toBeUndefined();
+    expect((await eventsOf(server, practice.organisationId)).at(-1)).toMatchObject({
+      event: 'sso_sign_in_refused',
+      reason: 'sso_failed',
+      organisation_id: practice.organisationId,
+      sso_provider: 'saml',
+      account_id: null,
+    });
+  });
+
+  it('the same response posted again: refused (its request was answered)', async () => {
+    const request = await begin(server, practice);
+    const response = idp.answer(request, `again@${practice.domain}`);
+    expect((await postResponse(new SessionClient(server.url), response)).headers.get('location')).toBe('/console/');
+    const replay = await postResponse(new SessionClient(server.url), response);
+    expect(replay.headers.get('location')).toBe('/console/?sso_error=sso_failed');
+  });
+
+  it('a browser that still holds a session cookie is signed in anew: no Origin check for the IdP’s post', async () => {
+    const client = new SessionClient(server.url);
+    const first = await begin(server, practice);
+    await postResponse(client, idp.answer(first, `first@${practice.domain}`));
+    const before = client.sessionCookie;
+    expect(before).toBeDefined();
+    const second = await begin(server, practice);
+    const res = await postResponse(client, idp.answer(second, `second@${practice.domain}`));
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/');
+    expect(client.sessionCookie).not.toBe(before);
+    expect((await json(await client.get('/api/v1/auth/session'))).data.account.email).toBe(`second@${practice.domain}`);
+  });
+
+  it('an address outside the claimed domains: refused in words, audited with the address', async () => {
+    const request = await begin(server, practice);
+    const res = await postResponse(new SessionClient(server.url), idp.answer(request, 'gp@elsewhere.com.au'));
+    expect(res.headers.get('location')).toBe('/console/?sso_error=sso_email_not_in_domains');
+    expect((await eventsOf(server, practice.organisationId)).at(-1)).toMatchObject({
+      reason: 'sso_email_not_in_domains',
+      email: 'gp@elsewhere.com.au',
+    });
+  });
+
+  it('answers a body that is not the form in the JSON envelope: 415, 413, 400', async () => {
+    const client = new SessionClient(server.url);
+    const asJson = await client.post(ACS, { body: { SAMLResponse: 'AAAA' }, origin: IDP_ORIGIN });
+    expect(asJson.status).toBe(415);
+    expect((await json(asJson)).error.code).toBe('unsupported_media_type');
+    const huge = await postResponse(client, 'A'.repeat(300 * 1024));
+    expect(huge.status).toBe(413);
+    expect((await json(huge)).error.code).toBe('payload_too_large');
+    const none = await client.post(ACS, { body: 'RelayState=x', headers: FORM, origin: IDP_ORIGIN });
+    expect(none.status).toBe(400);
+    expect((await json(none)).error.code).toBe('invalid_request');
+    const notBase64 = await postResponse(client, '<samlp:Response/>');
+    expect(notBase64.status).toBe(400);
+  });
+
+  it('publishes the SP metadata of an organisation with SAML; 404 in the envelope for one without', async () => {
+    const sp = practice.serviceProvider;
+    const res = await fetch(sp.metadata_url!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/samlmetadata\+xml/);
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${sp.entity_id}"`);
+    expect(xml).toContain(`Location="${sp.acs_url}"`);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress');
+    expect(xml).toContain('WantAssertionsSigned="true"');
+    const plain = await seedAccount(server.runtime, { withKey: false });
+    const without = server.runtime.accounts.membershipOf(plain.accountId)!.organisation_id;
+    const missing = await fetch(samlServiceProvider(server.url, without).metadata_url);
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error.code).toBe('sso_not_configured');
+  });
+});
+
+describe.runIf(testBackend() === 'shared')('SAML on two instances (PostgreSQL and Redis)', () => {
+  it('started on A and answered on B; one assertion accepted once across both', async () => {
+    // Behind one address (PUBLIC_URL), as a load balancer's instances are: the same entity ID and ACS on both.
+    const origin = 'https://dte.test.example';
+    const options = { dataDir: await tempDir(), auth: { publicOrigins: [origin] } };
+    const [a, b, idp] = await Promise.all([
+      startTestServer(options),
+      startTestServer({ ...options, declarations: false }),
+      TestSamlIdp.start(),
+    ]);
+    try {
+      const practice = await samlPractice(a, idp, origin);
+      const email = `gp@${practice.domain}`;
+      const onA = await begin(a, practice, { origin });
+      expect(onA).toMatchObject({ issuer: practice.serviceProvider.entity_id, acsUrl: `${origin}${ACS}` });
+      const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: onA.issuer, nameId: email });
+      const answer = idp.response([assertion.xml], { inResponseTo: onA.id });
+      expect((await postResponse(new SessionClient(b.url), answer)).headers.get('location')).toBe('/console/');
+      // The same signed assertion, in a response to a new request of B's: A knows B accepted it.
+      const onB = await begin(b, practice, { origin });
+      const replay = idp.response([assertion.xml], { inResponseTo: onB.id });
+      const refused = await postResponse(new SessionClient(a.url), replay);
+      expect(refused.headers.get('location')).toBe('/console/?sso_error=sso_failed');
+      expect(a.logs.some((line) => line.includes('replayed'))).toBe(true);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
