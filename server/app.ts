@@ -31,7 +31,7 @@ import type { ServerRuntime } from './runtime';
 import { sessionGate } from './sessions/session-gate';
 import { signupRoutes } from './signup/signup-routes';
 import { ssoAuthRoutes } from './sso/sso-auth-routes';
-import { samlRoutes } from './sso/saml-routes';
+import { samlFinishRoutes, samlRoutes } from './sso/saml-routes';
 import { teamRoutes } from './team/team-routes';
 import { usageRoutes } from './usage/usage-routes';
 import { webhookRoutes } from './webhooks/webhooks-routes';
@@ -77,10 +77,10 @@ export function createApp(runtime: ServerRuntime): Express {
   app.use('/api/v1/openapi.json', docs.openApi);
   app.use('/docs', docs.page);
 
-  // SAML's ACS and metadata before /api/v1/auth's gates: the IdP's page posts its answer from another site, so the
-  // cookie session runs without the Origin check there (saml-routes.ts says why that is safe).
-  const samlSession = sessionGate({ sessions, secret, absoluteTimeoutMs, origins, logger, originChecked: false });
-  mountRoutes(app, routes.saml, [...fresh, ...samlSession]);
+  // SAML's ACS and metadata without the cookie session: the IdP's page posts its answer from another site (no Origin
+  // check may refuse it), and the ACS starts no session — SAML's finish does, under the usual gates below.
+  mountRoutes(app, routes.saml, fresh);
+  mountRoutes(app, routes.samlFinish, signedIn);
   // The pages an invitation or reset link opens: no session needed, but the Origin rules apply as to sign-in.
   mountRoutes(app, routes.passwordReset, signedIn);
   // Single sign-on's sign-in: discovery, the start (302 to the provider) and the OpenID Connect callback (a session).
@@ -190,12 +190,12 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
     }),
     saml: samlRoutes({
       flows: runtime.saml.flows,
-      completion: runtime.saml.completion,
       directory: runtime.sso.directory,
       origins,
       audit,
       logger: runtime.logger,
     }),
+    samlFinish: samlFinishRoutes({ ...runtime.saml, directory: runtime.sso.directory, audit, logger: runtime.logger }),
     ssoSettings: ssoSettingsRoutes({ settings: runtime.sso.settings, accounts, origins }),
     ssoAuth: ssoAuthRoutes({
       ...runtime.ssoSignIn,

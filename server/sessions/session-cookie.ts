@@ -33,6 +33,17 @@ export function carriesCookie(req: Request, name: string): boolean {
   return Object.hasOwn(cookies, name);
 }
 
+/** The value of the cookie `name` as express-session would read the header; undefined when absent or unreadable. */
+export function cookieValue(req: Request, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  try {
+    return parseCookieHeader(header)[name];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Tells the browser to drop the session cookie, when it sent one. Secure like the cookie was set ('auto'). */
 export function clearSessionCookie(req: Request, res: Response): void {
   if (carriesCookie(req, SESSION_COOKIE_NAME)) {

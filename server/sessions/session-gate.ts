@@ -11,8 +11,6 @@ export interface SessionGateDeps {
   absoluteTimeoutMs: number;
   origins: OriginPolicy;
   logger: Logger;
-  /** See CookieSessionOptions.originChecked. */
-  originChecked?: boolean;
 }
 
 /** The cookie session as configured, for the endpoints that run behind it (never the check). */
@@ -22,7 +20,6 @@ export function sessionGate({
   absoluteTimeoutMs,
   origins,
   logger,
-  originChecked,
 }: SessionGateDeps): RequestHandler[] {
-  return cookieSession({ store: sessions, secret, absoluteTimeoutMs, origins, logger, originChecked });
+  return cookieSession({ store: sessions, secret, absoluteTimeoutMs, origins, logger });
 }

@@ -15,11 +15,6 @@ export interface CookieSessionOptions {
   origins: OriginPolicy;
   /** Where store failures that happen after the answer has started are reported. */
   logger: Pick<Logger, 'warn'>;
-  /**
-   * False only for an endpoint another site's page posts to by design (a SAML IdP's form): it acts on nothing the
-   * cookie stands for, and what it is sent is checked otherwise (a signature, bound to a request this service made).
-   */
-  originChecked?: boolean;
 }
 
 /** Session data, key status and fresh keys are per person: no browser or proxy may keep a copy. */
@@ -56,7 +51,7 @@ export function cookieSession(options: CookieSessionOptions): RequestHandler[] {
   return [
     noStore,
     extensionCors(origins),
-    ...(options.originChecked === false ? [] : [originGuard(origins, SESSION_COOKIE_NAME)]),
+    originGuard(origins, SESSION_COOKIE_NAME),
     storeErrorsKept(sessions, logger),
   ];
 }

@@ -49,6 +49,8 @@ export interface OidcCallback {
   search: string;
   state: string | undefined;
   error: string | undefined;
+  /** Whether the request comes from the browser the flow was started in (its binding cookie's hash). */
+  fromBrowserOf(binding: string): boolean;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -75,12 +77,13 @@ export class OidcProtocol implements SsoProtocol {
     this.now = deps.now ?? Date.now;
   }
 
-  async begin(connection: SsoConnection, returnTo: string, origin: string): Promise<URL> {
+  async begin(connection: SsoConnection, returnTo: string, origin: string, binding: string): Promise<URL> {
     const configuration = await this.configuration(this.clientOf(connection));
     const state = client.randomState();
     const nonce = client.randomNonce();
     const codeVerifier = client.randomPKCECodeVerifier();
-    const flow: SsoFlow = { kind: 'oidc', organisationId: connection.organisationId, codeVerifier, nonce, returnTo };
+    const { organisationId } = connection;
+    const flow: SsoFlow = { kind: 'oidc', organisationId, codeVerifier, nonce, returnTo, binding };
     await this.deps.flows.put(state, flow, OIDC_FLOW_TTL_MS);
     return client.buildAuthorizationUrl(configuration, {
       redirect_uri: oidcRedirectUri(origin),
@@ -97,7 +100,8 @@ export class OidcProtocol implements SsoProtocol {
 
   /**
    * The provider's answer at the callback: the flow its `state` names is taken (once, on any instance: a replayed or
-   * forged state finds none), the code exchanged and the ID token checked. Returns who signed in and where the
+   * forged state finds none) and must have come back to the browser that started it (else the code is never
+   * exchanged), the code exchanged and the ID token checked. Returns who signed in and where the
    * console goes back to; throws SsoRefusal (not yet recorded) otherwise.
    */
   async finish(callback: OidcCallback): Promise<{ identity: SsoIdentity; returnTo: string }> {
@@ -105,6 +109,7 @@ export class OidcProtocol implements SsoProtocol {
     if (!flow || flow.kind !== 'oidc') throw new SsoRefusal('sso_failed');
     const connection = await this.deps.directory.forOrganisation(flow.organisationId);
     const about = { organisationId: flow.organisationId, provider: connection?.provider };
+    if (!callback.fromBrowserOf(flow.binding)) throw new SsoRefusal('sso_failed', about);
     if (!connection || connection.provider === 'saml') throw new SsoRefusal('sso_failed', about);
     if (callback.error !== undefined) {
       throw new SsoRefusal(callback.error === 'access_denied' ? 'sso_cancelled' : 'sso_failed', about);

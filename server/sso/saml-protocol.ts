@@ -55,7 +55,7 @@ export function samlConfig(connection: SamlConnection, origin: string): SamlConf
 export class SamlProtocol implements SsoProtocol {
   constructor(private readonly flows: SsoFlowStore) {}
 
-  async begin(connection: SsoConnection, returnTo: string, origin: string): Promise<URL> {
+  async begin(connection: SsoConnection, returnTo: string, origin: string, binding: string): Promise<URL> {
     if (!isSamlConnection(connection)) throw new ContractError('sso_misconfigured');
     // An xs:ID must not start with a digit; 160 random bits, as node-saml's own.
     const requestId = `_${randomBytes(20).toString('hex')}`;
@@ -71,7 +71,7 @@ export class SamlProtocol implements SsoProtocol {
       throw new ContractError('sso_misconfigured', { cause: err });
     }
     const { organisationId } = connection;
-    await this.flows.put(requestId, { kind: 'saml', organisationId, requestId, returnTo }, SAML_FLOW_TTL_MS);
+    await this.flows.put(requestId, { kind: 'saml', organisationId, requestId, returnTo, binding }, SAML_FLOW_TTL_MS);
     return new URL(url);
   }
 }

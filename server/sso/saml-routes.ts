@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
@@ -16,6 +17,7 @@ import type { OriginPolicy } from '../sessions/origin-policy';
 import { EMAIL_NAME_ID_FORMAT, isSamlConnection } from './saml-protocol';
 import { SamlResponseCheck } from './saml-response';
 import { samlServiceProvider } from './sso-urls';
+import { isBoundBrowser, unbindBrowser } from './sso-binding';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoFlowStore } from './sso-flow-store';
 
@@ -34,17 +36,28 @@ export interface SsoCompletion {
 export interface SamlRoutesDeps {
   flows: SsoFlowStore;
   directory: Pick<SsoDirectory, 'forOrganisation'>;
-  completion: SsoCompletion;
   origins: OriginPolicy;
-  /** Where the ACS's own refusals are written (the completion writes its own). */
+  /** Where the ACS's and the finish's own refusals are written (the completion writes its own). */
   audit: AuditRecorder;
   logger: Pick<Logger, 'info'>;
 }
 
-/** SAML 2.0's two endpoints: the ACS an IdP posts its answer to, and the SP metadata an owner gives their IdP. */
+export interface SamlFinishDeps extends Omit<SamlRoutesDeps, 'origins'> {
+  completion: SsoCompletion;
+}
+
+/** SAML 2.0's two endpoints at the IdP's side: the ACS it posts its answer to, the SP metadata an owner gives it. */
 export function samlRoutes(deps: SamlRoutesDeps): Route[] {
   return [acsRoute(deps), metadataRoute(deps)];
 }
+
+/** SAML's last step, in the browser that started (under the session's usual gates). */
+export function samlFinishRoutes(deps: SamlFinishDeps): Route[] {
+  return [finishRoute(deps)];
+}
+
+/** How long a response the ACS accepted waits for the browser at the finish: one redirect's time. */
+export const SAML_RESULT_TTL_MS = 60_000;
 
 /** The console's sign-in page, telling the person in words why single sign-on did not sign them in. */
 const refusedTo = (code: SsoErrorCode) => `/console/?${SSO_ERROR_PARAM}=${code}`;
@@ -59,56 +72,75 @@ const sessionOf = (req: Request): SignInSession => ({
   end: () => promisify((done) => req.session.destroy(done)),
 });
 
+interface Refusal {
+  code: SsoErrorCode;
+  organisationId?: string | undefined;
+  email?: string | undefined;
+  /** For the log: never shown to the person. */
+  why: string;
+}
+
+/** Logs and audits a refusal of the ACS or the finish, and sends the browser to the console's words for it. */
+async function refuse(
+  { audit, logger }: Pick<SamlRoutesDeps, 'audit' | 'logger'>,
+  req: Request,
+  res: Response,
+  { code, organisationId, email, why }: Refusal,
+): Promise<void> {
+  logger.info({ organisation_id: organisationId, reason: code, why }, 'SAML response refused');
+  await audit.record({
+    event: 'sso_sign_in_refused',
+    source: 'web',
+    account_id: null,
+    email: email ?? null,
+    ...(organisationId === undefined ? {} : { organisation_id: organisationId }),
+    ip: clientAddress(req),
+    reason: code,
+    sso_provider: 'saml',
+  });
+  seeOther(res, refusedTo(code));
+}
+
 /**
- * POST /api/v1/auth/sso/saml/acs. The IdP's page posts this form from its own site, so the cookie session runs here
- * without the Origin check (app.ts). That check keeps another site from using a signed-in browser's cookie; this
- * endpoint acts on nothing the cookie stands for: it starts a new session (a new id: no fixation) for whoever the
- * response names, and a response counts only when signed with the organisation's certificate, for its audience, in
- * answer to an AuthnRequest this service issued and that was not answered yet, with an assertion never seen before —
- * a forged, altered or replayed post signs nobody in. (As at any SAML SP that does not tie the request to the browser,
- * a person could hand their own unused response to someone else's browser and sign it in as themselves.)
+ * POST /api/v1/auth/sso/saml/acs. The IdP's page posts this form from its own site: no cookie session and no Origin
+ * check here (app.ts), and no SameSite=Lax cookie either — the binding cookie (sso-binding.ts) that ties the sign-in to
+ * the browser that started it is not sent on that post. So the ACS only checks the response: signed with the
+ * organisation's certificate, for its audience, in answer to an AuthnRequest this service issued and that was not
+ * answered yet, with an assertion never seen before. What it names waits under a one-time ticket for a minute, and
+ * the browser is sent on to the finish (same site: the cookie comes), which signs in only the browser that started —
+ * a response someone carried to another person's browser signs nobody in there.
  */
-function acsRoute({ flows, directory, completion, origins, audit, logger }: SamlRoutesDeps): Route {
+function acsRoute(deps: SamlRoutesDeps): Route {
+  const { flows, directory, origins } = deps;
   const responses = new SamlResponseCheck(flows, directory);
   const receive: RequestHandler = async (req, res, next) => {
     const form = parseOrRefuse(SamlAcsForm, req.body, () => 'invalid_request');
     if (!form.ok) return next(form.refusal);
-    const ip = clientAddress(req);
     const outcome = await responses.check(form.value.SAMLResponse, origins.linkOrigin(req));
-    if (!outcome.ok) {
-      const { code, organisationId, email, why } = outcome;
-      logger.info({ organisation_id: organisationId, reason: code, why }, 'SAML response refused');
-      await audit.record({
-        event: 'sso_sign_in_refused',
-        source: 'web',
-        account_id: null,
-        email: email ?? null,
-        ...(organisationId === undefined ? {} : { organisation_id: organisationId }),
-        ip,
-        reason: code,
-        sso_provider: 'saml',
-      });
-      return seeOther(res, refusedTo(code));
-    }
+    if (!outcome.ok) return refuse(deps, req, res, outcome);
     const { connection, email, flow } = outcome;
-    try {
-      await completion.complete({ connection, email, emailVerified: true, provider: 'saml' }, ip, sessionOf(req));
-    } catch (err) {
-      const code = err instanceof ContractError ? SsoErrorCode.safeParse(err.code) : undefined;
-      if (!code?.success) return next(err);
-      return seeOther(res, refusedTo(code.data));
-    }
-    seeOther(res, flow.returnTo);
+    const ticket = randomBytes(32).toString('base64url');
+    const { organisationId } = connection;
+    const result = {
+      kind: 'saml_result',
+      organisationId,
+      email,
+      returnTo: flow.returnTo,
+      binding: flow.binding,
+    } as const;
+    await flows.put(ticket, result, SAML_RESULT_TTL_MS);
+    seeOther(res, `${SSO_ENDPOINTS.samlFinish.path}?${new URLSearchParams({ ticket })}`);
   };
   return defineRoute({
     endpoint: SSO_ENDPOINTS.samlAcs,
-    summary: "SAML 2.0 Assertion Consumer Service: the IdP's answer (HTTP-POST binding); 303 to the console",
+    summary: "SAML 2.0 Assertion Consumer Service: the IdP's answer (HTTP-POST binding); 303 to the finish",
     description: [
       `A form (${FORM_TYPE}, at most 256 kB) with \`SAMLResponse\` (base64) and an optional \`RelayState\`, posted by the`,
       'browser from the IdP. The response must answer an AuthnRequest this service issued in the last 10 minutes (its',
       "InResponseTo; each is answered once), and carry one assertion signed with the organisation's certificate, issued",
       'by its IdP entity ID, for its audience (its entity ID), within its time window (1 minute of clock skew), never',
-      'seen before. Signed in: the cookie session starts and 303 leads back to the console. Refused: 303 to',
+      `seen before. Accepted: 303 to ${SSO_ENDPOINTS.samlFinish.path}?ticket=… (one use, 1 minute), where the browser`,
+      'that started the sign-in is signed in. Refused: 303 to',
       `/console/?${SSO_ERROR_PARAM}=<code>, the refusal audited. No Origin check: the IdP's page posts it from another site, and`,
       'what it posts is accepted only when signed by the IdP and bound to a sign-in started here.',
     ].join(' '),
@@ -116,12 +148,70 @@ function acsRoute({ flows, directory, completion, origins, audit, logger }: Saml
     bodyLimitBytes: SAML_FORM_LIMIT_BYTES,
     ok: { description: 'Unused: the answer is always a redirect' },
     responses: {
-      303: { description: `To the console: the return path when signed in, else /console/?${SSO_ERROR_PARAM}=<code>` },
+      303: {
+        description: `To ${SSO_ENDPOINTS.samlFinish.path} when accepted, else /console/?${SSO_ERROR_PARAM}=<code>`,
+      },
       400: errorResponse('invalid_request: no SAMLResponse, or not base64; invalid_body'),
       413: errorResponse('payload_too_large: the form is over 256 kB'),
       415: errorResponse(`unsupported_media_type: not ${FORM_TYPE}`),
     },
     handlers: [formBodyUpTo(SAML_FORM_LIMIT_BYTES), receive],
+  });
+}
+
+/**
+ * GET /api/v1/auth/sso/saml/finish?ticket=…: the ACS's redirect, a same-site navigation, so the browser's binding
+ * cookie comes with it. The ticket is taken once (on any instance); the browser must be the one that started the
+ * sign-in; then the completion every single sign-on shares starts the session.
+ */
+function finishRoute(deps: SamlFinishDeps): Route {
+  const { flows, directory, completion } = deps;
+  return defineRoute({
+    endpoint: { ...SSO_ENDPOINTS.samlFinish, status: 303 },
+    summary: 'Signs in the browser that started a SAML sign-in, with the response the ACS accepted; 303 to the console',
+    description:
+      'Where the ACS sends the browser with a one-time ticket (1 minute) for the response it accepted. Signs in only the browser that started the sign-in (the `dte.sso` cookie the start set, cleared here): the cookie session as a password sign-in sets it, and 303 to the return path. Refused (a ticket unknown, expired or used, another browser): 303 to `/console/?sso_error=sso_failed`, audited.',
+    security: NO_AUTH,
+    ok: {
+      description: 'Signed in (sets `dte.sid`), or refused: redirect to the console (`?sso_error=<code>` when refused)',
+      headers: { Location: { schema: { type: 'string' } } },
+    },
+    handle: async ({ query: { ticket } }, req, res) => {
+      unbindBrowser(req, res);
+      const result = ticket ? await flows.take(ticket) : undefined;
+      if (result?.kind !== 'saml_result') {
+        return refuse(deps, req, res, {
+          code: 'sso_failed',
+          why: 'the ticket names no result (unknown, expired or used)',
+        });
+      }
+      const { organisationId, email } = result;
+      if (!isBoundBrowser(req, result.binding)) {
+        return refuse(deps, req, res, {
+          code: 'sso_failed',
+          organisationId,
+          email,
+          why: 'not the browser that started',
+        });
+      }
+      const connection = await directory.forOrganisation(organisationId);
+      if (!connection || !isSamlConnection(connection)) {
+        const why = 'the organisation has no SAML settings now';
+        return refuse(deps, req, res, { code: 'sso_misconfigured', organisationId, email, why });
+      }
+      try {
+        await completion.complete(
+          { connection, email, emailVerified: true, provider: 'saml' },
+          clientAddress(req),
+          sessionOf(req),
+        );
+      } catch (err) {
+        const code = err instanceof ContractError ? SsoErrorCode.safeParse(err.code) : undefined;
+        if (!code?.success) throw err;
+        return seeOther(res, refusedTo(code.data));
+      }
+      seeOther(res, result.returnTo);
+    },
   });
 }
 

@@ -11,6 +11,8 @@ export type SsoFlow =
       nonce: string;
       /** Where the console goes after the sign-in (a path under /console). */
       returnTo: string;
+      /** The SHA-256 of the browser's binding cookie (sso-binding.ts): the callback counts only in that browser. */
+      binding: string;
     }
   | {
       kind: 'saml';
@@ -18,6 +20,19 @@ export type SsoFlow =
       /** The ID of the AuthnRequest we sent: a response's InResponseTo must name it; the flow's id is it. */
       requestId: string;
       returnTo: string;
+      binding: string;
+    }
+  | {
+      /**
+       * A SAML response the ACS accepted, waiting (a minute, under a random one-time ticket) for the browser to come to
+       * the finish by a same-site navigation, which carries the binding cookie the IdP's cross-site post does not.
+       */
+      kind: 'saml_result';
+      organisationId: string;
+      /** The address the assertion named, in one of the organisation's claimed domains. */
+      email: string;
+      returnTo: string;
+      binding: string;
     };
 
 export interface SsoFlowStore {

@@ -12,7 +12,8 @@ export interface SsoProtocol {
    * configuration cannot be read, ContractError('sso_misconfigured') when the connection cannot work.
    *
    * `origin` is the public origin links use (OriginPolicy.linkOrigin): where the provider sends the browser back
-   * (sso-urls.ts: the OIDC redirect URI, the SAML ACS).
+   * (sso-urls.ts: the OIDC redirect URI, the SAML ACS). `binding` is the hash of the browser's binding cookie
+   * (sso-binding.ts), kept in the flow: the answer counts only in the browser that started.
    */
-  begin(connection: SsoConnection, returnTo: string, origin: string): Promise<URL>;
+  begin(connection: SsoConnection, returnTo: string, origin: string, binding: string): Promise<URL>;
 }

@@ -219,6 +219,9 @@ export const SamlAcsForm = z.object({
   RelayState: plainText().max(500).optional(),
 });
 
+/** GET /api/v1/auth/sso/saml/finish: the one-time ticket the ACS redirected the browser with. */
+export const SamlFinishQuery = z.object({ ticket: plainText().max(200).optional() });
+
 export const SamlMetadataParams = z.object({ organisation_id: plainText().min(1).max(200) });
 
 /**
@@ -306,6 +309,7 @@ export const SSO_ENDPOINTS = {
   start: endpoint({ method: 'get', path: '/api/v1/auth/sso/start', query: SsoStartQuery }),
   callback: endpoint({ method: 'get', path: '/api/v1/auth/sso/callback', query: SsoCallbackQuery }),
   samlAcs: endpoint({ method: 'post', path: '/api/v1/auth/sso/saml/acs' }),
+  samlFinish: endpoint({ method: 'get', path: '/api/v1/auth/sso/saml/finish', query: SamlFinishQuery }),
   samlMetadata: endpoint({
     method: 'get',
     path: '/api/v1/auth/sso/saml/{organisation_id}/metadata',

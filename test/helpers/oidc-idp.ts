@@ -21,6 +21,8 @@ export interface TestIdp {
   readonly issuer: string;
   /** The accounts, by the login typed on the provider's sign-in form. */
   readonly users: Map<string, IdpUser>;
+  /** How many times a client asked the token endpoint to redeem a code, so far. */
+  readonly tokenRequests: number;
   /** Registers a client (dynamic registration: the provider's own endpoint), with the ID and secret given. */
   register(client: { clientId: string; clientSecret: string; redirectUri: string }): Promise<void>;
   /** Stops answering (connections refused), keeping the provider for start() on the same port. */
@@ -76,8 +78,10 @@ export async function startOidcIdp(options: TestIdpOptions = {}): Promise<TestId
     },
   });
   const callback = provider.callback();
+  let tokenRequests = 0;
   server.on('request', (req: http.IncomingMessage & { originalUrl?: string }, res) => {
     const url = req.url ?? '/';
+    if (req.method === 'POST' && url.startsWith(`${mountPath}/token`)) tokenRequests++;
     if (mountPath && !url.startsWith(`${mountPath}/`)) {
       res.statusCode = 404;
       return void res.end();
@@ -98,6 +102,9 @@ export async function startOidcIdp(options: TestIdpOptions = {}): Promise<TestId
   return {
     issuer,
     users,
+    get tokenRequests() {
+      return tokenRequests;
+    },
     async register({ clientId, clientSecret, redirectUri }) {
       pending = { clientId, clientSecret };
       const response = await fetch(`${issuer}/reg`, {

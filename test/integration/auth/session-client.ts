@@ -77,9 +77,11 @@ export interface RequestOptions {
 }
 
 export class SessionClient {
-  readonly jar = new CookieJar();
-
-  constructor(readonly baseUrl: string) {}
+  /** `jar`: another client's, for the same browser at another instance behind one public address. */
+  constructor(
+    readonly baseUrl: string,
+    readonly jar = new CookieJar(),
+  ) {}
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { ...options.headers };

@@ -53,6 +53,11 @@ describe('single sign-on with OpenID Connect', () => {
     const login = personAt(idpA, { email });
     const browser = new SessionClient(server.url);
     const authorization = new URL(await startAt(browser, email, '/console/keys'));
+    // The start bound the sign-in to this browser: a cookie for sign-in's own routes, as long as the flow lives.
+    expect(browser.jar.get('dte.sso')).toMatchObject({
+      path: '/api/v1/auth/sso',
+      attributes: { httponly: true, samesite: 'Lax', 'max-age': '600' },
+    });
     // Authorization code with PKCE (S256), state and nonce, to our one redirect URI.
     expect(Object.fromEntries(authorization.searchParams)).toMatchObject({
       response_type: 'code',
@@ -67,6 +72,7 @@ describe('single sign-on with OpenID Connect', () => {
     expect(answer.headers.get('location')).toBe('/console/keys');
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(browser.sessionCookie).toBeDefined();
+    expect(browser.jar.get('dte.sso')).toBeUndefined();
     const session = await json(await browser.get('/api/v1/auth/session'));
     expect(session.data).toMatchObject({
       authenticated: true,
@@ -162,6 +168,40 @@ describe('single sign-on with OpenID Connect', () => {
     expect(new URL(abort).searchParams.get('error')).toBe('access_denied');
     expect((await callbackOn(cancelled, abort)).headers.get('location')).toBe(refusedTo('sso_cancelled'));
     expect(await lastEvent(server, org.organisationId)).toMatchObject({ reason: 'sso_cancelled' });
+  });
+
+  it('refuses a callback opened in a browser that did not start the sign-in, without redeeming its code (login CSRF)', async () => {
+    const org = await ssoPractice(server, oidcConnection(idpA), { idp: idpA });
+    const attackerEmail = `attacker@${org.domain}`;
+    // Someone starts a sign-in in their own browser and signs in at the provider as themselves…
+    const attacker = new SessionClient(server.url);
+    const callback = await signInAtIdp(
+      await startAt(attacker, attackerEmail),
+      personAt(idpA, { email: attackerEmail }),
+    );
+    // …then has another person's browser open the callback: one without a binding, one bound to its own sign-in.
+    const victim = new SessionClient(server.url);
+    await startAt(victim, `victim@${org.domain}`);
+    const redeemed = idpA.tokenRequests;
+    const answer = await callbackOn(victim, callback);
+    expect(answer.headers.get('location')).toBe(refusedTo('sso_failed'));
+    expect(await signedInAs(victim)).toBeNull();
+    expect(victim.jar.get('dte.sso')).toBeUndefined();
+    expect(idpA.tokenRequests).toBe(redeemed);
+    expect(await lastEvent(server, org.organisationId)).toMatchObject({
+      event: 'sso_sign_in_refused',
+      reason: 'sso_failed',
+    });
+    // The state was used up by that callback: not even the browser that started can use it now.
+    expect((await callbackOn(attacker, callback)).headers.get('location')).toBe(refusedTo('sso_failed'));
+    expect(await signedInAs(attacker)).toBeNull();
+    expect(idpA.tokenRequests).toBe(redeemed);
+    // A browser with no binding at all is refused the same way.
+    const bare = new SessionClient(server.url);
+    const other = await signInAtIdp(await startAt(attacker, attackerEmail), personAt(idpA, { email: attackerEmail }));
+    expect((await callbackOn(bare, other)).headers.get('location')).toBe(refusedTo('sso_failed'));
+    expect(await signedInAs(bare)).toBeNull();
+    expect(idpA.tokenRequests).toBe(redeemed);
   });
 
   it('refuses a code from another provider where our client ID is registered too (another audience, issuer)', async () => {

@@ -48,10 +48,12 @@ describe.skipIf(testBackend() === 'json')('single sign-on on two instances', () 
     expect(saved.status, await saved.clone().text()).toBe(200);
 
     const email = `gp@${domain}`;
-    const callback = await signInAtIdp(await startAt(new SessionClient(a.url), email), personAt(idp, { email }));
+    const onA = new SessionClient(a.url);
+    const callback = await signInAtIdp(await startAt(onA, email), personAt(idp, { email }));
     expect(new URL(callback).origin).toBe(PUBLIC);
 
-    const onB = new SessionClient(b.url);
+    // The same browser (its cookies), its answer coming back to B.
+    const onB = new SessionClient(b.url, onA.jar);
     const answer = await callbackOn(onB, callback);
     expect(answer.headers.get('location')).toBe('/console/');
     expect(await signedInAs(onB)).toBe(email);

@@ -8,6 +8,7 @@ import { json, SessionClient } from '../auth/session-client';
 import { practice as verifiedPractice } from './sso-world';
 
 const ACS = '/api/v1/auth/sso/saml/acs';
+const FINISH = '/api/v1/auth/sso/saml/finish';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 /** The IdP's page posts the form: a browser sends that page's origin. */
 const IDP_ORIGIN = 'https://idp.test.example';
@@ -41,19 +42,19 @@ type Practice = Awaited<ReturnType<typeof samlPractice>>;
 let starts = 0;
 
 /**
- * Sign-in started for `practice` on `server` through its start route (GET /api/v1/auth/sso/start with an address in
+ * Sign-in started for `practice` in `browser` through its start route (GET /api/v1/auth/sso/start with an address in
  * the practice's domain, as the sign-in page sends the browser): the AuthnRequest the IdP is sent. `origin` is where
  * the server builds its SP values on (PUBLIC_URL, else where it listens): checked against the redirect.
  */
 async function begin(
-  server: TestServer,
+  browser: SessionClient,
   practice: Practice,
-  { returnTo = '/console/', origin = server.url } = {},
+  { returnTo = '/console/', origin = browser.baseUrl } = {},
 ): Promise<ReadAuthnRequest> {
   // Each start from its own address: the start route limits starts per address.
   const email = `start${++starts}@${practice.domain}`;
   const query = new URLSearchParams({ email, return_to: returnTo });
-  const res = await new SessionClient(server.url).get(`/api/v1/auth/sso/start?${query}`);
+  const res = await browser.get(`/api/v1/auth/sso/start?${query}`);
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get('location')!);
   expect(location.origin + location.pathname).toBe(`${IDP_ORIGIN}/sso`);
@@ -62,9 +63,25 @@ async function begin(
   return request;
 }
 
-/** The browser posting the IdP's form to the ACS, from the IdP's page. */
-const postResponse = (client: SessionClient, SAMLResponse: string) =>
-  client.post(ACS, { body: new URLSearchParams({ SAMLResponse }).toString(), headers: FORM, origin: IDP_ORIGIN });
+/**
+ * The browser posting the IdP's form to the ACS, from the IdP's page: a cross-site post, which carries no SameSite=Lax
+ * cookie (the binding, the session), as a browser sends it.
+ */
+const postResponse = (client: SessionClient, SAMLResponse: string) => {
+  const crossSite = new SessionClient(client.baseUrl);
+  return crossSite.post(ACS, {
+    body: new URLSearchParams({ SAMLResponse }).toString(),
+    headers: FORM,
+    origin: IDP_ORIGIN,
+  });
+};
+
+/** The ACS's answer followed as a browser does: a 303 to the finish is opened (same site: its cookies go). */
+async function answer(client: SessionClient, SAMLResponse: string): Promise<Response> {
+  const posted = await postResponse(client, SAMLResponse);
+  const location = posted.headers.get('location') ?? '';
+  return location.startsWith(`${FINISH}?`) ? client.get(location, { origin: null }) : posted;
+}
 
 async function eventsOf(server: TestServer, organisationId: string) {
   return (await server.runtime.audit.read({ organisationId })).filter((e) => e.event.startsWith('sso_sign_in'));
@@ -82,17 +99,24 @@ describe('SAML sign-in through the ACS', () => {
   afterAll(() => server?.close());
 
   it('a signed response: 303 to the return path with a session; the new person joined, audited with SAML', async () => {
-    const request = await begin(server, practice, { returnTo: '/console/team' });
+    const client = new SessionClient(server.url);
+    const request = await begin(client, practice, { returnTo: '/console/team' });
     // What the owner was told to register at the IdP is what sign-in asks with.
     expect(request).toMatchObject({
       issuer: practice.serviceProvider.entity_id,
       acsUrl: practice.serviceProvider.acs_url,
     });
-    const client = new SessionClient(server.url);
+    expect(client.jar.get('dte.sso')?.path).toBe('/api/v1/auth/sso');
     const email = `gp@${practice.domain}`;
-    const res = await postResponse(client, idp.answer(request, email));
+    // The ACS checks the response and sends the browser on to the finish, same site, with a one-time ticket.
+    const posted = await postResponse(client, idp.answer(request, email));
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toMatch(/^\/api\/v1\/auth\/sso\/saml\/finish\?ticket=[\w-]{43}$/);
+    expect(posted.headers.getSetCookie()).toEqual([]);
+    const res = await client.get(posted.headers.get('location')!, { origin: null });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/console/team');
+    expect(client.jar.get('dte.sso')).toBeUndefined();
     const session = await json(await client.get('/api/v1/auth/session'));
     expect(session.data).toMatchObject({
       authenticated: true,
@@ -107,7 +131,7 @@ describe('SAML sign-in through the ACS', () => {
   });
 
   it('a refused response: 303 to the console’s sign-in with the reason, audited with the organisation', async () => {
-    const request = await begin(server, practice);
+    const request = await begin(new SessionClient(server.url), practice);
     const other = samlServiceProvider(server.url, 'another-organisation').entity_id;
     const client = new SessionClient(server.url);
     const res = await postResponse(client, idp.answer(request, `gp@${practice.domain}`, { audience: other }));
@@ -124,21 +148,22 @@ describe('SAML sign-in through the ACS', () => {
   });
 
   it('the same response posted again: refused (its request was answered)', async () => {
-    const request = await begin(server, practice);
+    const client = new SessionClient(server.url);
+    const request = await begin(client, practice);
     const response = idp.answer(request, `again@${practice.domain}`);
-    expect((await postResponse(new SessionClient(server.url), response)).headers.get('location')).toBe('/console/');
+    expect((await answer(client, response)).headers.get('location')).toBe('/console/');
     const replay = await postResponse(new SessionClient(server.url), response);
     expect(replay.headers.get('location')).toBe('/console/?sso_error=sso_failed');
   });
 
-  it('a browser that still holds a session cookie is signed in anew: no Origin check for the IdP’s post', async () => {
+  it('a browser that still holds a session cookie is signed in anew', async () => {
     const client = new SessionClient(server.url);
-    const first = await begin(server, practice);
-    await postResponse(client, idp.answer(first, `first@${practice.domain}`));
+    const first = await begin(client, practice);
+    await answer(client, idp.answer(first, `first@${practice.domain}`));
     const before = client.sessionCookie;
     expect(before).toBeDefined();
-    const second = await begin(server, practice);
-    const res = await postResponse(client, idp.answer(second, `second@${practice.domain}`));
+    const second = await begin(client, practice);
+    const res = await answer(client, idp.answer(second, `second@${practice.domain}`));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/console/');
     expect(client.sessionCookie).not.toBe(before);
@@ -146,13 +171,54 @@ describe('SAML sign-in through the ACS', () => {
   });
 
   it('an address outside the claimed domains: refused in words, audited with the address', async () => {
-    const request = await begin(server, practice);
+    const request = await begin(new SessionClient(server.url), practice);
     const res = await postResponse(new SessionClient(server.url), idp.answer(request, 'gp@elsewhere.com.au'));
     expect(res.headers.get('location')).toBe('/console/?sso_error=sso_email_not_in_domains');
     expect((await eventsOf(server, practice.organisationId)).at(-1)).toMatchObject({
       reason: 'sso_email_not_in_domains',
       email: 'gp@elsewhere.com.au',
     });
+  });
+
+  it('a response carried to another browser signs nobody in there; the finish’s ticket counts once (login CSRF)', async () => {
+    // Someone starts in their own browser and has their IdP's answer posted from another person's browser: the ACS
+    // accepts the response (it is valid), but the finish is opened without the starter's binding.
+    const starter = new SessionClient(server.url);
+    const request = await begin(starter, practice);
+    const victim = new SessionClient(server.url);
+    const carried = await answer(victim, idp.answer(request, `carried@${practice.domain}`));
+    expect(carried.headers.get('location')).toBe('/console/?sso_error=sso_failed');
+    expect(victim.sessionCookie).toBeUndefined();
+    expect((await eventsOf(server, practice.organisationId)).at(-1)).toMatchObject({
+      event: 'sso_sign_in_refused',
+      reason: 'sso_failed',
+      email: `carried@${practice.domain}`,
+    });
+
+    // A binding of another sign-in (the victim's own, started in its browser) is no better.
+    const own = new SessionClient(server.url);
+    await begin(own, practice);
+    const mine = new SessionClient(server.url);
+    const posted = await postResponse(mine, idp.answer(await begin(mine, practice), `other@${practice.domain}`));
+    const finish = posted.headers.get('location')!;
+    const refused = await own.get(finish, { origin: null });
+    expect(refused.headers.get('location')).toBe('/console/?sso_error=sso_failed');
+    expect(own.sessionCookie).toBeUndefined();
+    // That ticket was used: the browser that started cannot use it after.
+    expect((await mine.get(finish, { origin: null })).headers.get('location')).toBe('/console/?sso_error=sso_failed');
+    expect(mine.sessionCookie).toBeUndefined();
+
+    // A ticket that signed its browser in, opened again with the same binding: refused.
+    const twice = new SessionClient(server.url);
+    const onceMore = await postResponse(twice, idp.answer(await begin(twice, practice), `twice@${practice.domain}`));
+    const binding = twice.jar.get('dte.sso')!;
+    const ticket = onceMore.headers.get('location')!;
+    expect((await twice.get(ticket, { origin: null })).headers.get('location')).toBe('/console/');
+    twice.jar.set(binding);
+    expect((await twice.get(ticket, { origin: null })).headers.get('location')).toBe('/console/?sso_error=sso_failed');
+    // No ticket at all: the same words, never an error page.
+    const none = await twice.get(FINISH, { origin: null });
+    expect(none.headers.get('location')).toBe('/console/?sso_error=sso_failed');
   });
 
   it('answers a body that is not the form in the JSON envelope: 415, 413, 400', async () => {
@@ -201,13 +267,19 @@ describe.runIf(testBackend() === 'shared')('SAML on two instances (PostgreSQL an
     try {
       const practice = await samlPractice(a, idp, origin);
       const email = `gp@${practice.domain}`;
-      const onA = await begin(a, practice, { origin });
+      const browser = new SessionClient(a.url);
+      const onA = await begin(browser, practice, { origin });
       expect(onA).toMatchObject({ issuer: practice.serviceProvider.entity_id, acsUrl: `${origin}${ACS}` });
       const assertion = idp.signedAssertion({ issuer: idp.entityId, audience: onA.issuer, nameId: email });
-      const answer = idp.response([assertion.xml], { inResponseTo: onA.id });
-      expect((await postResponse(new SessionClient(b.url), answer)).headers.get('location')).toBe('/console/');
+      const response = idp.response([assertion.xml], { inResponseTo: onA.id });
+      // The same browser behind the one address: the ACS on B, the finish on A (its ticket shared).
+      const posted = await postResponse(new SessionClient(b.url), response);
+      expect((await browser.get(posted.headers.get('location')!, { origin: null })).headers.get('location')).toBe(
+        '/console/',
+      );
+      expect(await json(await browser.get('/api/v1/auth/session'))).toMatchObject({ data: { account: { email } } });
       // The same signed assertion, in a response to a new request of B's: A knows B accepted it.
-      const onB = await begin(b, practice, { origin });
+      const onB = await begin(new SessionClient(b.url), practice, { origin });
       const replay = idp.response([assertion.xml], { inResponseTo: onB.id });
       const refused = await postResponse(new SessionClient(a.url), replay);
       expect(refused.headers.get('location')).toBe('/console/?sso_error=sso_failed');

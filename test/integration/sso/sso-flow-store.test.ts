@@ -21,6 +21,7 @@ const flow = (returnTo = '/console/'): SsoFlow => ({
   codeVerifier: 'verifier',
   nonce: 'nonce',
   returnTo,
+  binding: 'binding-hash',
 });
 
 const stores: [string, () => Promise<SsoFlowStore>][] = [
@@ -43,6 +44,18 @@ describe.each(stores)('the single sign-on flow store: %s', (_name, open) => {
     await store.put(id, flow('/console/keys'), 60_000);
     expect(await store.take(id)).toEqual(flow('/console/keys'));
     expect(await store.take(id)).toBeUndefined();
+
+    // What the SAML ACS keeps for its finish comes back whole too.
+    const ticket = randomUUID();
+    const result: SsoFlow = {
+      kind: 'saml_result',
+      organisationId: 'org-1',
+      email: 'gp@clinic.com.au',
+      returnTo: '/console/',
+      binding: 'binding-hash',
+    };
+    await store.put(ticket, result, 60_000);
+    expect(await store.take(ticket)).toEqual(result);
 
     const raced = randomUUID();
     await store.put(raced, flow(), 60_000);

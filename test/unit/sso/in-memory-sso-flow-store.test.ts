@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InMemorySsoFlowStore } from '../../../server/sso/in-memory-sso-flow-store';
 import type { SsoFlow } from '../../../server/sso/sso-flow-store';
 
-const flow: SsoFlow = { kind: 'saml', organisationId: 'org-1', requestId: '_r1', returnTo: '/console/' };
+const flow: SsoFlow = { kind: 'saml', organisationId: 'org-1', requestId: '_r1', returnTo: '/console/', binding: 'b' };
 
 afterEach(() => {
   vi.useRealTimers();

@@ -49,10 +49,10 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
   const signedFor = (extra: Partial<AssertionOptions> = {}) =>
     idp.signedAssertion({ issuer: idp.entityId, audience: sp.entity_id, nameId: 'a@clinic.com.au', ...extra });
 
-  const begin = async () => readAuthnRequest(await protocol.begin(connection, '/console/team', ORIGIN));
+  const begin = async () => readAuthnRequest(await protocol.begin(connection, '/console/team', ORIGIN, 'binding-hash'));
 
   it('begin: an AuthnRequest by redirect to the IdP from our entity ID, asking for an e-mail NameID, its ID kept', async () => {
-    const url = await protocol.begin(connection, '/console/team', ORIGIN);
+    const url = await protocol.begin(connection, '/console/team', ORIGIN, 'binding-hash');
     expect(url.origin + url.pathname).toBe('https://idp.test.example/sso');
     const request = readAuthnRequest(url);
     expect(request).toMatchObject({
@@ -65,6 +65,7 @@ describe('SAML: an AuthnRequest we issued, and the response to it', () => {
       organisationId: ORG,
       requestId: request.id,
       returnTo: '/console/team',
+      binding: 'binding-hash',
     });
   });
 
