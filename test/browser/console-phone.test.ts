@@ -17,6 +17,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The console on a phone (390×844) with an owner's data in every table (members, an invitation, activity, a month of
@@ -147,9 +148,7 @@ async function openFromMenu(title: string): Promise<void> {
 describe('an owner on a phone', () => {
   it('signs in; the page starts near the top, its links folded behind Menu', async () => {
     await page.goto(`${h.server.url}/console/`);
-    await page.getByLabel('Email').fill(h.account.email);
-    await page.getByLabel('Password').fill(h.account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, h.account.email, h.account.password);
     await expect.poll(heading).toBe('Overview');
     expect(await menuButton().getAttribute('aria-expanded')).toBe('false');
     expect(await nav().getByRole('link', { name: 'Team', exact: true }).isVisible()).toBe(false);
