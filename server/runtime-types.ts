@@ -28,6 +28,7 @@ import type { SignupService } from './signup/signup-service';
 import type { Mailer } from './mail/mailer';
 import type { MailLimit } from './mail/mail-limit';
 import type { BillingService } from './billing/billing-service';
+import type { SsoRuntime } from './sso/open-sso';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -153,4 +154,6 @@ export interface ServerRuntime extends DataRuntime {
   usage: UsageService;
   /** Billing with Stripe (/api/v1/billing), or operator mode's view only (stripeSettings null). */
   billing: BillingService;
+  /** Single sign-on: its directory (what sign-in reads), its settings (/api/v1/organisation/sso), the departures. */
+  sso: SsoRuntime;
 }

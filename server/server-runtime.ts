@@ -25,6 +25,7 @@ import { linkThrottleLimits } from './invitations/links';
 import type { LoginThrottle } from './auth/login-throttle';
 import { openTeam } from './team/open-team';
 import { openUsage } from './usage/open-usage';
+import { openSso, type SsoRuntime } from './sso/open-sso';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
@@ -68,6 +69,7 @@ export async function openServer(
   const throttle = features.add(await openThrottle(data, auth));
   // The stand-in hash for unknown emails is made now, so the first such login is not slower than the others.
   await dummyPasswordHash();
+  const sso = await openSso(data);
   const [repository, webhookRepository] = await Promise.all([storage.catchments(), storage.webhooks()]);
   const alerting = features.add(
     openAlerting({
@@ -81,14 +83,14 @@ export async function openServer(
       tuning: overrides.webhooks,
     }),
   );
-  const links = await openLinks(data, sessions, throttle, features);
+  const links = await openLinks(data, sessions, throttle, features, sso);
   const audit = logFailures(data.audit, logger);
   const usage = features.add(openUsage(await storage.usage(), data.clock, logger));
   const billing = features.add(
     await openBilling({ config, accounts: data.accounts, audit, clock: data.clock, logger }),
   );
   const team = features.add(
-    openTeam({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations }),
+    openTeam({ accounts: data.accounts, audit, sessions, logger, sentInvitations: links.invitations, sso }),
   );
   const ingest = ingestJob(ingestOptions(data, postcodeService));
   const background = new BackgroundWork([...features.jobs, ingest]);
@@ -99,6 +101,7 @@ export async function openServer(
     ...links,
     ...timeouts,
     billing,
+    sso,
     postcodes,
     rateLimitCounter,
     batchAllowance,
@@ -207,6 +210,7 @@ async function openLinks(
   sessions: SessionStore,
   throttle: LoginThrottle,
   features: OpenFeatures,
+  sso: SsoRuntime,
 ): Promise<
   Pick<
     ServerRuntime,
@@ -244,6 +248,7 @@ async function openLinks(
     mailLimit,
     billing: stripeSettings(config) !== null,
     clock,
+    sso,
   });
   const links: OpenedFeature<Pick<ServerRuntime, 'invitations' | 'signup'>> = {
     service: { invitations, signup },

@@ -12,6 +12,8 @@ import { findByTokenIn, isLive, newLinkToken } from '../accounts/link-tokens';
 import { hashPassword } from '../accounts/passwords';
 import { ContractError } from '../contract-error';
 import { mustRecord, type AuditEventType, type AuditInput, type AuditRecorder } from '../audit/audit-log';
+import type { AlongsideWrite } from '../storage/document-store';
+import { alongsideAll } from '../storage/alongside-all';
 import type { Mailer } from '../mail/mailer';
 import type { MailLimit } from '../mail/mail-limit';
 import { invitationMail } from '../mail/messages';
@@ -31,6 +33,8 @@ export interface InvitationServiceDeps {
   /** Billing with Stripe is on (STRIPE_* set): only an organisation with an active subscription invites. */
   billing: boolean;
   clock: () => Date;
+  /** Single sign-on's record of who was removed: forgotten when they accept a new invitation, with the acceptance. */
+  sso?: { departures: { rejoined(organisationId: string, email: string): AlongsideWrite } };
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -189,10 +193,13 @@ export class InvitationService {
       inviterStands,
       alongside: ({ account, member, invitation }) => {
         const self = accepter(account, member, ip);
-        return mustRecord(
-          this.deps.audit,
-          this.event(self, 'invitation_accepted', invitation),
-          this.event(self, 'member_added', invitation),
+        return alongsideAll(
+          mustRecord(
+            this.deps.audit,
+            this.event(self, 'invitation_accepted', invitation),
+            this.event(self, 'member_added', invitation),
+          ),
+          this.deps.sso?.departures.rejoined(member.organisation_id, account.email),
         );
       },
     });

@@ -5,6 +5,8 @@ import { mustRecord, type AuditActor, type AuditRecorder } from '../audit/audit-
 import { ContractError } from '../contract-error';
 import type { Logger } from '../logger';
 import type { SessionStore } from '../sessions/session-store';
+import type { AlongsideWrite } from '../storage/document-store';
+import { alongsideAll } from '../storage/alongside-all';
 
 /**
  * Who changes the team: a member over HTTP (their role bounds what they may do), or the operator with the admin CLI
@@ -31,6 +33,8 @@ export interface TeamServiceDeps {
       reason: 'inviter_removed' | 'inviter_role_changed',
     ): Promise<number>;
   };
+  /** Single sign-on's record of who was removed (refused by it until invited again), written with the removal. */
+  sso?: { departures: { departed(organisationId: string, email: string): AlongsideWrite } };
 }
 
 /**
@@ -89,7 +93,10 @@ export class TeamService {
     const { account } = await this.deps.accounts.removeMember(organisationId, accountId, {
       rule: (target, data) => this.allow(this.roleNow(actor, organisationId, data), target.role),
       alongside: ({ account, member }) =>
-        mustRecord(this.deps.audit, this.event(actor, 'member_removed', organisationId, account.email, member.role)),
+        alongsideAll(
+          mustRecord(this.deps.audit, this.event(actor, 'member_removed', organisationId, account.email, member.role)),
+          this.deps.sso?.departures.departed(organisationId, account.email),
+        ),
     });
     // Already refused everywhere (no account, no session: require-session.ts); this also frees what they held.
     await this.deps.sessions?.destroyAllFor(accountId).catch((err: unknown) => {

@@ -1,0 +1,82 @@
+/**
+ * E-mail domains anyone can have an address at: no organisation may claim one for single sign-on (its members would
+ * be everyone's). The common free and ISP mail services, Australian ones included; a domain not listed is judged by
+ * the owner's verified address alone (sso-domain-claims.ts).
+ */
+export const PUBLIC_MAIL_DOMAINS: ReadonlySet<string> = new Set([
+  // Google, Microsoft, Yahoo, Apple, AOL
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'outlook.com.au',
+  'hotmail.com',
+  'hotmail.com.au',
+  'live.com',
+  'live.com.au',
+  'msn.com',
+  'passport.com',
+  'yahoo.com',
+  'yahoo.com.au',
+  'ymail.com',
+  'rocketmail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'aim.com',
+  // Australian ISPs
+  'bigpond.com',
+  'bigpond.com.au',
+  'bigpond.net.au',
+  'telstra.com',
+  'optusnet.com.au',
+  'optus.com.au',
+  'iinet.net.au',
+  'westnet.com.au',
+  'tpg.com.au',
+  'internode.on.net',
+  'dodo.com.au',
+  'adam.com.au',
+  'aapt.net.au',
+  'exetel.com.au',
+  'ozemail.com.au',
+  'netspace.net.au',
+  'people.net.au',
+  'primus.com.au',
+  'iprimus.com.au',
+  'spin.net.au',
+  'activ8.net.au',
+  'vic.chariot.net.au',
+  // Other free and paid mailbox services
+  'proton.me',
+  'protonmail.com',
+  'protonmail.ch',
+  'pm.me',
+  'gmx.com',
+  'gmx.net',
+  'gmx.de',
+  'zoho.com',
+  'zohomail.com',
+  'mail.com',
+  'email.com',
+  'fastmail.com',
+  'fastmail.fm',
+  'tutanota.com',
+  'tuta.io',
+  'hey.com',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'qq.com',
+  '163.com',
+  '126.com',
+  'web.de',
+  'hushmail.com',
+  'inbox.com',
+  'mailinator.com',
+]);
+
+/** Whether `domain` (lower case) is a public mail domain. */
+export function isPublicMailDomain(domain: string): boolean {
+  return PUBLIC_MAIL_DOMAINS.has(domain);
+}
