@@ -1,7 +1,7 @@
 import { SSO_ENDPOINTS, SSO_PROVIDER_LABELS, type SsoProvider } from '../../shared/api/sso';
 import type { Member } from '../accounts/account-records';
-import { ContractError } from '../contract-error';
-import type { SsoDirectory } from './sso-directory';
+import { ContractError, isContractError } from '../contract-error';
+import type { SsoConnection, SsoDirectory } from './sso-directory';
 
 /**
  * What "Require SSO" makes of a password sign-in whose password was right: `password` (no rule applies), `break_glass`
@@ -10,7 +10,7 @@ import type { SsoDirectory } from './sso-directory';
  */
 export type PasswordVerdict =
   | { kind: 'password' }
-  | { kind: 'break_glass'; provider: SsoProvider }
+  | { kind: 'break_glass'; provider?: SsoProvider }
   | { kind: 'sso_required'; provider: SsoProvider };
 
 const PASSWORD: PasswordVerdict = { kind: 'password' };
@@ -34,7 +34,15 @@ export class RequireSso {
     member: Pick<Member, 'organisation_id' | 'role'> | undefined,
   ): Promise<PasswordVerdict> {
     if (!member) return PASSWORD;
-    const connection = await this.directory.forDomain(emailDomain(email));
+    let connection: SsoConnection | undefined;
+    try {
+      connection = await this.directory.forDomain(emailDomain(email));
+    } catch (err) {
+      // The organisation's connection cannot be read whole (its client secret no longer opens): whether it requires
+      // single sign-on is not known. Its owners get in (the break-glass is for this); anyone else is refused.
+      if (!isContractError(err, 'sso_misconfigured') || member.role !== 'owner') throw err;
+      return { kind: 'break_glass' };
+    }
     if (!connection?.requireSso || connection.organisationId !== member.organisation_id) return PASSWORD;
     const { provider } = connection;
     return { kind: member.role === 'owner' ? 'break_glass' : 'sso_required', provider };

@@ -4,6 +4,7 @@ import type { AccountService } from '../../../server/accounts/account-service';
 import { hashPassword } from '../../../server/accounts/passwords';
 import type { AuditInput } from '../../../server/audit/audit-log';
 import { LoginThrottle } from '../../../server/auth/login-throttle';
+import { ContractError } from '../../../server/contract-error';
 import { SignInService } from '../../../server/auth/sign-in';
 import { RequireSso } from '../../../server/sso/require-sso';
 import type { SsoConnection, SsoDirectory } from '../../../server/sso/sso-directory';
@@ -61,6 +62,24 @@ describe('RequireSso: what a right password is worth', () => {
       kind: 'password',
     });
     expect(await required.passwordVerdict('ann@clinic.example', undefined)).toEqual({ kind: 'password' });
+  });
+});
+
+describe('RequireSso when the connection cannot be read whole (its client secret no longer opens)', () => {
+  const broken: Pick<SsoDirectory, 'forDomain'> = {
+    forDomain: async () => {
+      throw new ContractError('sso_misconfigured');
+    },
+  };
+
+  it('lets an owner in as a break-glass (without a provider) and refuses anyone else with the error', async () => {
+    const rule = new RequireSso(broken);
+    expect(await rule.passwordVerdict('own@clinic.example', { role: 'owner', organisation_id: 'org-1' })).toEqual({
+      kind: 'break_glass',
+    });
+    await expect(
+      rule.passwordVerdict('ann@clinic.example', { role: 'member', organisation_id: 'org-1' }),
+    ).rejects.toMatchObject({ code: 'sso_misconfigured' });
   });
 });
 
