@@ -228,9 +228,9 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     await options.setViewportSize({ width: 1280, height: 860 });
 
     await options.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
     await options.reload();
-    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
   });
 
   it('a member reads the key’s status, with no button that would make a new key, nor the warning about one', async () => {
@@ -247,6 +247,6 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     }
     expect(await options.locator('#replace-key-warning').count()).toBe(0);
     await options.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
   });
 });
