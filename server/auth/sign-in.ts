@@ -4,8 +4,8 @@ import type { HashingLimiter, HashingPlace } from '../accounts/hashing-limiter';
 import { dummyPasswordHash, passwordHashing, verifyPassword } from '../accounts/passwords';
 import { mustRecord, type AuditRecorder } from '../audit/audit-log';
 import { ContractError } from '../contract-error';
-import { NO_SSO_RULE, ssoRequired, type RequireSso } from '../sso/require-sso';
 import type { LoginThrottle } from './login-throttle';
+import { NO_PASSWORD_RULE, ssoRequired, type PasswordRule } from './password-rule';
 
 /** The session a sign-in starts, and ends again when its audit event cannot be written. */
 export interface SignInSession {
@@ -29,7 +29,7 @@ export class SignInService {
     private readonly hashing: HashingLimiter = passwordHashing,
     /** What a sign-in of an address waits for first: its sign-up still being written after its answer. */
     private readonly signUpWritten: (email: string) => Promise<void> = async () => undefined,
-    private readonly requireSso: Pick<RequireSso, 'passwordVerdict'> = NO_SSO_RULE,
+    private readonly requireSso: PasswordRule = NO_PASSWORD_RULE,
   ) {}
 
   /**

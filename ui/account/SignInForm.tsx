@@ -3,7 +3,7 @@ import { EMAIL_SHAPE } from '../../shared/api/auth';
 import type { SsoDiscovery } from '../../shared/api/sso';
 import { useApi } from '../api/api-client';
 import { NoticeLine, type Notice } from '../common/NoticeLine';
-import { continueWith } from './sso-words';
+import { continueWith } from '../api/sso-words';
 import type { Account } from './useAccount';
 
 export type SsoChoice = Extract<SsoDiscovery, { method: 'sso' }>;

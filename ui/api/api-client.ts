@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
 import type { SsoDiscovery } from '../../shared/api/sso';
-import { ssoRequiredWords } from '../account/sso-words';
+import { ssoRequiredWords } from './sso-words';
 import type { AccountFailure, AccountResult, CatchmentAnswer } from './account-result';
 
 /**
