@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SsoSettingsRequest } from '../../../shared/api/sso';
-import { newLinkToken } from '../../../server/accounts/link-tokens';
-import { OPERATOR } from '../../../server/team/team-service';
-import { seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
+import { MICROSOFT_APP, ssoPractice } from '../../helpers/sso-practice';
+import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { json, SessionClient } from './session-client';
 
 /**
@@ -11,64 +8,17 @@ import { json, SessionClient } from './session-client';
  * integration-shared project): the organisation's settings as its owner saved them, read by sign-in through the
  * SSO directory.
  */
-const PASSWORD = 'a long enough passphrase';
-const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
-
 let server: TestServer;
-let seq = 0;
 
 beforeAll(async () => {
-  server = await startTestServer({
-    config: { SSO_MICROSOFT_CLIENT_ID: 'operator-app', SSO_MICROSOFT_CLIENT_SECRET: 'operator-app-secret' },
-  });
+  server = await startTestServer({ config: MICROSOFT_APP });
 });
 afterAll(() => server?.close());
 
-/** The owner's address proved, as a verification link used proves it (only then may they claim its domain). */
-async function verify(accountId: string): Promise<void> {
-  const now = server.runtime.clock();
-  const { token, hash } = newLinkToken();
-  const expires_at = new Date(now.getTime() + 3600_000).toISOString();
-  const record = {
-    id: randomUUID(),
-    account_id: accountId,
-    token_hash: hash,
-    created_at: now.toISOString(),
-    expires_at,
-  };
-  await server.runtime.accounts.links.issueEmailVerification(record, now);
-  await server.runtime.accounts.links.verifyEmail(token, now);
-}
-
-/** A practice at a domain of its own: its owner (verified), an admin and a member, and its SSO settings saved. */
-async function practice(settings: Omit<SsoSettingsRequest, 'connection' | 'domains'>) {
-  const domain = `clinic${++seq}x${process.pid}.com.au`;
-  const owner = await seedAccount(server.runtime, { withKey: false, email: `owner@${domain}` });
-  await verify(owner.accountId);
-  const organisationId = server.runtime.accounts.membershipOf(owner.accountId)!.organisation_id;
-  const add = async (role: 'admin' | 'member') => {
-    const email = `${role}@${domain}`;
-    await server.runtime.team.add(OPERATOR, organisationId, email, PASSWORD, role);
-    return { email, password: PASSWORD };
-  };
-  const save = (require_sso: boolean) =>
-    server.runtime.sso.settings.save(
-      {
-        accountId: owner.accountId,
-        organisationId,
-        audit: {
-          source: 'web',
-          ip: '192.0.2.1',
-          account_id: owner.accountId,
-          email: owner.email,
-          organisation_id: organisationId,
-        },
-      },
-      { connection: { provider: 'microsoft', tenant_id: TENANT }, domains: [domain], ...settings, require_sso },
-      server.url,
-    );
-  await save(settings.require_sso);
-  return { domain, organisationId, owner, admin: await add('admin'), member: await add('member'), save };
+/** A practice requiring SSO or not, with an admin and a member beside its owner. */
+async function practice(settings: { require_sso: boolean }) {
+  const p = await ssoPractice(server.runtime, { requireSso: settings.require_sso });
+  return { ...p, admin: await p.add('admin'), member: await p.add('member') };
 }
 
 const login = (who: { email: string; password: string }, password = who.password) =>
@@ -76,7 +26,7 @@ const login = (who: { email: string; password: string }, password = who.password
 
 describe('Require SSO: password sign-in of a claimed-domain member', () => {
   it('refuses a member’s and an admin’s right password with 403 sso_required naming the route, audited', async () => {
-    const p = await practice({ default_role: 'member', require_sso: true });
+    const p = await practice({ require_sso: true });
     for (const person of [p.member, p.admin]) {
       const res = await login(person);
       expect(res.status).toBe(403);
@@ -99,9 +49,9 @@ describe('Require SSO: password sign-in of a claimed-domain member', () => {
   });
 
   it('says nothing of the rule to a wrong password or an unknown address: the same 401 as ever', async () => {
-    const p = await practice({ default_role: 'member', require_sso: true });
+    const p = await practice({ require_sso: true });
     const wrong = await login(p.member, 'not the password at all');
-    const unknown = await login({ email: `nobody@${p.domain}`, password: PASSWORD });
+    const unknown = await login({ email: `nobody@${p.domain}`, password: p.member.password });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect((await json(res)).error.code).toBe('invalid_credentials');
@@ -109,7 +59,7 @@ describe('Require SSO: password sign-in of a claimed-domain member', () => {
   });
 
   it('lets an owner in with the password as a break-glass, audited as such (not also as a login)', async () => {
-    const p = await practice({ default_role: 'member', require_sso: true });
+    const p = await practice({ require_sso: true });
     const res = await login(p.owner);
     expect(res.status).toBe(200);
     const trail = await server.runtime.audit.read({ organisationId: p.organisationId });
@@ -120,7 +70,7 @@ describe('Require SSO: password sign-in of a claimed-domain member', () => {
   });
 
   it('keeps passwords when the organisation does not require SSO, and as soon as it stops requiring it', async () => {
-    const p = await practice({ default_role: 'member', require_sso: false });
+    const p = await practice({ require_sso: false });
     expect((await login(p.member)).status).toBe(200);
     await p.save(true);
     expect((await login(p.member)).status).toBe(403);
