@@ -144,14 +144,7 @@ function PasswordStep(props: { password: string; setPassword(password: string): 
   return (
     <>
       <div className="field">
-        <label htmlFor="password">Password</label>
-        <input
-          id="password"
-          type="password"
-          autoComplete="current-password"
-          value={props.password}
-          onChange={(e) => props.setPassword(e.target.value)}
-        />
+        <Field id="password" label="Password" value={props.password} onChange={props.setPassword} />
       </div>
       <button type="submit" disabled={props.busy}>
         Sign in
@@ -164,20 +157,36 @@ function PasswordStep(props: { password: string; setPassword(password: string): 
 function EmailField(props: { email: string; setEmail(email: string): void; locked: boolean; onChange(): void }) {
   return (
     <div className="field">
-      <label htmlFor="email">Email</label>
-      <input
-        id="email"
-        type="email"
-        autoComplete="username"
-        readOnly={props.locked}
-        value={props.email}
-        onChange={(e) => props.setEmail(e.target.value)}
-      />
+      <Field id="email" label="Email" value={props.email} onChange={props.setEmail} readOnly={props.locked} />
       {props.locked && (
         <button type="button" className="link-button" onClick={props.onChange}>
           Use another e-mail
         </button>
       )}
     </div>
+  );
+}
+
+/** The form's two inputs, named for password managers: the address as the username, the password as the current one. */
+function Field(props: {
+  id: 'email' | 'password';
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  readOnly?: boolean;
+}) {
+  const password = props.id === 'password';
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type={password ? 'password' : 'email'}
+        autoComplete={password ? 'current-password' : 'username'}
+        readOnly={props.readOnly}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </>
   );
 }
