@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { SSO_ERROR_PARAM, SSO_ERROR_WORDS, SsoErrorCode } from '../../shared/api/sso';
 
 export type SsoRefusalWords = { title: string; text: string };
@@ -20,7 +20,8 @@ export function useSsoRefusal(): SsoRefusalWords | null {
     const known = SsoErrorCode.safeParse(code);
     return known.success ? SSO_ERROR_WORDS[known.data] : UNKNOWN_REFUSAL;
   });
-  useEffect(() => {
+  // Before the words are drawn: the address never shows the code beside them.
+  useLayoutEffect(() => {
     const url = new URL(location.href);
     if (!url.searchParams.has(SSO_ERROR_PARAM)) return;
     url.searchParams.delete(SSO_ERROR_PARAM);

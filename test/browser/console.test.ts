@@ -414,7 +414,7 @@ describe('a single sign-on that came back refused (issue #38)', () => {
       expect(await refusal.getAttribute('role')).toBe('alert');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sso-error');
       // Said once: the address no longer carries it, and the page asked for is kept.
-      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/console/team');
+      await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/console/team');
       expect(await seriousViolations(page)).toEqual([]);
       // From the alert, the keyboard goes on to the form.
       await page.keyboard.press('Tab');
@@ -425,7 +425,7 @@ describe('a single sign-on that came back refused (issue #38)', () => {
 
       await page.goto(`${h.server.url}/console/?sso_error=toString`);
       await expect.poll(() => refusal.textContent()).toMatch(/^Single sign-on did not sign you in/);
-      expect(new URL(page.url()).search).toBe('');
+      await expect.poll(() => new URL(page.url()).search).toBe('');
       expect(await pageProblems(w)).toEqual([]);
     } finally {
       await w.context.close();
