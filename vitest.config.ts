@@ -12,6 +12,7 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/keys/admin-cli.test.ts',
   'test/integration/auth/login.test.ts',
   'test/integration/auth/login-throttle.test.ts',
+  'test/integration/auth/require-sso.test.ts',
   'test/integration/auth/session-lifetime.test.ts',
   'test/integration/auth/origin.test.ts',
   'test/integration/rate-limit/check-rate-limit.test.ts',

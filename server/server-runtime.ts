@@ -1,6 +1,6 @@
 import { dummyPasswordHash } from './accounts/passwords';
 import { openAlerting } from './alerts/open-alerting';
-import { logFailures } from './audit/audit-log';
+import { logFailures, type AuditRecorder } from './audit/audit-log';
 import { DEFAULT_LOGIN_LIMITS } from './auth/login-throttle';
 import { SignInService } from './auth/sign-in';
 import { BackgroundWork } from './background';
@@ -28,6 +28,7 @@ import { openUsage } from './usage/open-usage';
 import { openSso, type SsoRuntime } from './sso/open-sso';
 import { openSsoSignIn } from './sso/open-sso-sign-in';
 import { samlRuntimeOf } from './sso/open-saml';
+import { RequireSso } from './sso/require-sso';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_ABSOLUTE_TIMEOUT_MS = 12 * 3600_000;
@@ -120,12 +121,24 @@ export async function openServer(
       listenHost: auth.listenHost,
     }),
     throttle,
-    signIn: new SignInService(data.accounts, throttle, audit, undefined, (email) => links.signup.settled(email)),
+    signIn: openSignIn(data, throttle, audit, links, sso),
     team,
     backends: storage.probes,
     background,
     startBackgroundWork: () => startBackgroundWork(background, ingest, data.declarations),
   };
+}
+
+/** Password sign-in, once a sign-up's write is done, under each organisation's Require SSO. */
+function openSignIn(
+  data: AccountData,
+  throttle: LoginThrottle,
+  audit: AuditRecorder,
+  links: Pick<ServerRuntime, 'signup'>,
+  sso: SsoRuntime,
+): SignInService {
+  const settled = (email: string) => links.signup.settled(email);
+  return new SignInService(data.accounts, throttle, audit, undefined, settled, new RequireSso(sso.directory));
 }
 
 /** A secret generated into one instance's DATA_DIR would make its cookies worthless on every other instance. */

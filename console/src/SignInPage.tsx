@@ -1,10 +1,12 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { EMAIL_SHAPE } from '../../shared/api/auth';
-import { SignInForm } from '../../ui/account/SignInForm';
+import { SignInForm, type SsoOpener } from '../../ui/account/SignInForm';
 import type { Account } from '../../ui/account/useAccount';
 import { NoticeLine, type Notice } from '../../ui/common/NoticeLine';
 import { PublicPage } from './PublicPage';
 import { Link, navigate } from './router';
+import { SsoRefusal, useSsoRefusal } from './sso-refusal';
+import { startSso } from './sso-start';
 import { OperatorHelp, operatorContactOf } from './signup/OperatorContact';
 import { useSignupSettings } from './signup/use-signup-settings';
 import { useConsoleApi } from './use-load';
@@ -77,9 +79,12 @@ function ForgotPassword({ onBack, contact }: { onBack(): void; contact: string |
   );
 }
 
+/** The console goes to the organisation's sign-in itself, and comes back to the page it was asked for. */
+const CONSOLE_SSO: SsoOpener = { open: (choice) => startSso(choice.start_url) };
+
 /**
  * The console signed out: the shared sign-in form, on its own page, and "Forgot password?". The address asked for is
- * kept. `ended`: the session ended without this page's Sign out, and the page says so; `passwordReset`: a reset link
+ * kept. A single sign-on that came back refused (`?sso_error=`) is said first, in words. `ended`: the session ended without this page's Sign out, and the page says so; `passwordReset`: a reset link
  * set a new password; `forgot`: opened at /console/forgot-password (sign-up's "reset your password"). "Create an
  * account" only where the server offers sign-up.
  */
@@ -97,6 +102,7 @@ export function SignInPage({
   const [forgot, setForgot] = useState(openedForgot);
   const forgotButton = useRef<HTMLButtonElement>(null);
   const settings = useSignupSettings();
+  const refusal = useSsoRefusal();
   const back = () => {
     setForgot(false);
     if (openedForgot) navigate('', { replace: true });
@@ -112,6 +118,7 @@ export function SignInPage({
   }
   return (
     <PublicPage title="Sign in">
+      {refusal && <SsoRefusal words={refusal} />}
       {ended && (
         <p className="notice error" role="alert" data-testid="session-ended">
           You have been signed out: your session ended (it timed out, you signed out elsewhere, or your access to the
@@ -124,7 +131,7 @@ export function SignInPage({
         </p>
       )}
       <p className="hint">The practice&apos;s console: subscription, API key, team, catchment, alerts and webhook.</p>
-      <SignInForm account={account} />
+      <SignInForm account={account} sso={CONSOLE_SSO} />
       <p>
         <button type="button" className="link-button" ref={forgotButton} onClick={() => setForgot(true)}>
           Forgot password?

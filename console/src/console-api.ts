@@ -58,6 +58,7 @@ export function consoleApi(watch: SessionWatch): ConsoleApi {
       const login = await accountApi.login(f, HERE, credentials);
       return login.ok ? accountApi.session(f, HERE) : login;
     },
+    discoverSignIn: (email) => accountApi.discoverSignIn(f, HERE, email),
     async logout() {
       const result = await accountApi.logout(f, HERE);
       return result.ok ? { ok: true, data: null } : result;

@@ -1,6 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
+import type { SsoDiscovery } from '../../shared/api/sso';
 import type { AccountResult, CatchmentAnswer } from '../../ui/api/account-result';
 import type { StoredAlerts } from './alerts-storage';
 import type { AlertsCheck, ServerProbe } from './setup-answers';
@@ -56,6 +57,8 @@ export interface ProtocolMap {
   showSelectionResult(result: SelectionResult): boolean;
   openOptions(): void;
   login(credentials: { email: string; password: string }): AccountResult<SessionData>;
+  /** The options page's sign-in, first step: how this address signs in on the server in use (its start URL absolute). */
+  discoverSignIn(email: string): AccountResult<SsoDiscovery>;
   logout(): AccountResult<null>;
   session(): AccountResult<SessionData>;
   keyStatus(): AccountResult<KeyStatusData>;

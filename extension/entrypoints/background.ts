@@ -200,6 +200,10 @@ function registerAccountMessages(checks: CheckService): void {
     ),
   );
   onMessage(
+    'discoverSignIn',
+    pageOnly(({ data }) => withServer((url) => accountApi.discoverSignIn(fetchFn, url, String(data)))),
+  );
+  onMessage(
     'logout',
     pageOnly(() =>
       withServer(async (url) => {

@@ -34,6 +34,7 @@ export function activityEvent(event: AuditEvent): ActivityEvent {
       previous_name: event.previous_name ?? '',
       organisation_name: event.organisation_name,
     }),
+    ...(event.sso_provider !== undefined && { sso_provider: event.sso_provider }),
   };
 }
 
@@ -50,7 +51,7 @@ export function activityRoutes({ accounts, audit }: ActivityRoutesDeps): Route[]
       endpoint: ACTIVITY_ENDPOINTS.list,
       summary: "The organisation's audit trail, newest first (owners and admins)",
       description:
-        'Sign-ins, sign-outs, key, team, invitation and subscription changes, catchment saves and webhook changes (set, replaced, removed, tested, with the host it points to) of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token. `event` is one of: ' +
+        'Sign-ins (by password, by single sign-on with its provider, refused, break-glass), sign-outs, key, team, invitation and subscription changes, catchment saves, webhook changes (set, replaced, removed, tested, with the host it points to) and single sign-on settings of the signed-in member’s organisation: who, what, on whom, when. Never a client address, a key (only its prefix) or a token. `event` is one of: ' +
         AuditEventType.options.join(', ') +
         ' (more may be added: show an unknown one by its name).',
       security: SESSION_AUTH,

@@ -15,6 +15,7 @@ function details(e: AuditEvent): string {
   if (e.stripe_event_id) parts.push(`Stripe ${e.stripe_event_id}`);
   if (e.webhook_host) parts.push(`webhook host ${e.webhook_host}`);
   if (e.postcode_count !== undefined) parts.push(`${e.postcode_count} postcodes`);
+  if (e.sso_provider) parts.push(`sso ${e.sso_provider}`);
   if (e.organisation_name !== undefined) parts.push(`renamed "${e.previous_name ?? ''}" to "${e.organisation_name}"`);
   // Only a sign-in names an account that is not there; the operator's and Stripe's events name none by design.
   if (e.account_id === null && e.source === 'web') parts.push('no such account');

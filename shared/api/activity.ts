@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoTimestamp } from './keys';
+import { SsoProvider } from './sso';
 import { Role } from './team';
 import { endpoint } from './endpoint';
 
@@ -61,6 +62,10 @@ export const ActivityEvent = z
       .meta({ description: 'A catchment save: how many postcodes the catchment now has' }),
     previous_name: z.string().optional().meta({ description: "An organisation's rename: the name it had" }),
     organisation_name: z.string().optional().meta({ description: "An organisation's rename: its name since" }),
+    sso_provider: SsoProvider.optional().meta({
+      description:
+        'A single sign-on event: the provider set up, removed, or signed in (or refused) with; a break-glass sign-in: the provider the organisation requires',
+    }),
   })
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof ActivityEvent>;

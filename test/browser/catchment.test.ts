@@ -9,6 +9,7 @@ import { fixtureDeclarations } from '../fixtures/declarations';
 import { type SeededAccount, type TestServer } from '../helpers/test-server';
 import { type ExtensionBrowser } from './helpers/browser';
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The options page's Catchment section, signed in with the cookie session, against the real server and its fixture
@@ -68,9 +69,7 @@ describe('options page: the catchment', () => {
     await expect.poll(() => options.getByLabel('Server URL').inputValue()).toBe(server.url);
     expect(await options.getByRole('region', { name: 'Catchment' }).count()).toBe(0);
 
-    await options.getByLabel('Email').fill(account.email);
-    await options.getByLabel('Password').fill(account.password);
-    await options.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(options, account.email, account.password);
     await expect.poll(() => section().count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => section().getByRole('button', { name: 'Save catchment' }).isEnabled()).toBe(true);
     // Nothing saved yet.

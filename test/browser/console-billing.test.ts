@@ -14,6 +14,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * Sign-up and billing in the console (issue #27), in headless Chromium against the real server and the Stripe
@@ -275,9 +276,7 @@ describe('operator mode (no Stripe, sign-up off by default), with OPERATOR_CONTA
       { by: OPERATOR.by },
     );
     await page.goto(`${h.server.url}/console/`);
-    await page.getByLabel('Email').fill(h.account.email);
-    await page.getByLabel('Password').fill(h.account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, h.account.email, h.account.password);
     await expect.poll(() => heading(page)).toBe('Overview');
     // The Overview and the API key page say the same day, not the instant after it ("1 July 2099, 12:00 am").
     await expect.poll(() => testText(page, 'overview-subscription')).toBe('Active (paid until 30 June 2099)');

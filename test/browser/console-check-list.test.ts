@@ -12,6 +12,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * Check a list (issue #37 §1), in headless Chromium against the real server and its POST /api/v1/check-batch: a
@@ -71,9 +72,7 @@ async function signedIn(email: string, password: string, viewport = { width: 128
   const sent: Sent[] = [];
   w.page.on('request', (r: Request) => sent.push({ url: r.url(), body: r.postData() ?? '' }));
   await w.page.goto(`${h.server.url}/console/`);
-  await w.page.getByLabel('Email').fill(email);
-  await w.page.getByLabel('Password').fill(password);
-  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(w.page, email, password);
   await w.page.getByTestId('signed-in-as').waitFor();
   if (viewport.width < 720) await w.page.getByRole('button', { name: 'Menu', exact: true }).click();
   await w.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Check a list' }).click();

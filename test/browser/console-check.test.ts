@@ -14,6 +14,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The console's Check a postcode page and the Overview's usage (issue #26), in headless Chromium against the real
@@ -52,9 +53,7 @@ async function signedIn(email: string, password: string): Promise<WatchedPage> {
   opened.push(w);
   await w.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.server.url });
   await w.page.goto(`${h.server.url}/console/`);
-  await w.page.getByLabel('Email').fill(email);
-  await w.page.getByLabel('Password').fill(password);
-  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(w.page, email, password);
   // Waited for without expect.poll, which only runs inside a test (this also signs in from beforeAll).
   await w.page.getByRole('heading', { level: 1, name: /^(Overview|Check a postcode)$/ }).waitFor();
   return w;

@@ -13,6 +13,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The outputs of Check a list (issue #37), in headless Chromium against the real server, after a real run of the page
@@ -59,9 +60,7 @@ beforeAll(async () => {
   w = await h.newPage();
   page = w.page;
   await page.goto(`${h.server.url}/console/`);
-  await page.getByLabel('Email').fill(h.account.email);
-  await page.getByLabel('Password').fill(h.account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(page, h.account.email, h.account.password);
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
   organisation = (await page.evaluate(() => fetch('/api/v1/auth/session').then((r) => r.json()))).data.organisation
     .name;

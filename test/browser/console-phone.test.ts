@@ -18,6 +18,8 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
+import { SSO_ERROR_WORDS } from '../../shared/api/sso';
 
 /**
  * The console on a phone (390×844) with an owner's data in every table (members, an invitation, activity, a month of
@@ -149,9 +151,7 @@ async function openFromMenu(title: string): Promise<void> {
 describe('an owner on a phone', () => {
   it('signs in; the page starts near the top, its links folded behind Menu', async () => {
     await page.goto(`${h.server.url}/console/`);
-    await page.getByLabel('Email').fill(h.account.email);
-    await page.getByLabel('Password').fill(h.account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, h.account.email, h.account.password);
     await expect.poll(heading).toBe('Overview');
     expect(await menuButton().getAttribute('aria-expanded')).toBe('false');
     expect(await nav().getByRole('link', { name: 'Team', exact: true }).isVisible()).toBe(false);
@@ -250,6 +250,19 @@ describe('an owner on a phone', () => {
       expect(await seriousViolations(p)).toEqual([]);
       await p.goto(invitationLink);
       await p.getByTestId('invitation-preview').waitFor();
+      expect(await unreachable(p)).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
+      // Sign-in, e-mail first (issue #38): a refused single sign-on said with focus, then the password step, by keyboard.
+      await p.goto(`${h.server.url}/console/?sso_error=sso_email_unverified`);
+      const refusal = p.getByTestId('sso-error');
+      await expect.poll(() => refusal.textContent()).toContain(SSO_ERROR_WORDS.sso_email_unverified.title);
+      expect(await p.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sso-error');
+      expect(await unreachable(p)).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
+      await p.keyboard.press('Tab');
+      await p.keyboard.type(`someone@${DOMAIN}`);
+      await p.keyboard.press('Enter');
+      await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe('password');
       expect(await unreachable(p)).toEqual([]);
       expect(await seriousViolations(p)).toEqual([]);
     } finally {

@@ -10,6 +10,7 @@ import { checkPostcode } from '../helpers/test-server';
 import { mailPart, startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver';
 import { openBillingHarness, signUpAndSignIn, subscribe, type BillingHarness } from './helpers/billing-harness';
 import { openConsoleHarness, pageProblems, type ConsoleHarness, type WatchedPage } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The console as a practice sees it, for the README: the Overview with a month of checks, Check a postcode with a
@@ -117,9 +118,7 @@ async function signedIn(email: string, password: string, window = WINDOW): Promi
   const w = await h.newPage(window);
   opened.push(w);
   await w.page.goto(`${h.server.url}/console/`);
-  await w.page.getByLabel('Email').fill(email);
-  await w.page.getByLabel('Password').fill(password);
-  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(w.page, email, password);
   // Where each lands: a member on Check a postcode, an owner on the Overview.
   await expect.poll(() => heading(w.page)).toMatch(/^(Overview|Check a postcode)$/);
   return w.page;

@@ -14,6 +14,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The team in the console (issue #26), in headless Chromium against the real server: an owner invites an admin and a
@@ -128,9 +129,7 @@ describe('a team in the console', () => {
   it('the owner signs in and generates the key; the Team page lists them as owner and passes axe', async () => {
     const { page } = owner;
     await page.goto(`${h.server.url}/console/`);
-    await page.getByLabel('Email').fill(h.account.email);
-    await page.getByLabel('Password').fill(h.account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, h.account.email, h.account.password);
     await expect.poll(() => page.getByTestId('signed-in-role').textContent()).toMatch(/Owner/);
     await openPage(page, 'API key');
     await main(page).getByRole('button', { name: 'Generate key' }).click();

@@ -5,6 +5,7 @@ import { OPERATOR } from '../../server/team/team-service';
 import { ROLE_DESCRIPTIONS } from '../../console/src/role-words';
 import { fixtureDeclarations } from '../fixtures/declarations';
 import { openConsoleHarness, type ConsoleHarness, type WatchedPage } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * Words a GP and a practice manager understand (issue #34): every console page, in the states a practice meets (no
@@ -108,9 +109,7 @@ async function signedIn(email: string, password: string): Promise<Page> {
   const w = await h.newPage();
   opened.push(w);
   await w.page.goto(`${h.server.url}/console/`);
-  await w.page.getByLabel('Email').fill(email);
-  await w.page.getByLabel('Password').fill(password);
-  await w.page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(w.page, email, password);
   await w.page.getByTestId('signed-in-as').waitFor();
   return w.page;
 }
@@ -151,9 +150,7 @@ describe('the words on every console page', () => {
     const { page } = w;
     await page.goto(`${h.server.url}/console/`);
     await expect.poll(() => heading(page)).toBe('Sign in');
-    await page.getByLabel('Email').fill(h.account.email);
-    await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, h.account.email, 'not the password');
     await expect.poll(() => page.getByRole('alert').count()).toBe(1);
     found.push(...(await wordsOf(page, 'Sign in (wrong password)')));
 

@@ -1,6 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SSO_ERROR_WORDS } from '../../shared/api/sso';
 import { OPERATOR } from '../../server/team/team-service';
 import { checkPostcode } from '../helpers/test-server';
 import { startReceiver } from '../helpers/webhook-receiver';
@@ -15,6 +16,7 @@ import {
   type ConsoleHarness,
   type WatchedPage,
 } from './helpers/console-harness';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 /**
  * The console (console/, served at /console/ by the real server) in headless Chromium: a clinic signs in, manages its
@@ -38,9 +40,7 @@ const main = (page: Page) => page.getByRole('main');
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
 
 async function signIn(page: Page, password = h.account.password): Promise<void> {
-  await page.getByLabel('Email').fill(h.account.email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(page, h.account.email, password);
 }
 
 async function openPage(page: Page, title: string): Promise<void> {
@@ -428,8 +428,9 @@ describe('by keyboard alone', () => {
     await page.keyboard.press('Tab');
     expect(await focused(page)).toMatchObject({ tag: 'input', name: 'Email' });
     await page.keyboard.type(h.account.email);
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toMatchObject({ tag: 'input', name: 'Password', visible: true });
+    // Enter is "Continue" (the server says how the address signs in); the password field then has focus.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'input', name: 'Password', visible: true });
     await page.keyboard.type(h.account.password);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Overview');
@@ -472,6 +473,37 @@ describe('by keyboard alone', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
     expect(await pageProblems(w)).toEqual([]);
+  });
+});
+
+describe('a single sign-on that came back refused (issue #38)', () => {
+  it('says why in words, with focus, and takes the code out of the address; an unknown code in general words', async () => {
+    const w = await h.newPage();
+    try {
+      const { page } = w;
+      await page.goto(`${h.server.url}/console/team?sso_error=sso_wrong_tenant`);
+      const refusal = page.getByTestId('sso-error');
+      const { title, text } = SSO_ERROR_WORDS.sso_wrong_tenant;
+      await expect.poll(() => refusal.textContent()).toBe(title + text);
+      expect(await refusal.getAttribute('role')).toBe('alert');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sso-error');
+      // Said once: the address no longer carries it, and the page asked for is kept.
+      await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/console/team');
+      expect(await seriousViolations(page)).toEqual([]);
+      // From the alert, the keyboard goes on to the form.
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ tag: 'input', name: 'Email', visible: true });
+      await page.reload();
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
+      expect(await refusal.count()).toBe(0);
+
+      await page.goto(`${h.server.url}/console/?sso_error=toString`);
+      await expect.poll(() => refusal.textContent()).toMatch(/^Single sign-on did not sign you in/);
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+      expect(await pageProblems(w)).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { type SeededAccount, type TestServer } from '../helpers/test-server';
 import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } from './helpers/browser';
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 import { startRedirectingServers } from '../helpers/redirecting-server';
+import { signInWithPassword } from './helpers/sign-in-form';
 
 let server: TestServer;
 let account: SeededAccount;
@@ -118,9 +119,7 @@ describe('a clinic server whose address redirects', () => {
       // A server saved before it began redirecting: sign-in (the password) and a check (a key) go nowhere else.
       await ext.setStorage({ serverUrl: redirecting.url, apiKey: 'sk_live_0123456789abcdefghijklmnopqrstuv' });
       await options.reload();
-      await options.getByLabel('Email').fill(account.email);
-      await options.getByLabel('Password').fill(account.password);
-      await options.getByRole('button', { name: 'Sign in' }).click();
+      await signInWithPassword(options, account.email, account.password);
       await expect.poll(() => options.getByRole('alert').textContent()).toContain('redirects elsewhere');
       expect(await options.getByRole('alert').textContent()).not.toMatch(/\b30\d\b/);
       for (const status of [307, 302]) {
@@ -141,9 +140,7 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     await options.goto(ext.url('options.html'));
     await expect.poll(() => options.getByLabel('Server URL').inputValue()).toBe(server.url);
 
-    await options.getByLabel('Email').fill(account.email);
-    await options.getByLabel('Password').fill('not the password');
-    await options.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(options, account.email, 'not the password');
     await expect.poll(() => options.getByRole('alert').textContent()).toContain('Invalid email or password');
 
     await options.getByLabel('Password').fill(account.password);
@@ -231,9 +228,9 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     await options.setViewportSize({ width: 1280, height: 860 });
 
     await options.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
     await options.reload();
-    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
   });
 
   it('a member reads the key’s status, with no button that would make a new key, nor the warning about one', async () => {
@@ -242,9 +239,7 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     const email = `reception-${process.pid}@account.example`;
     const password = 'a long enough passphrase';
     await server.runtime.team.add(OPERATOR, organisationId, email, password, 'member');
-    await options.getByLabel('Email').fill(email);
-    await options.getByLabel('Password').fill(password);
-    await options.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(options, email, password);
     await expect.poll(() => options.getByTestId('key-status').textContent(), { timeout: 10_000 }).toMatch(/^Active/);
     expect(await options.getByTestId('key-read-only').count()).toBe(1);
     for (const name of ['Generate key', 'Regenerate key', 'Revoke key']) {
@@ -252,6 +247,6 @@ describe('options page: sign in and manage the key (cookie session)', () => {
     }
     expect(await options.locator('#replace-key-warning').count()).toBe(0);
     await options.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => options.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
   });
 });

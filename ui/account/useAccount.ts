@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData } from '../../shared/api/keys';
 import { canManage } from '../../shared/api/team';
+import type { AccountFailure } from '../api/account-result';
 import { useApi } from '../api/api-client';
 import type { Notice } from '../common/NoticeLine';
 
@@ -25,6 +26,13 @@ function useWhileBusy() {
     }
   }, []);
   return { busy, whileBusy };
+}
+
+/** The line under the account's forms, and its clearing (the sign-in form's steps start without it). */
+function useNotice() {
+  const [notice, setNotice] = useState<Notice>(null);
+  const clearNotice = useCallback(() => setNotice(null), []);
+  return { notice, setNotice, clearNotice };
 }
 
 /** Who is signed in, as the session said: their email and account id, their organisation and role. */
@@ -57,7 +65,7 @@ export function useAccount(connection: string) {
   const api = useApi();
   const { who, signedIn, clearIdentity } = useIdentity();
   const [status, setStatus] = useState<KeyStatusData | null>(null);
-  const [notice, setNotice] = useState<Notice>(null);
+  const { setNotice, ...notices } = useNotice();
   /** The first read of the session has answered: until then the page knows neither way. */
   const [sessionRead, setSessionRead] = useState(false);
   const { busy, whileBusy } = useWhileBusy();
@@ -76,7 +84,7 @@ export function useAccount(connection: string) {
     } else {
       setNotice({ kind: 'error', text: api.describe(result) });
     }
-  }, [api, signedOut]);
+  }, [api, setNotice, signedOut]);
 
   const loadSession = useCallback(async () => {
     const result = await api.session();
@@ -98,15 +106,18 @@ export function useAccount(connection: string) {
     if (connection) void loadSession().catch(() => setSessionRead(true));
   }, [connection, loadSession, signedOut]);
 
-  const signIn = async (email: string, password: string) => {
+  // The server's refusal is said in `notice`, and answered: the form acts on some (sso_required).
+  const signIn = async (email: string, password: string): Promise<AccountFailure | null> => {
     setNotice(null);
     if (!email.trim() || !password) {
       setNotice({ kind: 'error', text: 'Enter your email and password.' });
-      return;
+      return null;
     }
+    let refused: AccountFailure | null = null;
     await whileBusy(async () => {
       const result = await api.login({ email: email.trim(), password });
       if (!result.ok) {
+        refused = result;
         setNotice({ kind: 'error', text: api.describe(result) });
         return;
       }
@@ -117,6 +128,7 @@ export function useAccount(connection: string) {
       signedIn(result.data);
       await loadStatus();
     });
+    return refused;
   };
 
   const signOut = () =>
@@ -125,5 +137,5 @@ export function useAccount(connection: string) {
       signedOut();
     });
 
-  return { ...who, status, busy, notice, sessionRead, loadSession, loadStatus, whileBusy, signIn, signOut };
+  return { ...who, ...notices, status, busy, sessionRead, loadSession, loadStatus, whileBusy, signIn, signOut };
 }

@@ -1,6 +1,8 @@
 import { createContext, useContext } from 'react';
 import type { SessionData } from '../../shared/api/auth';
 import type { KeyStatusData, NewKeyData, RevokedKeyData } from '../../shared/api/keys';
+import type { SsoDiscovery } from '../../shared/api/sso';
+import { ssoRequiredWords } from './sso-words';
 import type { AccountFailure, AccountResult, CatchmentAnswer } from './account-result';
 
 /**
@@ -11,6 +13,8 @@ import type { AccountFailure, AccountResult, CatchmentAnswer } from './account-r
 export interface ApiClient {
   /** Signs in, then reads the session back: a cookie the browser did not keep shows as `authenticated: false`. */
   login(credentials: { email: string; password: string }): Promise<AccountResult<SessionData>>;
+  /** How an address signs in (the sign-in form's first step): a failure means the server cannot say (an old one). */
+  discoverSignIn(email: string): Promise<AccountResult<SsoDiscovery>>;
   logout(): Promise<AccountResult<null>>;
   session(): Promise<AccountResult<SessionData>>;
   keyStatus(): Promise<AccountResult<KeyStatusData>>;
@@ -44,6 +48,8 @@ export function failureWords(failure: AccountFailure, refusedOrigin: string): st
       return 'Your session has ended. Sign in again.';
     case 'forbidden_role':
       return 'Your role in the team does not allow this (it may have just been changed): ask an owner or admin.';
+    case 'sso_required':
+      return ssoRequiredWords(failure.details?.[0]);
     default:
       return failure.message;
   }

@@ -10,6 +10,7 @@ import { ConnectionSettings } from './ConnectionSettings';
 import { extensionApi } from './extension-api';
 import { ManagedPolicy } from './ManagedPolicy';
 import { useConnectionSettings } from './useConnectionSettings';
+import { useSsoTab } from './useSsoTab';
 import '../../../ui/ui.css';
 import './options.css';
 
@@ -44,6 +45,7 @@ function OptionsPage() {
   // The account lives on the server the background talks to: the organisation's when its policy sets one.
   const account = useAccount(settings.serverUrlInUse);
   const access = useServerAccess(settings.managedServerUrl);
+  const sso = useSsoTab(account);
 
   return (
     <main className="options">
@@ -58,7 +60,7 @@ function OptionsPage() {
               For an owner or admin of the clinic’s account: sign in to see the subscription and to make the clinic’s
               API key. Staff using this computer do not need to sign in.
             </p>
-            <SignInForm account={account} serverSaved={settings.serverUrlInUse !== ''} />
+            <SignInForm account={account} sso={sso} serverSaved={settings.serverUrlInUse !== ''} />
           </>
         ) : (
           <div>

@@ -28,6 +28,7 @@ function describe(failure: AccountFailure): string {
 /** The options page's server calls: each one a message to the background, which holds the server URL. */
 export const extensionApi: ApiClient = {
   login: (credentials) => sendMessage('login', credentials),
+  discoverSignIn: (email) => sendMessage('discoverSignIn', email),
   logout: () => sendMessage('logout'),
   session: () => sendMessage('session'),
   keyStatus: () => sendMessage('keyStatus'),

@@ -115,6 +115,39 @@ describe('GET /api/v1/activity', () => {
     }
   });
 
+  it('carries the single sign-on provider through the Activity API and the operator’s audit table (issue #38)', async () => {
+    const org = await organisation(server);
+    const web = { source: 'web', organisation_id: org.organisationId, ip: '192.0.2.38' } as const;
+    const member = { ...web, account_id: org.member.accountId, email: org.member.email };
+    await server.runtime.audit.record({ ...member, event: 'sso_sign_in', sso_provider: 'microsoft' });
+    await server.runtime.audit.record({
+      ...member,
+      event: 'sso_sign_in_refused',
+      reason: 'sso_wrong_tenant',
+      sso_provider: 'microsoft',
+    });
+    await server.runtime.audit.record({
+      ...web,
+      event: 'break_glass_sign_in',
+      account_id: org.owner.accountId,
+      email: org.owner.email,
+      sso_provider: 'saml',
+    });
+
+    const events = (await activity(await signedIn(server, org.owner))).filter((e) => e.sso_provider);
+    expect(events.map((e) => [e.event, e.actor, e.reason, e.sso_provider])).toEqual([
+      ['break_glass_sign_in', org.owner.email, null, 'saml'],
+      ['sso_sign_in_refused', org.member.email, 'sso_wrong_tenant', 'microsoft'],
+      ['sso_sign_in', org.member.email, null, 'microsoft'],
+    ]);
+    // Events without a provider answer as they always did: no sso_provider key at all.
+    expect((await activity(await signedIn(server, org.owner), '?limit=1'))[0]).not.toHaveProperty('sso_provider');
+
+    const table = formatAuditEvents(await server.runtime.audit.read({ organisationId: org.organisationId }), 'it');
+    expect(table).toMatch(/sso_sign_in_refused\s+web\s+192\.0\.2\.38\s+sso_wrong_tenant; sso microsoft/);
+    expect(table).toMatch(/break_glass_sign_in\s+web\s+192\.0\.2\.38\s+sso saml/);
+  });
+
   it('owners and admins read it; members get 403 forbidden_role; signed out 401', async () => {
     const org = await organisation(server);
     expect((await activity(await signedIn(server, org.admin))).length).toBeGreaterThan(0);

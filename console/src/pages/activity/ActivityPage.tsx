@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { DEFAULT_ACTIVITY_LIMIT, MAX_ACTIVITY_LIMIT, type ActivityEvent } from '../../../../shared/api/activity';
+import type { SsoProvider } from '../../../../shared/api/sso';
 import { paidUntil } from '../../../../shared/domain/paid-until';
 import { displayInstant } from '../../../../ui/common/display-dates';
 import { ROLE_WORDS } from '../../role-words';
@@ -49,6 +50,32 @@ const NOT_SENT_BECAUSE: Readonly<Record<string, string>> = {
   mail_limited: ' (not sent: this address had as many e-mails as it may get in an hour)',
 };
 
+/** The provider an SSO event names: for a practice's own, the kind of sign-in its IT provider will recognise. */
+const SSO_PROVIDER_WORDS: Record<SsoProvider, string> = {
+  microsoft: 'Microsoft',
+  google: 'Google',
+  oidc: 'the practice’s own sign-in (OpenID Connect)',
+  saml: 'the practice’s own sign-in (SAML)',
+};
+
+/** Why a single sign-on was refused (the reason is the refusal's code). */
+const SSO_REFUSED_WORDS: Readonly<Record<string, string>> = {
+  sso_domain_not_claimed: 'no organisation here claims the e-mail domain',
+  sso_wrong_tenant: 'wrong tenant',
+  sso_wrong_domain: 'wrong Google Workspace domain',
+  sso_email_unverified: 'e-mail address not verified',
+  sso_email_not_in_domains: 'e-mail address outside the practice’s domains',
+  sso_misconfigured: 'the settings did not work',
+  sso_idp_unreachable: 'the sign-in provider could not be reached',
+  sso_failed: 'interrupted, expired or already used',
+  sso_cancelled: 'cancelled at the sign-in provider',
+  sso_member_removed: 'removed from the team',
+  sso_account_elsewhere: 'the address is a member of another organisation',
+};
+
+/** " (Microsoft)": the provider after an SSO event's words, when the trail names one. */
+const withProvider = (e: ActivityEvent) => (e.sso_provider ? ` (${SSO_PROVIDER_WORDS[e.sso_provider]})` : '');
+
 /** What happened, in words; a kind of event this console does not know yet is named by its code. */
 export function activityWords(e: ActivityEvent): string {
   const member = e.member_email ?? 'a member';
@@ -59,7 +86,9 @@ export function activityWords(e: ActivityEvent): string {
     case 'login':
       return 'Signed in';
     case 'login_failed':
-      return 'Sign-in refused (wrong password)';
+      return e.reason === 'sso_required'
+        ? `Sign-in with a password refused: single sign-on is required${withProvider(e)}`
+        : 'Sign-in refused (wrong password)';
     case 'logout':
       return 'Signed out';
     case 'key_generated':
@@ -104,6 +133,20 @@ export function activityWords(e: ActivityEvent): string {
       return `Sent a test alert to the webhook at ${host(e)}`;
     case 'organisation_renamed':
       return `Renamed the organisation from “${e.previous_name ?? ''}” to “${e.organisation_name ?? ''}”`;
+    case 'sso_sign_in':
+      return e.sso_provider ? `Signed in with ${SSO_PROVIDER_WORDS[e.sso_provider]}` : 'Signed in with single sign-on';
+    case 'sso_sign_in_refused':
+      return `Refused single sign-on: ${SSO_REFUSED_WORDS[e.reason ?? ''] ?? e.reason ?? 'no reason recorded'}${withProvider(e)}`;
+    case 'sso_joined':
+      return `Joined by single sign-on${role ? ` as ${role}` : ''}${withProvider(e)}`;
+    case 'sso_linked':
+      return `Linked to single sign-on${withProvider(e)}`;
+    case 'sso_settings_changed':
+      return `Changed single sign-on settings${withProvider(e)}`;
+    case 'sso_settings_removed':
+      return `Removed single sign-on${withProvider(e)}`;
+    case 'break_glass_sign_in':
+      return 'Signed in with a password while single sign-on is required (break-glass)';
     default:
       return [e.event.replaceAll('_', ' '), e.member_email, role].filter(Boolean).join(' · ');
   }
@@ -171,8 +214,9 @@ export function ActivityPage() {
   return (
     <>
       <p className="hint">
-        Sign-ins, the API key, the team, the subscription, the catchment and the alerts webhook: who did what, and to
-        whom. Client addresses are not shown; keys only by their first characters.
+        Sign-ins (with a password or single sign-on), the API key, the team, the subscription, the catchment, the alerts
+        webhook and single sign-on: who did what, and to whom. Client addresses are not shown; keys only by their first
+        characters.
       </p>
       {events.length === 0 ? <p>No activity yet.</p> : <ActivityTable events={events} />}
       {events.length === limit && limit < MAX_ACTIVITY_LIMIT && (
