@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_ERROR_WORDS } from '../../shared/api/sso';
 import { OPERATOR } from '../../server/team/team-service';
+import { MICROSOFT_APP, NO_PROVIDER, ssoPractice } from '../helpers/sso-practice';
 import { checkPostcode } from '../helpers/test-server';
 import { startReceiver } from '../helpers/webhook-receiver';
 import { newLinkToken } from '../../server/accounts/link-tokens';
@@ -29,7 +30,10 @@ let h: ConsoleHarness;
 const SSO_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
 
 beforeAll(async () => {
-  h = await openConsoleHarness({ server: { config: { SSO_ENCRYPTION_KEY } } });
+  // Also the operator's Microsoft app, its authority a closed port on this machine: a start goes nowhere on the internet.
+  h = await openConsoleHarness({
+    server: { config: { SSO_ENCRYPTION_KEY, ...MICROSOFT_APP, SSO_MICROSOFT_AUTHORITY: NO_PROVIDER } },
+  });
 });
 
 afterAll(async () => {
@@ -500,6 +504,66 @@ describe('a single sign-on that came back refused (issue #38)', () => {
       await page.goto(`${h.server.url}/console/?sso_error=toString`);
       await expect.poll(() => refusal.textContent()).toMatch(/^Single sign-on did not sign you in/);
       await expect.poll(() => new URL(page.url()).search).toBe('');
+      expect(await pageProblems(w)).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+});
+
+describe('single sign-on from the sign-in page (issue #38)', () => {
+  it('an address in a claimed domain gets Continue with Microsoft, to the start with return_to; its refusal in words', async () => {
+    const p = await ssoPractice(h.server.runtime, { requireSso: true });
+    const member = await p.add('member');
+    const w = await h.newPage();
+    try {
+      const { page } = w;
+      await page.goto(`${h.server.url}/console/team`);
+      await page.getByLabel('Email').fill(member.email);
+      await page.getByLabel('Email').press('Enter');
+      await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', name: 'Continue with Microsoft' });
+      expect(await page.getByLabel('Password').count()).toBe(0);
+      // Require SSO: a password only as the owners' break-glass.
+      const ownersPassword = page.getByRole('button', { name: 'Practice owner? Sign in with your password' });
+      expect(await ownersPassword.count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Sign in with a password instead' }).count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 860 });
+
+      // A member's password is refused in words, and the page is back at the button.
+      await ownersPassword.click();
+      await page.getByLabel('Password').fill(member.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Your practice signs in with Microsoft: use Continue with Microsoft.');
+      await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', name: 'Continue with Microsoft' });
+      // "Use another e-mail": the address editable again, with focus.
+      await page.getByRole('button', { name: 'Use another e-mail' }).click();
+      await expect.poll(() => focused(page)).toMatchObject({ tag: 'input', name: 'Email' });
+      expect(await page.getByLabel('Email').getAttribute('readonly')).toBeNull();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', name: 'Continue with Microsoft' });
+
+      const started = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/auth/sso/start');
+      await page.keyboard.press('Enter');
+      const start = new URL((await started).url());
+      expect(Object.fromEntries(start.searchParams)).toEqual({ email: member.email, return_to: '/console/team' });
+      // The provider cannot be reached: back on the sign-in page, said in words, the code gone from the address.
+      const { title, text } = SSO_ERROR_WORDS.sso_idp_unreachable;
+      await expect.poll(() => page.getByTestId('sso-error').textContent(), { timeout: 15_000 }).toBe(title + text);
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+
+      await page.getByLabel('Email').fill(p.owner.email);
+      await page.getByRole('button', { name: 'Continue', exact: true }).click();
+      // The owner's break-glass: the password works.
+      await page.getByRole('button', { name: 'Practice owner? Sign in with your password' }).click();
+      await page.getByLabel('Password').fill(p.owner.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe(p.owner.email);
       expect(await pageProblems(w)).toEqual([]);
     } finally {
       await w.context.close();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../server/team/team-service';
 import { type SeededAccount, type TestServer } from '../helpers/test-server';
@@ -6,6 +6,8 @@ import { badgeAfter, typePostcode, type ExtensionBrowser, type StaticServer } fr
 import { openExtensionHarness, type ExtensionHarness } from './helpers/harness';
 import { startRedirectingServers } from '../helpers/redirecting-server';
 import { signInWithPassword } from './helpers/sign-in-form';
+import { MICROSOFT_APP, NO_PROVIDER, ssoPractice } from '../helpers/sso-practice';
+import { SSO_ERROR_WORDS } from '../../shared/api/sso';
 
 let server: TestServer;
 let account: SeededAccount;
@@ -18,7 +20,12 @@ let harness: ExtensionHarness;
 
 beforeAll(async () => {
   // A clinic with an active subscription and no key yet: the key is made on the options page.
-  harness = await openExtensionHarness({ account: { withKey: false } });
+  harness = await openExtensionHarness({
+    account: { withKey: false },
+    // The console (where a single sign-on comes back to), and the operator's Microsoft app, its authority a closed
+    // port here: the sign-in tab goes nowhere on the internet.
+    server: { config: { CONSOLE_DIR: inject('consoleDir'), ...MICROSOFT_APP, SSO_MICROSOFT_AUTHORITY: NO_PROVIDER } },
+  });
   ({ server, pages, ext, page: options } = harness);
   account = harness.account!;
   // Chromium cannot grant permissions to an extension origin; the clipboard is read back from the sample page.
@@ -246,6 +253,49 @@ describe('options page: sign in and manage the key (cookie session)', () => {
       expect(await options.getByRole('button', { name }).count()).toBe(0);
     }
     expect(await options.locator('#replace-key-warning').count()).toBe(0);
+    await options.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
+  });
+});
+
+describe('options page: single sign-on (issue #38)', () => {
+  it('opens the organisation’s sign-in in a tab, and shows itself signed in once that tab has signed in', async () => {
+    const p = await ssoPractice(server.runtime, { requireSso: false });
+    const member = await p.add('member');
+    await ext.setStorage({ serverUrl: server.url });
+    await options.bringToFront();
+    await options.goto(ext.url('options.html'));
+    await options.getByLabel('Email').fill(member.email);
+    await options.getByRole('button', { name: 'Continue', exact: true }).click();
+    const sso = options.getByRole('button', { name: 'Continue with Microsoft' });
+    await expect.poll(() => sso.count()).toBe(1);
+    // Allowed both ways: the password is offered to everyone.
+    expect(await options.getByRole('button', { name: 'Sign in with a password instead' }).count()).toBe(1);
+
+    const opened = ext.context.waitForEvent('page');
+    await sso.click();
+    const tab = await opened;
+    await expect.poll(() => options.getByRole('status').textContent()).toMatch(/^Finish signing in in the tab/);
+    // The tab went to this server's start for the address, which could not reach the provider (a closed port stands
+    // in for it) and came back to the console's sign-in page saying so.
+    const { title } = SSO_ERROR_WORDS.sso_idp_unreachable;
+    await tab.bringToFront();
+    await expect.poll(() => tab.getByTestId('sso-error').textContent(), { timeout: 15_000 }).toContain(title);
+    expect(new URL(tab.url()).origin).toBe(server.url);
+
+    // The person signs in in that tab another way (the session is the server's cookie either way): the options page,
+    // reading the session meanwhile, shows them signed in.
+    await tab.getByLabel('Email').fill(member.email);
+    await tab.getByRole('button', { name: 'Continue', exact: true }).click();
+    await tab.getByRole('button', { name: 'Sign in with a password instead' }).click();
+    await tab.getByLabel('Password').fill(member.password);
+    await tab.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await tab.getByTestId('signed-in-as').waitFor();
+    await options.bringToFront();
+    await expect
+      .poll(() => options.getByText('Signed in as').textContent(), { timeout: 10_000 })
+      .toContain(member.email);
+    await tab.close();
     await options.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => options.getByRole('button', { name: 'Continue', exact: true }).count()).toBe(1);
   });

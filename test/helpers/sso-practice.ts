@@ -15,6 +15,9 @@ export const MICROSOFT_APP = {
   SSO_MICROSOFT_CLIENT_SECRET: 'operator-app-secret',
 } as const;
 
+/** An identity provider's address where nothing listens (the discard port): a start there is refused at once. */
+export const NO_PROVIDER = 'http://127.0.0.1:9';
+
 const PASSWORD = 'a long enough passphrase';
 let seq = 0;
 
