@@ -413,9 +413,7 @@ describe('single sign-on in the console', () => {
 
   async function signIn(page: Page, email: string, password: string): Promise<void> {
     await page.goto(`${h.server.url}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, email, password);
     expect(await signedInAs(page)).toBe(email);
   }
 
