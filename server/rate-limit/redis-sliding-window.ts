@@ -190,19 +190,21 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
       // On Redis's clock, resetAt is translated to the caller's by its distance from Redis's now.
       return { allowed: allowed === 1, count, resetAt: now + (resetAt - scriptNow) };
     };
-    const send = (): Promise<WindowState> => {
-      const sent = this.commandClient.sendCommand(argv);
-      return this.run(() => sent).then(state, (err: unknown) => {
+    // One promise and one rejection handler per check, as before the late-count guard: this runs on every check.
+    const sent = this.commandClient.sendCommand(argv);
+    return this.run(() => sent).then(state, (err: unknown) => {
+      const cause = (err as { cause?: unknown }).cause;
+      if (!(cause instanceof Error) || !cause.message.startsWith('NOSCRIPT')) {
         this.forgetIfCountedLate(sent, argv);
         throw err;
-      });
-    };
-    return send().catch((err: unknown) => {
-      const cause = (err as { cause?: unknown }).cause;
-      if (!(cause instanceof Error) || !cause.message.startsWith('NOSCRIPT')) throw err;
+      }
       argv[0] = 'EVAL';
       argv[1] = script.source;
-      return send();
+      const retried = this.commandClient.sendCommand(argv);
+      return this.run(() => retried).then(state, (again: unknown) => {
+        this.forgetIfCountedLate(retried, argv);
+        throw again;
+      });
     });
   }
 
