@@ -209,6 +209,16 @@ describe('a Redis that stops answering', () => {
   });
 });
 
+describe('a Redis that lost the script (a restart, SCRIPT FLUSH)', () => {
+  it('is sent the script again by EVAL, and the check is counted once', async () => {
+    const counter = await openCounter();
+    expect(await counter.consume('flushed', 10, Date.now())).toMatchObject({ allowed: true, count: 1 });
+    await redis.inspect.sendCommand(['SCRIPT', 'FLUSH']);
+    expect(await counter.consume('flushed', 10, Date.now())).toMatchObject({ allowed: true, count: 2 });
+    expect(await counter.consume('flushed', 10, Date.now())).toMatchObject({ allowed: true, count: 3 });
+  });
+});
+
 describe('a check answered 503 while Redis stalled', () => {
   it('is not counted when Redis runs its script after all', async () => {
     const prefix = `test:${process.pid}:late:`;
