@@ -147,15 +147,23 @@ describe('The printable report', () => {
       const line = (i: number) => lines.nth(i).textContent();
       expect(await line(0)).toContain(`Row 1 · Postcode 4000, Brisbane City · On ${SERVICE_DAY}: covered`);
       expect(await line(0)).toContain('Tropical Cyclone Test (synthetic), disaster reference (AGRN) 1195');
-      // Each disaster with the instrument behind it: Brisbane's cyclone (QLD) a DRFA activation, with what to confirm.
-      expect(await line(0)).toContain(`1195, ${toDisplayDate(cyclone.start_date)} – no end date. ${QLD_ACTIVATION}`);
+      // Each disaster with the instrument behind it, pointing at the report's note that says what to confirm, said once
+      // after the rule: Brisbane's cyclone (QLD) a DRFA activation; Lismore's storm the NSW Government's declaration.
+      expect(await page.getByTestId('list-report-instrument-notes').locator('li').allTextContents()).toEqual([
+        QLD_ACTIVATION,
+        NSW_DECLARED,
+      ]);
+      expect(text.split(QLD_ACTIVATION)).toHaveLength(2);
+      expect(await line(0)).toContain(
+        `1195, ${toDisplayDate(cyclone.start_date)} – no end date. DRFA activation (note 1)`,
+      );
       expect(await line(1)).toContain(`On ${toDisplayDate(today)} (the day of the check`);
       expect(await line(2)).toMatch(/^Row 3 · Postcode 12AB · Row could not be read.*Reason: /);
       expect(await line(3)).toContain('Postcode not found');
       expect(await line(4)).toContain('Postcode 0800');
       expect(await line(5)).toContain(`Row 6 · Postcode 2480, Lismore · On ${STORM_DAY}: covered`);
       expect(await line(5)).toContain(`Ended Storm (synthetic), disaster reference (AGRN) 900`);
-      expect(await line(5)).toContain(NSW_DECLARED);
+      expect(await line(5)).toContain('State declaration (note 2)');
       expect(await line(5)).not.toContain('DRFA activation');
       // The patients' own columns are not in it unless asked for.
       expect(text).not.toContain('Zoë');

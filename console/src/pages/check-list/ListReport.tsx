@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import { DRFA_CAVEAT, disclaimers } from '../../../../shared/eligibility/texts';
 import { displayInstant } from '../../../../ui/common/display-dates';
+import { instrumentNotes } from './instrument-notes';
+import { InstrumentNotes } from './InstrumentNotes';
 import type { ListRun } from './list-model';
 import { periodWords, reportLines, stateCounts, type ReportLine } from './list-report-lines';
 import './list-report.css';
@@ -111,7 +113,8 @@ export function ListReport({
   preview: boolean;
   id: string;
 }) {
-  const lines = useMemo(() => reportLines(run, { includeOwnColumns }), [run, includeOwnColumns]);
+  const notes = useMemo(() => instrumentNotes(run.outcomes), [run]);
+  const lines = useMemo(() => reportLines(run, notes, { includeOwnColumns }), [run, notes, includeOwnColumns]);
   const counts = useMemo(() => stateCounts(run), [run]);
   return (
     <article
@@ -144,6 +147,7 @@ export function ListReport({
         </dd>
       </dl>
       <TheRule />
+      <InstrumentNotes notes={notes} id="list-report-instrument-notes" level={4} className="list-report-part" />
       <TheData metadata={run.metadata} />
       <section className="list-report-part" aria-labelledby="list-report-rows">
         <h4 id="list-report-rows">Every row</h4>

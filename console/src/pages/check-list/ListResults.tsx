@@ -5,6 +5,7 @@ import { countStates, sortedRows, type SortOrder } from './list-outcomes';
 import { rows as rowWords, STATE_ORDER, STATE_WORDS } from './list-words';
 import { ResultRow } from './ResultRow';
 import { instrumentNotes } from './instrument-notes';
+import { InstrumentNotes } from './InstrumentNotes';
 
 const SORTS: { value: SortOrder; label: string }[] = [
   { value: 'row', label: 'Row order' },
@@ -60,21 +61,6 @@ function StateCounts({ outcomes, filter, onFilter }: FilterProps) {
         button(s, STATE_WORDS[s].short, STATE_WORDS[s].marker, counts[s]),
       )}
     </ul>
-  );
-}
-
-/** What to confirm for the disasters in force, said once for the whole list; rows point at these by number. */
-function InstrumentNotes({ notes }: { notes: readonly string[] }) {
-  if (notes.length === 0) return null;
-  return (
-    <section className="list-instrument-notes" aria-labelledby="list-instrument-notes">
-      <h3 id="list-instrument-notes">Who declared the disasters in this list</h3>
-      <ol data-testid="list-instrument-notes">
-        {notes.map((note) => (
-          <li key={note}>{note}</li>
-        ))}
-      </ol>
-    </section>
   );
 }
 
@@ -206,7 +192,7 @@ export function ListResults({ table, outcomes }: { table: ListTable; outcomes: r
           ? `Showing all ${rowWords(shown.length)}.`
           : `Showing ${rowWords(shown.length)}: ${STATE_WORDS[filter].label.toLowerCase()}.`}
       </p>
-      <InstrumentNotes notes={notes} />
+      <InstrumentNotes notes={notes} id="list-instrument-notes" level={3} className="list-instrument-notes" />
       <ResultsTable table={table} outcomes={outcomes} notes={notes} shown={shown} />
     </>
   );

@@ -4,7 +4,7 @@ import { coveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import type { CheckData } from '../../../../shared/api/check';
 import type { RowOutcome } from './list-model';
 import { STATE_WORDS } from './list-words';
-import { INSTRUMENT_SHORT } from './instrument-notes';
+import { instrumentReference } from './instrument-notes';
 
 /** The council areas of an answer; for a partly covered one, which are covered and which not. */
 function councilAreas(answer: CheckData, partly: boolean): string {
@@ -19,21 +19,20 @@ function Disasters({ answer, notes }: { answer: CheckData; notes: readonly strin
   if (answer.disasters.length === 0) return <>None</>;
   return (
     <ul className="list-disasters">
-      {answer.disasters.map((d) => (
-        <li key={d.agrn}>
-          <span className="list-disaster-title">{d.title}</span>
-          <br />
-          Disaster reference (AGRN) {d.agrn} · {displayDate(d.start_date)} to{' '}
-          {d.end_date ? displayDate(d.end_date) : 'no end date yet'}
-          {!d.is_active && ' · not in force on the day judged'}
-          {/* Who declared it matters only where it held: beside "Not covered" it reads as a reason to claim. */}
-          {d.is_active && d.instrument && d.instrument_note && (
-            <span className="list-instrument">
-              {INSTRUMENT_SHORT[d.instrument]} (note {notes.indexOf(d.instrument_note) + 1})
-            </span>
-          )}
-        </li>
-      ))}
+      {answer.disasters.map((d) => {
+        // Who declared it matters only where it held: beside "Not covered" it reads as a reason to claim.
+        const instrument = d.is_active ? instrumentReference(d, notes) : '';
+        return (
+          <li key={d.agrn}>
+            <span className="list-disaster-title">{d.title}</span>
+            <br />
+            Disaster reference (AGRN) {d.agrn} · {displayDate(d.start_date)} to{' '}
+            {d.end_date ? displayDate(d.end_date) : 'no end date yet'}
+            {!d.is_active && ' · not in force on the day judged'}
+            {instrument && <span className="list-instrument">{instrument}</span>}
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -4,12 +4,12 @@ import {
   councilAreaWords,
   disasterPeriod,
   heldDisasters,
-  instrumentWords,
   rowNumber,
   rowOutcome,
   rowPlace,
   stateWords,
 } from './row-words';
+import { instrumentReference } from './instrument-notes';
 import { STATE_ORDER, STATE_WORDS } from './list-words';
 
 /** A disaster that held on the day a row was judged on, as the report names it. */
@@ -18,7 +18,10 @@ export interface ReportDisaster {
   agrn: string;
   /** "22/02/2025 – no end date". */
   period: string;
-  /** Which instrument stands behind it, in words (the server's note when it gives one); '' when it does not say. */
+  /**
+   * Which instrument stands behind it, pointing at the report's note that says what to confirm: "DRFA activation
+   * (note 1)"; its name alone without a note; '' when the server does not say.
+   */
   instrument: string;
 }
 
@@ -70,8 +73,12 @@ function ownCells(run: ListRun, index: number): OwnCell[] {
   );
 }
 
-/** Every row of the list as a line of the report, in the list's order: none is left out, whatever its state. */
-export function reportLines(run: ListRun, { includeOwnColumns = false } = {}): ReportLine[] {
+/**
+ * Every row of the list as a line of the report, in the list's order: none is left out, whatever its state. `notes`
+ * are the report's numbered instrument notes (instrumentNotes of the run's outcomes), said once above the lines: a line
+ * points at its note by number, so 5,000 Brisbane rows do not print the same long sentence 5,000 times.
+ */
+export function reportLines(run: ListRun, notes: readonly string[], { includeOwnColumns = false } = {}): ReportLine[] {
   return run.table.rows.map((_, index) => {
     const outcome = rowOutcome(run, index);
     const { postcode, suburb } = rowPlace(run, index);
@@ -86,7 +93,7 @@ export function reportLines(run: ListRun, { includeOwnColumns = false } = {}): R
         title: d.title,
         agrn: d.agrn,
         period: disasterPeriod(d),
-        instrument: d.instrument_note ?? instrumentWords(d),
+        instrument: instrumentReference(d, notes),
       })),
       reason: outcome.answer ? null : (outcome.reason ?? null),
       note: outcome.note ?? null,

@@ -1,8 +1,8 @@
-import type { DisasterView, Instrument } from '../../../../shared/api/check';
-import { DRFA_ACTIVATION } from '../../../../shared/eligibility/instrument';
+import type { DisasterView } from '../../../../shared/api/check';
 import { answerCoveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import { displayDate } from '../../../../ui/common/display-dates';
 import type { ListRun, RowOutcome, RowState } from './list-model';
+import { INSTRUMENT_SHORT } from './instrument-notes';
 import { STATE_WORDS } from './list-words';
 
 /**
@@ -12,11 +12,6 @@ import { STATE_WORDS } from './list-words';
 
 /** A row's state in the page's own words (list-words.ts), so the page, the file and the report say it alike. */
 export const stateWords = (state: RowState) => STATE_WORDS[state].label;
-
-export const INSTRUMENT_WORDS: Record<Instrument, string> = {
-  state_declaration: 'State declaration',
-  drfa_activation: DRFA_ACTIVATION,
-};
 
 /** Rows the run never reached are said so, never left blank (a list that lost entries silently). */
 const NOT_REACHED: RowOutcome = { state: 'not_checked', reason: 'The check stopped before this row.' };
@@ -53,7 +48,7 @@ export const disasterPeriod = (d: DisasterView) =>
   `${displayDate(d.start_date)} – ${d.end_date ? displayDate(d.end_date) : 'no end date'}`;
 
 /** The instrument behind a disaster in a few words ('' from a server that does not say). */
-export const instrumentWords = (d: DisasterView) => (d.instrument ? INSTRUMENT_WORDS[d.instrument] : '');
+export const instrumentWords = (d: DisasterView) => (d.instrument ? INSTRUMENT_SHORT[d.instrument] : '');
 
 /** The postcode and suburb of a row: as asked, or the cells as read when the row could not be asked. */
 export function rowPlace(run: ListRun, index: number): { postcode: string; suburb: string } {

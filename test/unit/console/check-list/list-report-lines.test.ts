@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { instrumentNotes } from '../../../../console/src/pages/check-list/instrument-notes';
 import { periodWords, reportLines, stateCounts } from '../../../../console/src/pages/check-list/list-report-lines';
 import { listRun, NOTE, ROWS, STATE_NOTE } from './list-fixtures';
 
+/** The report's numbered instrument notes, as the report lists them above its lines. */
+const NOTES = instrumentNotes(listRun().outcomes);
+
 describe('reportLines', () => {
-  const lines = reportLines(listRun());
+  const lines = reportLines(listRun(), NOTES);
+
+  it('the report’s notes: the one the NSW rows need, once', () => {
+    expect(NOTES).toEqual([STATE_NOTE]);
+  });
 
   it('has one line per row of the list, in order, numbered as the page numbers them', () => {
     expect(lines.map((l) => [l.row, l.state])).toEqual([
@@ -16,7 +24,7 @@ describe('reportLines', () => {
     ]);
   });
 
-  it('says what held on the service date of a dated row, with the disasters that held and their instrument', () => {
+  it('says what held on the service date of a dated row, with the disasters that held and their instrument’s note', () => {
     expect(lines[0]).toEqual({
       row: 1,
       state: 'all',
@@ -30,7 +38,7 @@ describe('reportLines', () => {
           title: 'NSW Floods (February 2025)',
           agrn: '1234',
           period: '22/02/2025 – no end date',
-          instrument: STATE_NOTE,
+          instrument: 'State declaration (note 1)',
         },
       ],
       reason: null,
@@ -79,12 +87,26 @@ describe('reportLines', () => {
       [bare, ''],
     ] as const) {
       const outcomes = [{ ...first, answer: { ...first.answer!, disasters: [d] } }, ...run.outcomes.slice(1)];
-      expect(reportLines({ ...run, outcomes })[0]!.disasters[0]!.instrument).toBe(words);
+      expect(reportLines({ ...run, outcomes }, NOTES)[0]!.disasters[0]!.instrument).toBe(words);
     }
   });
 
+  it('a line points at its note by number and never repeats it, however many rows need it', () => {
+    const first = listRun().outcomes[0]!;
+    const run = listRun({
+      table: { headers: ['Postcode'], rows: Array.from({ length: 5000 }, () => ['2480']) },
+      mapping: { postcode: 0, suburb: null, date: null },
+      outcomes: Array.from({ length: 5000 }, () => first),
+    });
+    const many = reportLines(run, instrumentNotes(run.outcomes));
+    expect(new Set(many.map((l) => l.disasters.map((d) => d.instrument).join()))).toEqual(
+      new Set(['State declaration (note 1)']),
+    );
+    expect(JSON.stringify(many)).not.toContain(STATE_NOTE);
+  });
+
   it('puts the practice’s other columns in only when asked, never the ones already said', () => {
-    const own = reportLines(listRun(), { includeOwnColumns: true });
+    const own = reportLines(listRun(), NOTES, { includeOwnColumns: true });
     expect(own[0]!.own).toEqual([
       { heading: 'Patient name', cell: 'Zoë Nguyễn' },
       { heading: 'Notes', cell: 'Says "hi", then, leaves' },
@@ -97,7 +119,7 @@ describe('reportLines', () => {
   it('says a row the run never reached was not checked', () => {
     const run = listRun({ outcomes: listRun().outcomes.slice(0, 2) });
     expect(
-      reportLines(run)
+      reportLines(run, NOTES)
         .slice(2)
         .map((l) => [l.row, l.verdict, l.reason]),
     ).toEqual([3, 4, 5, 6].map((row) => [row, 'Not checked', 'The check stopped before this row.']));
