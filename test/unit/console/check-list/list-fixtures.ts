@@ -139,3 +139,13 @@ export function listRun(overrides: Partial<ListRun> = {}): ListRun {
     ...overrides,
   };
 }
+
+/** A run of `count` rows, each the first row of listRun's (a NSW row covered by the State's own declaration). */
+export function sameRowsRun(count: number): ListRun {
+  const first = OUTCOMES[0]!;
+  return listRun({
+    table: { headers: ['Postcode'], rows: Array.from({ length: count }, () => ['2480']) },
+    mapping: { postcode: 0, suburb: null, date: null },
+    outcomes: Array.from({ length: count }, () => first),
+  });
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { instrumentNotes } from '../../../../console/src/pages/check-list/instrument-notes';
 import { periodWords, reportLines, stateCounts } from '../../../../console/src/pages/check-list/list-report-lines';
-import { listRun, NOTE, ROWS, STATE_NOTE } from './list-fixtures';
+import { listRun, sameRowsRun, NOTE, ROWS, STATE_NOTE } from './list-fixtures';
 
 /** The report's numbered instrument notes, as the report lists them above its lines. */
 const NOTES = instrumentNotes(listRun().outcomes);
@@ -92,12 +92,7 @@ describe('reportLines', () => {
   });
 
   it('a line points at its note by number and never repeats it, however many rows need it', () => {
-    const first = listRun().outcomes[0]!;
-    const run = listRun({
-      table: { headers: ['Postcode'], rows: Array.from({ length: 5000 }, () => ['2480']) },
-      mapping: { postcode: 0, suburb: null, date: null },
-      outcomes: Array.from({ length: 5000 }, () => first),
-    });
+    const run = sameRowsRun(5000);
     const many = reportLines(run, instrumentNotes(run.outcomes));
     expect(new Set(many.map((l) => l.disasters.map((d) => d.instrument).join()))).toEqual(
       new Set(['State declaration (note 1)']),

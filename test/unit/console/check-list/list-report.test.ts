@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ListReport } from '../../../../console/src/pages/check-list/ListReport';
-import { listRun, STATE_NOTE } from './list-fixtures';
+import { listRun, sameRowsRun, STATE_NOTE } from './list-fixtures';
 
 /** The printable report of `run` as HTML. */
 const reportHtml = (run = listRun()) =>
@@ -14,12 +14,7 @@ const escaped = (words: string) => words.replace(/'/g, '&#x27;');
 
 describe('ListReport', () => {
   it('says each instrument note once, numbered, after the rule and before the lines, which point at it by number', () => {
-    const first = listRun().outcomes[0]!;
-    const run = listRun({
-      table: { headers: ['Postcode'], rows: Array.from({ length: 1000 }, () => ['2480']) },
-      mapping: { postcode: 0, suburb: null, date: null },
-      outcomes: Array.from({ length: 1000 }, () => first),
-    });
+    const run = sameRowsRun(1000);
     const html = reportHtml(run);
     expect(occurrences(html, escaped(STATE_NOTE))).toBe(1);
     expect(occurrences(html, 'State declaration (note 1)')).toBe(1000);
