@@ -506,9 +506,9 @@ const CYCLE: [postcode: string, state: string][] = [
   ['', 'bad_row'],
 ];
 
-/** Scrolls the results box from top to bottom, two screens a frame; each frame's time, and every row drawn. */
-function scrollThrough(page: Page) {
-  return page.evaluate(async () => {
+/** Scrolls the results box from top to bottom, `screens` a frame; each frame's time, and every row drawn. */
+function scrollThrough(page: Page, screens = 2) {
+  return page.evaluate(async (screens) => {
     const box = document.querySelector<HTMLElement>('.list-results-scroll')!;
     const tasks = (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks;
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
@@ -523,7 +523,7 @@ function scrollThrough(page: Page) {
         states[tr.getAttribute('aria-rowindex')!] = tr.getAttribute('data-state') ?? '';
       }
       if (box.scrollTop + box.clientHeight >= box.scrollHeight - 1) break;
-      box.scrollTop += box.clientHeight * 2;
+      box.scrollTop += box.clientHeight * screens;
       await frame();
       const now = performance.now();
       frames.push(now - last);
@@ -540,7 +540,7 @@ function scrollThrough(page: Page) {
       longTasks: during.length,
       longestTaskMs: Math.max(0, ...during.map((t) => t.duration)),
     };
-  });
+  }, screens);
 }
 
 /** Milliseconds from a click on `name` to the next frame drawn after it (the results filtered or sorted anew). */
@@ -651,6 +651,75 @@ async function tabTo(page: Page, name: string, presses = 40): Promise<void> {
   throw new Error(`Tab never reached ${name}`);
 }
 
+/** How many pixels the results box scrolls sideways (0 or less: none). */
+const resultsOverflow = (page: Page) =>
+  page
+    .getByTestId('list-results')
+    .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+
+/**
+ * The result rows drawn, as a phone shows them: each cell's text as seen (a card's label, then its value), whether
+ * every cell lies whole inside the window's width, and whether the state sits on top beside the row's number.
+ */
+function cards(page: Page) {
+  return page.getByTestId('list-results').evaluate((table) => {
+    const width = document.documentElement.clientWidth;
+    return [...table.querySelectorAll('tbody tr.list-row')].map((tr) => {
+      const cells = [...tr.children] as HTMLElement[];
+      const [number, state, council] = cells.map((c) => c.getBoundingClientRect());
+      return {
+        state: tr.getAttribute('data-state'),
+        cells: cells.map((c) => c.innerText.trim()),
+        inside: cells.every((c) => {
+          const r = c.getBoundingClientRect();
+          return r.width > 0 && r.left >= 0 && r.right <= width;
+        }),
+        stateOnTop: state!.top === number!.top && state!.bottom <= council!.top,
+      };
+    });
+  });
+}
+
+/** Scrolls the results box to its end: the last card drawn, and whether it is seen whole in the box. */
+function lastCardAtTheBottom(page: Page) {
+  return page.getByTestId('list-results').evaluate((table) => {
+    const box = table.parentElement!;
+    box.scrollTop = box.scrollHeight;
+    const last = [...table.querySelectorAll<HTMLElement>('tbody tr.list-row')].at(-1)!;
+    const seen = box.getBoundingClientRect();
+    const card = last.getBoundingClientRect();
+    return {
+      row: last.querySelector<HTMLElement>('th')!.innerText.trim(),
+      inView: card.top >= seen.top && card.bottom <= seen.bottom + 1,
+    };
+  });
+}
+
+/**
+ * How Chromium's accessibility tree (what a screen reader is given) sees the results: a table of rows, column and row
+ * headers and cells, whatever the cards' display.
+ */
+async function tableRoles(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', {
+      nodeId: root.nodeId,
+      selector: '[data-testid="list-results"]',
+    });
+    const count = async (role: string) => (await cdp.send('Accessibility.queryAXTree', { nodeId, role })).nodes.length;
+    return {
+      table: await count('table'),
+      rows: await count('row'),
+      columnheaders: await count('columnheader'),
+      rowheaders: await count('rowheader'),
+      cells: await count('cell'),
+    };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 const SMALL_LIST = tsv([
   ['Patient', 'Postcode', 'Date'],
   ['Ann', '4000', '01/02/2025'],
@@ -699,7 +768,7 @@ describe('by keyboard alone, and on a phone', () => {
     expect(await pageProblems(w)).toEqual([]);
   });
 
-  it('at 390 px wide: nothing scrolls the page sideways; axe finds nothing serious, mapping and results', async () => {
+  it('at 390 px wide: each row a card read without scrolling sideways, still a table; every row reached; axe, keyboard', async () => {
     const w = await signedIn(MEMBER, PASSWORD, { width: 390, height: 844 });
     const { page } = w;
     const sideways = () =>
@@ -709,6 +778,52 @@ describe('by keyboard alone, and on a phone', () => {
     expect(await sideways()).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
     await checkRows(page, 2);
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    expect(await resultsOverflow(page)).toBeLessThanOrEqual(0);
+    const [ann, bob, cy] = await cards(page);
+    // Each value under its heading, the practice's own under theirs; the row's number and state on top.
+    expect(ann!.cells[0]).toBe('Row 1');
+    expect(ann!.cells.slice(2)).toEqual([
+      'Council area (LGA)\nBrisbane',
+      expect.stringMatching(/^Disasters\n/),
+      'Judged on\non 01/02/2025',
+      'Patient\nAnn',
+      'Postcode\n4000',
+      'Date\n01/02/2025',
+    ]);
+    expect(bob!.cells[4]).toBe('Judged on\ntoday');
+    expect(cy!.cells.slice(0, 3)).toEqual([
+      'Row 3',
+      '! Row could not be read\nNo postcode in this row',
+      'Council area (LGA)\n—',
+    ]);
+    for (const card of [ann, bob, cy]) expect(card).toMatchObject({ inside: true, stateOnTop: true });
+    expect(await tableRoles(page)).toEqual({ table: 1, rows: 4, columnheaders: 8, rowheaders: 3, cells: 21 });
+    expect(await seriousViolations(page)).toEqual([]);
+    // By keyboard: the filters, the sort and both downloads, each with its focus ring.
+    await page.getByRole('heading', { name: 'Results', exact: true }).focus();
+    for (const name of ['All rows: 3', 'Sort by', 'Download results (CSV)', 'Print or save as PDF']) {
+      await tabTo(page, name);
+      expect((await focused(page))?.visible, name).toBe(true);
+    }
+
+    // A longer list: the cards are taller than a table's rows, and every one is reached by scrolling to the last.
+    await main(page).getByRole('button', { name: 'Check another list' }).click();
+    const rows = Array.from({ length: 300 }, (_, i) => `Patient ${i + 1},${CYCLE[i % CYCLE.length]![0]}`);
+    await choose(page, 'day.csv', ['Name,Postcode', ...rows].join('\n'));
+    await checkRows(page, 240);
+    expect(await counts(page)).toEqual({ every: 300, all: 60, some: 60, none: 60, not_found: 60, bad_row: 60 });
+    const drawn = await cards(page);
+    for (const card of drawn) expect(card).toMatchObject({ inside: true, stateOnTop: true });
+    // Never a tick for a partly covered area: its own marker and words first.
+    const partly = drawn.find((c) => c.state === 'some')!;
+    expect(partly.cells[1]).toBe('◐ Partly covered — check the council area');
+    expect(partly.cells.join()).not.toContain('✓');
+    expect(await resultsOverflow(page)).toBeLessThanOrEqual(0);
+    const { states } = await scrollThrough(page, 1);
+    expect(Object.keys(states)).toHaveLength(300);
+    for (let i = 0; i < 300; i++) expect(states[String(i + 2)], `row ${i + 1}`).toBe(CYCLE[i % 5]![1]);
+    await expect.poll(() => lastCardAtTheBottom(page)).toEqual({ row: 'Row 300', inView: true });
     expect(await sideways()).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await pageProblems(w)).toEqual([]);

@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { ListTable, RowOutcome, RowState } from './list-model';
 import { countStates, sortedRows, type SortOrder } from './list-outcomes';
-import { rows as rowWords, STATE_ORDER, STATE_WORDS } from './list-words';
+import { RESULT_HEADINGS, rows as rowWords, STATE_ORDER, STATE_WORDS } from './list-words';
 import { ResultRow } from './ResultRow';
 import { instrumentNotes } from './instrument-notes';
 import { InstrumentNotes } from './InstrumentNotes';
@@ -19,11 +19,11 @@ const SORTS: { value: SortOrder; label: string }[] = [
  * they fit the results box in a desktop window (1280 px), so the day judged on is read without scrolling sideways.
  */
 const RESULT_COLUMNS: { name: string; width: number }[] = [
-  { name: 'Row', width: 4 },
-  { name: 'Result', width: 14 },
-  { name: 'Council area (LGA)', width: 11 },
-  { name: 'Disasters', width: 18 },
-  { name: 'Judged on', width: 7 },
+  { name: RESULT_HEADINGS.row, width: 4 },
+  { name: RESULT_HEADINGS.result, width: 14 },
+  { name: RESULT_HEADINGS.council, width: 11 },
+  { name: RESULT_HEADINGS.disasters, width: 18 },
+  { name: RESULT_HEADINGS.judged, width: 7 },
 ];
 /** Each of the practice's own columns. */
 const OWN_WIDTH = 10;
@@ -74,6 +74,26 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
   );
 }
 
+/** The headings row: the result columns, then the practice's own. */
+function Headings({ headers }: { headers: readonly string[] }) {
+  return (
+    <thead role="rowgroup">
+      <tr aria-rowindex={1} role="row">
+        {RESULT_COLUMNS.map((c) => (
+          <th scope="col" role="columnheader" key={c.name}>
+            {c.name}
+          </th>
+        ))}
+        {headers.map((h, i) => (
+          <th scope="col" role="columnheader" key={i}>
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 interface TableProps {
   table: ListTable;
   outcomes: readonly RowOutcome[];
@@ -112,12 +132,17 @@ function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
       aria-label="Results, one line per row of the list"
       tabIndex={0}
     >
-      {/* Fixed widths: the rows drawn change as it scrolls, and the columns must not change width with them. */}
+      {/*
+        Fixed widths: the rows drawn change as it scrolls, and the columns must not change width with them. A width the
+        stylesheet can set aside: on a phone each row is a card as wide as the box (check-list.css), and the roles are
+        explicit, since table parts not displayed as such may lose theirs.
+      */}
       <table
         className="list-results"
+        role="table"
         aria-rowcount={shown.length + 1}
         data-testid="list-results"
-        style={{ width: `${width}em` }}
+        style={{ '--list-results-width': `${width}em` } as CSSProperties}
       >
         <colgroup>
           {RESULT_COLUMNS.map((c) => (
@@ -127,21 +152,8 @@ function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
             <col key={i} style={{ width: `${OWN_WIDTH}em` }} />
           ))}
         </colgroup>
-        <thead>
-          <tr aria-rowindex={1}>
-            {RESULT_COLUMNS.map((c) => (
-              <th scope="col" key={c.name}>
-                {c.name}
-              </th>
-            ))}
-            {table.headers.map((h, i) => (
-              <th scope="col" key={i}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
+        <Headings headers={table.headers} />
+        <tbody role="rowgroup">
           {spacer(before)}
           {items.map((item) => {
             const index = shown[item.index]!;
@@ -150,6 +162,7 @@ function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
                 key={index}
                 index={index}
                 position={item.index}
+                headers={table.headers}
                 cells={table.rows[index]!}
                 outcome={outcomes[index]!}
                 notes={notes}

@@ -3,7 +3,7 @@ import { displayDate } from '../../../../ui/common/display-dates';
 import { coveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import type { CheckData } from '../../../../shared/api/check';
 import type { RowOutcome } from './list-model';
-import { STATE_WORDS } from './list-words';
+import { RESULT_HEADINGS, STATE_WORDS } from './list-words';
 import { instrumentReference } from './instrument-notes';
 
 /** The council areas of an answer; for a partly covered one, which are covered and which not. */
@@ -37,10 +37,24 @@ function Disasters({ answer, notes }: { answer: CheckData; notes: readonly strin
   );
 }
 
+/**
+ * A value's heading, shown beside it only where the row is laid out as a card (a phone: check-list.css); hidden from
+ * assistive technology, which names each cell by its column heading.
+ */
+function CardLabel({ children }: { children: string }) {
+  return (
+    <span className="list-card-label" aria-hidden="true">
+      {children}
+    </span>
+  );
+}
+
 interface ResultRowProps {
   /** The row's place in the list, and in the table as filtered and sorted (both 0-based). */
   index: number;
   position: number;
+  /** The list's own headings, which label the row's own cells in a card. */
+  headers: readonly string[];
   cells: readonly string[];
   outcome: RowOutcome;
   /** The list's instrument notes (instrumentNotes), which a disaster in force points at by number. */
@@ -49,15 +63,34 @@ interface ResultRowProps {
 }
 
 /** One row of the list beside its result: the state in words with its marker, the council areas, the disasters. */
-export const ResultRow = memo(function ResultRow({ index, position, cells, outcome, notes, measure }: ResultRowProps) {
+export const ResultRow = memo(function ResultRow({
+  index,
+  position,
+  headers,
+  cells,
+  outcome,
+  notes,
+  measure,
+}: ResultRowProps) {
   const { state, reason, note, question, answer } = outcome;
   const words = STATE_WORDS[state];
   const judged = answer ? (question?.date ? `on ${displayDate(question.date)}` : 'today') : '—';
   return (
     // aria-rowindex counts from the heading row (1), so a screen reader says where a row is among all that are shown.
-    <tr ref={measure} data-index={position} aria-rowindex={position + 2} data-state={state} className="list-row">
-      <th scope="row">{index + 1}</th>
-      <td>
+    // The roles are explicit: a phone lays the row out as a card (check-list.css), and a table part that is no longer
+    // displayed as one may lose its role.
+    <tr
+      ref={measure}
+      data-index={position}
+      aria-rowindex={position + 2}
+      data-state={state}
+      className="list-row"
+      role="row"
+    >
+      <th scope="row" role="rowheader">
+        <CardLabel>{RESULT_HEADINGS.row}</CardLabel> {index + 1}
+      </th>
+      <td role="cell">
         <span className={`list-state list-state-${state}`}>
           <span className="list-marker" aria-hidden="true">
             {words.marker}
@@ -67,11 +100,23 @@ export const ResultRow = memo(function ResultRow({ index, position, cells, outco
         {reason && <span className="list-reason">{reason}</span>}
         {note && <span className="list-note">{note}</span>}
       </td>
-      <td>{answer ? councilAreas(answer, state === 'some') : '—'}</td>
-      <td>{answer ? <Disasters answer={answer} notes={notes} /> : '—'}</td>
-      <td>{judged}</td>
+      <td role="cell">
+        <CardLabel>{RESULT_HEADINGS.council}</CardLabel>
+        {answer ? councilAreas(answer, state === 'some') : '—'}
+      </td>
+      <td role="cell">
+        <CardLabel>{RESULT_HEADINGS.disasters}</CardLabel>
+        {answer ? <Disasters answer={answer} notes={notes} /> : '—'}
+      </td>
+      <td role="cell">
+        <CardLabel>{RESULT_HEADINGS.judged}</CardLabel>
+        {judged}
+      </td>
       {cells.map((cell, i) => (
-        <td key={i}>{cell}</td>
+        <td key={i} role="cell">
+          <CardLabel>{headers[i] ?? ''}</CardLabel>
+          {cell}
+        </td>
       ))}
     </tr>
   );

@@ -13,6 +13,15 @@ export const STATE_WORDS: Record<RowState, { label: string; marker: string; shor
   not_checked: { label: 'Not checked', marker: '–', short: 'Not checked' },
 };
 
+/** The headings of the result columns, before the practice's own: the table's, and each card's labels on a phone. */
+export const RESULT_HEADINGS = {
+  row: 'Row',
+  result: 'Result',
+  council: 'Council area (LGA)',
+  disasters: 'Disasters',
+  judged: 'Judged on',
+} as const;
+
 /** The states in the order the page counts and sorts them: answers first, then what needs the practice's attention. */
 export const STATE_ORDER: readonly RowState[] = ['all', 'some', 'none', 'not_found', 'bad_row', 'not_checked'];
 

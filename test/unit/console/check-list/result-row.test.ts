@@ -8,11 +8,19 @@ import { brisbaneResult, partialGreenResult } from '../../extension/fixtures';
 
 /** One result row as the page draws it (inside a table body), as HTML. */
 function rowHtml(outcome: RowOutcome, cells: string[] = ['Jane Citizen', '4000'], notes: string[] = []): string {
-  const row = createElement(ResultRow, { index: 6, position: 2, cells, outcome, notes, measure: () => {} });
+  const headers = ['Patient', 'Postcode'];
+  const row = createElement(ResultRow, { index: 6, position: 2, headers, cells, outcome, notes, measure: () => {} });
   return renderToStaticMarkup(createElement('table', null, createElement('tbody', null, row)));
 }
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+/** A card's labels (shown only on a phone, hidden from assistive technology). */
+const CARD_LABEL = /<span class="list-card-label" aria-hidden="true">([^<]*)<\/span>/g;
+/** The row's text as a table reads it, without its card labels. */
+const text = (html: string) =>
+  html
+    .replace(CARD_LABEL, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 describe('ResultRow', () => {
   it('a covered row: its state in words, council area, each disaster with its reference, dates and instrument', () => {
@@ -61,6 +69,22 @@ describe('ResultRow', () => {
     expect(text(html)).toContain('◐ Partly covered — check the council area');
     expect(text(html)).toContain('Moreton Bay (not covered), Brisbane (covered)');
     expect(text(html)).toContain('on 10/03/2026');
+  });
+
+  it('keeps its table roles whatever its display, and labels each value for a card: the state first, unlabelled', () => {
+    const data = brisbaneResult('Flood').data as CheckData;
+    const html = rowHtml({ state: 'all', question: { postcode: '4000' }, judgedOn: '2026-03-10', answer: data });
+    expect(html).toMatch(/^<table><tbody><tr [^>]*role="row"><th scope="row" role="rowheader">/);
+    expect(html.match(/<td role="cell">/g)).toHaveLength(6);
+    expect([...html.matchAll(CARD_LABEL)].map((m) => m[1])).toEqual([
+      'Row',
+      'Council area (LGA)',
+      'Disasters',
+      'Judged on',
+      'Patient',
+      'Postcode',
+    ]);
+    expect(html).toMatch(/<td role="cell"><span class="list-state list-state-all">/);
   });
 
   it('a row not read or not checked: its reason and note, and no answer', () => {
