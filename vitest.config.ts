@@ -47,19 +47,62 @@ const SHARED_BACKEND_CONTRACT = [
   'test/integration/sso/oidc-two-instances.test.ts',
 ];
 
+/**
+ * Integration tests that stop, stall or kill what a server depends on (PostgreSQL, Redis, its own process, its files)
+ * or that hold a server to a real deadline. They run one at a time after the rest, as the browser tests do, so a
+ * deadline they assert is never shared with another file's load; every other node file runs two at a time.
+ */
+const ALONE = [
+  'test/integration/audit/audit-with-its-change.test.ts',
+  'test/integration/auth/shared-login-throttle.test.ts',
+  'test/integration/auth/shared-sessions.test.ts',
+  'test/integration/postgres/correspondence-cache.test.ts',
+  'test/integration/process/stop-deadline.test.ts',
+  'test/integration/process/npm-start-signals.test.ts',
+  'test/integration/process/server-process.test.ts',
+  'test/integration/rate-limit/data-epoch.test.ts',
+  'test/integration/rate-limit/redis-counter.test.ts',
+  'test/integration/rate-limit/reply-deadlines.test.ts',
+  'test/integration/scale-out/database-outage.test.ts',
+  'test/integration/scale-out/two-instances.test.ts',
+  'test/integration/scale-out/data-epoch.test.ts',
+  'test/integration/sessions/redis-session-store.test.ts',
+  'test/integration/signup/signup-redis-outage.test.ts',
+  'test/integration/http/timeouts.test.ts',
+  'test/integration/storage/server-kill-during-writes.test.ts',
+  'test/integration/storage/lock-crash-points.test.ts',
+  'test/integration/storage/crash-recovery.test.ts',
+];
+
+/** Two files at once where files do not disturb each other: most of their time is spent waiting on servers. */
+const NODE_WORKERS = 2;
+
 export default defineConfig({
   test: {
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', maxWorkers: NODE_WORKERS },
       },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: ALONE,
           environment: 'node',
+          maxWorkers: NODE_WORKERS,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-alone',
+          include: ALONE,
+          environment: 'node',
+          fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -73,6 +116,7 @@ export default defineConfig({
           include: SHARED_BACKEND_CONTRACT,
           environment: 'node',
           env: { DTE_TEST_BACKEND: 'shared' },
+          maxWorkers: NODE_WORKERS,
           globalSetup: ['test/helpers/shared-backends-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

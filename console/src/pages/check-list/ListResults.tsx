@@ -107,6 +107,9 @@ interface TableProps {
  * technology how many rows there are and where each drawn one stands (aria-rowcount, aria-rowindex); spacer rows
  * keep the scroll height of the rows not drawn.
  */
+/** The results box's width at or under which its rows are laid out as cards (check-list.css's container query). */
+const CARD_WIDTH_PX = 600;
+
 function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   // The console has no React Compiler, so the virtualizer's unmemoisable functions are used as TanStack documents.
@@ -114,7 +117,10 @@ function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
   const virtualizer = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 64,
+    // A row is a line on a wide box and a card on a narrow one (check-list.css): a guess near the truth keeps the
+    // scrollbar steady before rows are measured.
+    estimateSize: () =>
+      (scroller.current?.clientWidth ?? Infinity) <= CARD_WIDTH_PX ? 200 + 32 * table.headers.length : 64,
     overscan: 8,
   });
   // Another filter or order starts at the top: the rows in view before are not the first of the new ones.
