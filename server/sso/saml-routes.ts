@@ -170,14 +170,13 @@ function finishRoute(deps: SamlFinishDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.samlFinish, status: 303 },
     summary: 'Signs in the browser that started a SAML sign-in, with the response the ACS accepted; 303 to the console',
     description:
-      'Where the ACS sends the browser with a one-time ticket (1 minute) for the response it accepted. Signs in only the browser that started the sign-in (the `dte.sso` cookie the start set, cleared here): the cookie session as a password sign-in sets it, and 303 to the return path. Refused (a ticket unknown, expired or used, another browser): 303 to `/console/?sso_error=sso_failed`, audited.',
+      'Where the ACS sends the browser with a one-time ticket (1 minute) for the response it accepted. Signs in only the browser that started the sign-in (the `dte.sso` cookie the start set, cleared once signed in): the cookie session as a password sign-in sets it, and 303 to the return path. Refused (a ticket unknown, expired or used, another browser): 303 to `/console/?sso_error=sso_failed`, audited.',
     security: NO_AUTH,
     ok: {
       description: 'Signed in (sets `dte.sid`), or refused: redirect to the console (`?sso_error=<code>` when refused)',
       headers: { Location: { schema: { type: 'string' } } },
     },
     handle: async ({ query: { ticket } }, req, res) => {
-      unbindBrowser(req, res);
       const result = ticket ? await flows.take(ticket) : undefined;
       if (result?.kind !== 'saml_result') {
         return refuse(deps, req, res, {
@@ -210,6 +209,7 @@ function finishRoute(deps: SamlFinishDeps): Route {
         if (!code?.success) throw err;
         return seeOther(res, refusedTo(code.data));
       }
+      unbindBrowser(req, res);
       seeOther(res, result.returnTo);
     },
   });

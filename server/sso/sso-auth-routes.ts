@@ -16,7 +16,7 @@ import { promisify, startSession } from '../auth/session-view';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { OIDC_FLOW_TTL_MS, type OidcProtocol } from './oidc-protocol';
 import { SAML_FLOW_TTL_MS } from './saml-protocol';
-import { bindBrowser, isBoundBrowser, newBinding, unbindBrowser } from './sso-binding';
+import { bindBrowser, browserBinding, isBoundBrowser, unbindBrowser } from './sso-binding';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoProtocol } from './sso-protocol';
 import { SsoRefusal, type SsoSignInService } from './sso-sign-in';
@@ -104,7 +104,7 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.start, status: 302 },
     summary: "Sends the browser to the organisation's identity provider",
     description:
-      'For a browser (the sign-in page\'s "Continue with …"): 302 to the provider of the organisation that claims the address\'s domain, which comes back to the callback (OpenID Connect) or the ACS (SAML). Sets the `dte.sso` cookie (10 minutes, httpOnly, SameSite=Lax, path /api/v1/auth/sso) that binds the sign-in to this browser. A refusal sends a browser to `/console/?sso_error=<code>`; a client that asks for JSON only (`Accept: application/json`) gets the error envelope instead. Starts are limited per address and per client address (429 with Retry-After).',
+      'For a browser (the sign-in page\'s "Continue with …"): 302 to the provider of the organisation that claims the address\'s domain, which comes back to the callback (OpenID Connect) or the ACS (SAML). Sets the `dte.sso` cookie (10 minutes, httpOnly, SameSite=Lax, path /api/v1/auth/sso) that binds the sign-in to this browser (a browser that holds one from a sign-in started in another tab keeps its value, so both can finish). A refusal sends a browser to `/console/?sso_error=<code>`; a client that asks for JSON only (`Accept: application/json`) gets the error envelope instead. Starts are limited per address and per client address (429 with Retry-After).',
     security: NO_AUTH,
     ok: {
       description: "Redirect to the identity provider's sign-in",
@@ -126,7 +126,7 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
       try {
         const connection = await directory.forDomain(domainOf(email));
         if (!connection) throw new SsoRefusal('sso_domain_not_claimed');
-        const binding = newBinding();
+        const binding = browserBinding(req);
         const location = await protocolOf(protocols, connection).begin(
           connection,
           return_to ?? DEFAULT_RETURN,
@@ -154,7 +154,7 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.callback, status: 303 },
     summary: 'The OpenID Connect redirect URI: signs in, then back to the console',
     description:
-      "Where Microsoft, Google or the organisation's OpenID Connect provider sends the browser back. The `state` names a sign-in started here (used once, on any instance), in this browser (the `dte.sso` cookie the start set, cleared here; another browser is refused `sso_failed` and the code is not redeemed); the code is exchanged and the ID token checked (signature, issuer, audience, expiry, nonce; Microsoft's tenant, Google's domain; a verified address in a claimed domain). Success: the session cookie, as a password sign-in sets it, and 303 to the console. Refused: 303 to `/console/?sso_error=<code>`, audited with the reason. Callbacks are limited per client address (429 with Retry-After).",
+      "Where Microsoft, Google or the organisation's OpenID Connect provider sends the browser back. The `state` names a sign-in started here (used once, on any instance), in this browser (the `dte.sso` cookie the start set, cleared once signed in; another browser is refused `sso_failed` and the code is not redeemed); the code is exchanged and the ID token checked (signature, issuer, audience, expiry, nonce; Microsoft's tenant, Google's domain; a verified address in a claimed domain). Success: the session cookie, as a password sign-in sets it, and 303 to the console. Refused: 303 to `/console/?sso_error=<code>`, audited with the reason. Callbacks are limited per client address (429 with Retry-After).",
     security: NO_AUTH,
     ok: {
       description: 'Signed in (sets `dte.sid`), or refused: redirect to the console (`?sso_error=<code>` when refused)',
@@ -163,8 +163,6 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
     responses: { 429: errorResponse('rate_limited: too many callbacks from this address; wait Retry-After seconds') },
     handle: async ({ query }, req, res) => {
       res.set('Cache-Control', 'no-store');
-      // The flow is answered now, whatever comes of it: its binding is no use to the browser any more.
-      unbindBrowser(req, res);
       await counted(deps.callbacks, query.state ?? clientAddress(req), req);
       const ip = clientAddress(req);
       const url = req.originalUrl;
@@ -180,6 +178,7 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
           start: (account) => startSession(req, account.id),
           end: () => promisify((done) => req.session.destroy(done)),
         });
+        unbindBrowser(req, res);
         res.redirect(303, returnTo);
       } catch (err) {
         if (!(err instanceof SsoRefusal)) throw err;

@@ -16,9 +16,18 @@ const ATTRIBUTES = { path: '/api/v1/auth/sso', httpOnly: true, sameSite: 'lax' }
 
 const hashOf = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-/** A new binding: the cookie's random value (32 bytes), and its hash, which is all the flow keeps. */
-export function newBinding(): { value: string; hash: string } {
-  const value = randomBytes(32).toString('base64url');
+/** What this service puts in the cookie: 32 random bytes, base64url. */
+const BINDING_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The browser's binding: the one it holds from a sign-in started in another tab, else a new random value (32 bytes);
+ * and its hash, which is all the flow keeps. Reusing it lets two sign-ins started in two tabs both finish — a new
+ * value would replace the first tab's. A value someone planted in the cookie gains nothing from reuse: the cookie is
+ * all the check compares, whether or not the start renews it.
+ */
+export function browserBinding(req: Request): { value: string; hash: string } {
+  const held = cookieValue(req, SSO_BINDING_COOKIE);
+  const value = held !== undefined && BINDING_VALUE.test(held) ? held : randomBytes(32).toString('base64url');
   return { value, hash: hashOf(value) };
 }
 
@@ -36,7 +45,10 @@ export function isBoundBrowser(req: Request, binding: string): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Drops the binding: a flow is answered once, whatever the outcome. */
+/**
+ * Drops the binding once the browser is signed in: nothing is left for it to bind. A refused answer keeps it, so a
+ * sign-in still under way in another tab can finish; it lapses with the flows it was set for.
+ */
 export function unbindBrowser(req: Request, res: Response): void {
   res.clearCookie(SSO_BINDING_COOKIE, { ...ATTRIBUTES, secure: req.secure });
 }

@@ -181,12 +181,13 @@ describe('single sign-on with OpenID Connect', () => {
     );
     // …then has another person's browser open the callback: one without a binding, one bound to its own sign-in.
     const victim = new SessionClient(server.url);
-    await startAt(victim, `victim@${org.domain}`);
+    const victimsOwn = await startAt(victim, `victim@${org.domain}`);
     const redeemed = idpA.tokenRequests;
     const answer = await callbackOn(victim, callback);
     expect(answer.headers.get('location')).toBe(refusedTo('sso_failed'));
     expect(await signedInAs(victim)).toBeNull();
-    expect(victim.jar.get('dte.sso')).toBeUndefined();
+    // A refusal leaves the browser's binding: its own sign-in is still under way.
+    expect(victim.jar.get('dte.sso')).toBeDefined();
     expect(idpA.tokenRequests).toBe(redeemed);
     expect(await lastEvent(server, org.organisationId)).toMatchObject({
       event: 'sso_sign_in_refused',
@@ -202,6 +203,29 @@ describe('single sign-on with OpenID Connect', () => {
     expect((await callbackOn(bare, other)).headers.get('location')).toBe(refusedTo('sso_failed'));
     expect(await signedInAs(bare)).toBeNull();
     expect(idpA.tokenRequests).toBe(redeemed);
+    // The victim's own sign-in, finished after the refusal, signs the victim in.
+    const own = await callbackOn(
+      victim,
+      await signInAtIdp(victimsOwn, personAt(idpA, { email: `victim@${org.domain}` })),
+    );
+    expect(own.headers.get('location')).toBe('/console/');
+    expect(await signedInAs(victim)).toBe(`victim@${org.domain}`);
+  });
+
+  it('two sign-ins started in two tabs of one browser: the first one finished signs in (the second start kept its binding)', async () => {
+    const org = await ssoPractice(server, oidcConnection(idpA), { idp: idpA });
+    const email = `two.tabs@${org.domain}`;
+    const browser = new SessionClient(server.url);
+    const first = await startAt(browser, email);
+    const binding = browser.jar.get('dte.sso')!.value;
+    const second = await startAt(browser, email);
+    expect(browser.jar.get('dte.sso')!.value).toBe(binding);
+    expect(new URL(second).searchParams.get('state')).not.toBe(new URL(first).searchParams.get('state'));
+    const answer = await callbackOn(browser, await signInAtIdp(first, personAt(idpA, { email })));
+    expect(answer.headers.get('location')).toBe('/console/');
+    expect(await signedInAs(browser)).toBe(email);
+    // Signed in: the binding is dropped, and the other tab's sign-in has nothing left to finish in this browser.
+    expect(browser.jar.get('dte.sso')).toBeUndefined();
   });
 
   it('refuses a code from another provider where our client ID is registered too (another audience, issuer)', async () => {
