@@ -6,6 +6,7 @@ import { declarationInstrument } from '../../shared/eligibility/instrument';
 import { compareAgrn, isActive } from '../../shared/eligibility/status';
 import { ContractError } from '../contract-error';
 import type { DeclarationRepository } from '../declarations/declaration-repository';
+import { decodeCursor, encodeCursor } from './page-cursor';
 
 /** A declaration as the tools describe it, judged on `today`. */
 export function declarationSummary(declaration: Declaration, today: string): DeclarationSummary {
@@ -43,20 +44,15 @@ export interface DeclarationFilter {
   cursor?: string;
 }
 
-function encodeCursor({ start_date, agrn }: Position): string {
-  return Buffer.from(JSON.stringify([start_date, agrn])).toString('base64url');
+function cursorAfter({ start_date, agrn }: Position): string {
+  return encodeCursor([start_date, agrn]);
 }
 
-/** The position a cursor names; invalid_cursor for anything this server did not hand out. */
-function decodeCursor(cursor: string): Position {
-  let position: unknown;
-  try {
-    position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new ContractError('invalid_cursor');
-  }
-  if (!Array.isArray(position) || position.length !== 2) throw new ContractError('invalid_cursor');
-  const [start_date, agrn] = position as unknown[];
+/** The position a cursor of list_declarations names; invalid_cursor for anything this server did not hand out. */
+function positionOf(cursor: string): Position {
+  const position = decodeCursor(cursor);
+  if (position.length !== 2) throw new ContractError('invalid_cursor');
+  const [start_date, agrn] = position;
   if (typeof start_date !== 'string' || !isCalendarDate(start_date)) throw new ContractError('invalid_cursor');
   if (typeof agrn !== 'string' || !/^[0-9]{1,20}$/.test(agrn)) throw new ContractError('invalid_cursor');
   return { start_date, agrn };
@@ -80,7 +76,7 @@ export class DeclarationPages {
   constructor(private readonly declarations: Pick<DeclarationRepository, 'version' | 'all'>) {}
 
   page(filter: DeclarationFilter): { declarations: Declaration[]; nextCursor: string | null } {
-    const after = filter.cursor === undefined ? null : decodeCursor(filter.cursor);
+    const after = filter.cursor === undefined ? null : positionOf(filter.cursor);
     const page: Declaration[] = [];
     for (const declaration of this.newestFirst()) {
       if (after && newestFirst(declaration, after) <= 0) continue;
@@ -88,7 +84,7 @@ export class DeclarationPages {
       if (filter.activeOn !== undefined && !isActive(declaration, filter.activeOn)) continue;
       if (filter.lga !== undefined && !namesLga(declaration, filter.lga)) continue;
       // One more than a page: another page follows.
-      if (page.length === MAX_DECLARATIONS_PAGE) return { declarations: page, nextCursor: encodeCursor(page.at(-1)!) };
+      if (page.length === MAX_DECLARATIONS_PAGE) return { declarations: page, nextCursor: cursorAfter(page.at(-1)!) };
       page.push(declaration);
     }
     return { declarations: page, nextCursor: null };

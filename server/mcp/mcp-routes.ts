@@ -1,18 +1,19 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { API_ERRORS } from '../../shared/api/errors';
+import { DEFAULT_RATE_LIMIT } from '../../shared/api/keys';
 import { JsonRpcResponse, MCP_ENDPOINTS, MCP_PATH } from '../../shared/api/mcp';
 import { ContractError } from '../contract-error';
 import { errorResponse, jsonResponse, MCP_AUTH } from '../http/openapi-registry';
 import { defineRoute, type Route } from '../http/route';
 import { identifyApiKey, xApiKey, type ApiKeyGateDeps, type KeyOf } from '../keys/require-api-key';
 import type { OriginPolicy } from '../sessions/origin-policy';
+import { jsonRpcRefusal } from './json-rpc-refusal';
+import { MAX_MCP_BODY_BYTES } from './mcp-body';
 import { mcpServerFor } from './mcp-server';
 import type { McpTool } from './mcp-tools';
+import { limitProtocolMessages, PROTOCOL_MESSAGES_PER_CALL } from './protocol-limit';
 import type { ToolCallDeps } from './tool-call';
-
-/** The largest JSON-RPC body read: a tool call is a few hundred bytes; a batch of them stays far below this. */
-export const MAX_MCP_BODY_BYTES = 64 * 1024;
 
 /** The realm of the Bearer challenge (RFC 6750 §3). */
 const REALM = 'mcp';
@@ -29,11 +30,6 @@ export const bearerOrApiKey: KeyOf = (req) => {
   return xApiKey(req) ?? (authorization === undefined ? undefined : '');
 };
 
-/** A JSON-RPC error with no id: what the transport spec has a server answer an HTTP request it refuses with. */
-function jsonRpcRefusal(res: Response, status: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-}
-
 /**
  * DNS rebinding (the transport spec: "Servers MUST validate the Origin header"): a request a web page sends carries
  * its Origin, which must then be this service's own (PUBLIC_URL, or where it listens) or the extension's. MCP clients
@@ -45,7 +41,7 @@ export function mcpOriginGuard(origins: OriginPolicy): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined || origins.isAllowed(origin, req)) return next();
-    jsonRpcRefusal(res, 403, API_ERRORS.forbidden_origin.message);
+    jsonRpcRefusal(res, new ContractError('forbidden_origin'));
   };
 }
 
@@ -105,7 +101,8 @@ export interface McpRoutesDeps extends Pick<ApiKeyGateDeps, 'keys' | 'clock' | '
 /**
  * POST /mcp: the service as an MCP server (Streamable HTTP, stateless) for AI assistants, on the API key. The key
  * opens the door; each tool call is then counted on the key's rate limit and in usage (tool-call.ts), while the
- * protocol's own messages (initialize, tools/list, ping, notifications) are not: a client sends them on its own.
+ * protocol's own messages (initialize, tools/list, ping, notifications), which a client sends on its own, are counted
+ * apart on a larger allowance of the key's (protocol-limit.ts) and not in usage.
  */
 export function mcpRoutes(deps: McpRoutesDeps): Route[] {
   const { keys, clock } = deps;
@@ -114,7 +111,9 @@ export function mcpRoutes(deps: McpRoutesDeps): Route[] {
       endpoint: MCP_ENDPOINTS.call,
       summary: 'The service as an MCP server for AI assistants (Model Context Protocol, Streamable HTTP)',
       description:
-        'JSON-RPC 2.0 messages of the Model Context Protocol (initialize, tools/list, tools/call …), stateless: no session, any instance answers. Tools: check_postcode, get_declaration, list_declarations, find_postcodes, get_catchment_status, list_alerts. The API key as `Authorization: Bearer <key>` (or `x-api-key`). Each tools/call counts one request against the key\'s rate limit, shared with the REST API, and appears in usage as "AI assistant (MCP)"; a refused call is a tool result with `isError: true` and the REST API\'s message. `Accept` must list application/json and text/event-stream; the answer is application/json.',
+        'JSON-RPC 2.0 messages of the Model Context Protocol (initialize, tools/list, tools/call …), stateless: no session, any instance answers. Tools: check_postcode, get_declaration, list_declarations, find_postcodes, get_catchment_status, list_alerts. The API key as `Authorization: Bearer <key>` (or `x-api-key`). Each tools/call counts one request against the key\'s rate limit, shared with the REST API, and appears in usage as "AI assistant (MCP)"; a refused call is a tool result with `isError: true` and the REST API\'s message. ' +
+        `The other messages (initialize, tools/list, ping, notifications) count apart, ${PROTOCOL_MESSAGES_PER_CALL} times the key's rate limit a minute (${PROTOCOL_MESSAGES_PER_CALL * DEFAULT_RATE_LIMIT} by default); over it the whole request is refused 429 with Retry-After, as a JSON-RPC error. ` +
+        '`Accept` must list application/json and text/event-stream; the answer is application/json.',
       security: MCP_AUTH,
       bodyLimitBytes: MAX_MCP_BODY_BYTES,
       ok: 'The JSON-RPC response (202 with no body when the request held only notifications)',
@@ -126,12 +125,15 @@ export function mcpRoutes(deps: McpRoutesDeps): Route[] {
         406: jsonResponse(JsonRpcResponse, 'Accept does not list application/json and text/event-stream'),
         413: jsonResponse(JsonRpcResponse, 'Body over 64 kB'),
         415: jsonResponse(JsonRpcResponse, 'Content-Type is not application/json'),
-        429: errorResponse('Without a valid key: over the limit of the address; wait Retry-After seconds'),
+        429: errorResponse(
+          "Without a valid key: over the limit of the address. With one, as a JSON-RPC error: over the key's allowance of protocol messages. Wait Retry-After seconds",
+        ),
       },
       handlers: [
         mcpOriginGuard(deps.origins),
         identifyApiKey(keys, clock, null, bearerOrApiKey),
         ...refuseWithoutKey(deps),
+        limitProtocolMessages(deps.rateLimitCounter, clock),
         serveMcp(deps.tools, deps),
       ],
     }),
@@ -152,6 +154,6 @@ export function mountMcp(
   for (const route of routes) app.post(route.endpoint.path, ...before, ...route.handlers);
   app.all(MCP_PATH, mcpOriginGuard(origins), (_req, res) => {
     res.setHeader('Allow', 'POST');
-    jsonRpcRefusal(res, 405, API_ERRORS.method_not_allowed.message);
+    jsonRpcRefusal(res, new ContractError('method_not_allowed'));
   });
 }

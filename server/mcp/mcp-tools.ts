@@ -14,6 +14,7 @@ import {
   ListAlertsResult,
   ListDeclarationsArguments,
   ListDeclarationsResult,
+  MAX_CATCHMENT_PAGE,
   MAX_DECLARATIONS_PAGE,
 } from '../../shared/api/mcp';
 import { plainText } from '../../shared/api/text-fields';
@@ -32,6 +33,7 @@ import {
   declarationWords,
   postcodesWords,
 } from './tool-words';
+import { catchmentPage } from './catchment-pages';
 import { declarationSummary, type DeclarationPages } from './declaration-views';
 import type { ToolAnswer } from './tool-call';
 
@@ -183,14 +185,22 @@ function organisationTools({ declarations, catchments, alerts }: McpToolDeps): M
       name: 'get_catchment_status',
       title: "The practice's catchment postcodes and their status",
       description:
-        "The catchment of the organisation that owns the API key (the postcodes its patients come from, set in the console): each postcode's status now (green, amber, red, unknown), its council areas and the active disasters (AGRN) covering it, with counts by status. " +
+        `The catchment of the organisation that owns the API key (the postcodes its patients come from, set in the console): counts by status over the whole catchment, and a page of at most ${MAX_CATCHMENT_PAGE} postcodes in ascending order, each with its status now (green, amber, red, unknown), its council areas (LGAs), which of them are covered, and the active disasters (AGRN) covering it. Ask for one status (eligible, partly_covered, not_eligible, unknown) to list only those. When next_cursor is not null, call again with it as cursor and the same status for the next page; each page is one call on the rate limit. ` +
         NOT_ADVICE,
       inputSchema: CatchmentStatusArguments,
       outputSchema: CatchmentStatusResult,
-      answer: async (_args, now, caller) => {
+      answer: async ({ status = 'all', cursor }, now, caller) => {
         const metadata = metadataOf(declarations, now);
-        const data = await catchments.view(caller.subscriptionId, metadata.checked_date);
-        return { structured: { data, metadata }, text: catchmentWords(data, metadata) };
+        const catchment = await catchments.view(caller.subscriptionId, metadata.checked_date);
+        const page = catchmentPage(catchment, status, cursor);
+        const structured = {
+          data: { ...catchment, postcodes: page.postcodes },
+          status,
+          matching: page.matching,
+          next_cursor: page.nextCursor,
+          metadata,
+        };
+        return { structured, text: catchmentWords(structured, page.first) };
       },
     }),
     defineTool({

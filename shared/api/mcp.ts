@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AlertsData, AlertsQuery } from './alerts';
-import { CatchmentData } from './catchment';
+import { CatchmentData, CatchmentPostcode, CatchmentSummary } from './catchment';
 import { CheckData, CheckRequest, DataMetadata, Instrument, Postcode } from './check';
 import { API_ERRORS } from './errors';
 import { endpoint } from './endpoint';
@@ -21,6 +21,12 @@ export const MCP_PATH = '/mcp';
 
 /** The most declarations one page of list_declarations holds. */
 export const MAX_DECLARATIONS_PAGE = 50;
+
+/**
+ * The most postcodes one page of get_catchment_status holds: a catchment may have 5,000, hundreds of kB that would
+ * swamp a model's context in one answer; 100 rows are some 30 kB.
+ */
+export const MAX_CATCHMENT_PAGE = 100;
 
 /** A string argument whose wrong JSON type is refused with the REST API's message for that field. */
 const stringArgument = (message: string) => z.string({ error: message });
@@ -118,10 +124,47 @@ export const FindPostcodesResult = z.object({
 });
 export type FindPostcodesResult = z.infer<typeof FindPostcodesResult>;
 
-/** get_catchment_status takes nothing: the catchment is the key's organisation's. */
-export const CatchmentStatusArguments = z.object({});
+/**
+ * Which of the catchment's postcodes get_catchment_status lists, in words a practice manager uses. `eligible` counts
+ * a partly covered postcode too (it is eligible for the patients of its covered council areas), so the two overlap.
+ */
+export const CatchmentStatusFilter = z.enum(['all', 'eligible', 'partly_covered', 'not_eligible', 'unknown']).meta({
+  description:
+    "Which postcodes to list (default all): eligible = an active disaster declaration covers all or part of it (green or amber; partly covered ones included); partly_covered = eligible only in some of its council areas (LGAs), so the patient's council area decides; not_eligible = no active declaration covers it (red); unknown = its council area cannot be told from the data, so no declaration can be tied to it",
+});
+export type CatchmentStatusFilter = z.infer<typeof CatchmentStatusFilter>;
 
-export const CatchmentStatusResult = z.object({ data: CatchmentData, metadata: DataMetadata });
+/** The catchment is the key's organisation's: the arguments only choose which of its postcodes, and the page. */
+export const CatchmentStatusArguments = z.object({
+  status: CatchmentStatusFilter.optional(),
+  cursor: stringArgument(API_ERRORS.invalid_cursor.message).optional().meta({
+    description:
+      "The previous page's next_cursor, as it was given, with the same status; absent: the first page. The next page starts after the last postcode given, so none is skipped or repeated while the list stays the same",
+  }),
+});
+export type CatchmentStatusArguments = z.infer<typeof CatchmentStatusArguments>;
+
+/** One page of the catchment: the REST answer's shape, its postcodes cut to the page and its counts over them all. */
+export const CatchmentStatusResult = z.object({
+  data: CatchmentData.extend({
+    summary: CatchmentSummary.meta({
+      description:
+        'Postcodes by status_color over the WHOLE catchment, whatever the status asked for and the page (the same on every page)',
+    }),
+    postcodes: z.array(CatchmentPostcode).meta({
+      description: `This page's postcodes of the status asked for, in ascending postcode order, at most ${MAX_CATCHMENT_PAGE}`,
+    }),
+  }),
+  status: CatchmentStatusFilter,
+  matching: z.number().int().nonnegative().meta({
+    description: 'How many postcodes of the whole catchment have the status asked for, on all pages together',
+  }),
+  next_cursor: z.string().nullable().meta({
+    description:
+      'Pass as cursor (with the same status) for the next page; null: this is the last. If data.updated_at differs between pages, the list was changed in between: page again from the start for one consistent list',
+  }),
+  metadata: DataMetadata,
+});
 export type CatchmentStatusResult = z.infer<typeof CatchmentStatusResult>;
 
 export const ListAlertsArguments = z.object({

@@ -3,12 +3,45 @@ import { successEnvelope } from '../../../shared/api/envelope';
 import { CheckPostcodeResult } from '../../../shared/api/mcp';
 import { UsageData } from '../../../shared/api/usage';
 import { testBackend } from '../../helpers/shared-backends';
-import { bearer, callTool, connectMcp, textOf } from '../../helpers/mcp-client';
+import { bearer, callTool, connectMcp, postMcp, textOf } from '../../helpers/mcp-client';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
 import { tempDir } from '../../helpers/temp-dir';
 import { json, SessionClient } from '../auth/session-client';
 
 const RATE_LIMITED = /^Rate limit exceeded: wait (\d+) seconds, then call again\.$/;
+
+const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+const CHECK = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'check_postcode', arguments: { postcode: '4000' } },
+});
+
+/** `count` raw POST /mcp of `body`, `flight` at a time: the HTTP status of each, and its JSON body. */
+async function postMany(url: string, body: string, headers: Record<string, string>, count: number, flight = 25) {
+  const answers: { status: number; body: unknown; retryAfter: string | null }[] = [];
+  for (let sent = 0; sent < count; sent += flight) {
+    const batch = Array.from({ length: Math.min(flight, count - sent) }, async () => {
+      const res = await postMcp(url, body, headers);
+      return {
+        status: res.status,
+        body: res.status === 202 ? null : await res.json(),
+        retryAfter: res.headers.get('retry-after'),
+      };
+    });
+    answers.push(...(await Promise.all(batch)));
+  }
+  return answers;
+}
+
+/** What a request over the key's allowance of protocol messages is answered: the transport's own JSON-RPC error. */
+function expectProtocolRefusal(answer: { status: number; body: unknown; retryAfter: string | null }) {
+  expect(answer.status).toBe(429);
+  expect(answer.body).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Rate limit exceeded' }, id: null });
+  expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
+}
 
 async function usageToday(server: TestServer, email: string, password: string) {
   const owner = new SessionClient(server.url);
@@ -74,6 +107,34 @@ describe('POST /mcp: one rate limit with the REST API, and usage of its own', ()
     ]);
   });
 
+  it("600 protocol messages a minute at the default limit, counted apart: over them 429, and the key's 100 calls untouched", async () => {
+    const clinic = await seedAccount(server.runtime);
+    const key = bearer(clinic.apiKey!);
+    const listed = await postMany(server.url, LIST, key, 600);
+    expect(listed.filter((a) => a.status === 200)).toHaveLength(600);
+    const others = [
+      LIST,
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify([JSON.parse(LIST), JSON.parse(CHECK)]),
+      'not json',
+    ];
+    for (const body of others) expectProtocolRefusal((await postMany(server.url, body, key, 1))[0]!);
+    await expect(connectMcp(server.url, key)).rejects.toThrow(/Rate limit exceeded/);
+
+    // The calls' own budget is whole: 100 tool calls answered, the 101st refused in words, the REST check too.
+    const calls = await postMany(server.url, CHECK, key, 100);
+    for (const call of calls) {
+      expect(call.status).toBe(200);
+      expect((call.body as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+    }
+    const [over] = await postMany(server.url, CHECK, key, 1);
+    const refused = (over!.body as { result: { isError: boolean; content: { text: string }[] } }).result;
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(RATE_LIMITED);
+    expect((await checkPostcode(server, clinic.apiKey!, { postcode: '4000' })).status).toBe(429);
+  });
+
   it('a caller without a valid key is counted against its address before the 401, as at the REST check', async () => {
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
@@ -119,6 +180,17 @@ describe.skipIf(testBackend() === 'json')('POST /mcp on two instances sharing Po
         await client.close();
       }
       expect(turn).toBeGreaterThan(14);
+      // The protocol's messages are counted once across instances too: 6 × 10 a minute for a key of 10, exactly.
+      const flooder = bearer((await seedAccount(a.runtime, { rateLimit: 10 })).apiKey!);
+      const flood = await Promise.all(
+        Array.from({ length: 70 }, async (_, i) => {
+          const res = await postMcp([a, b][i % 2]!.url, LIST, flooder);
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      expect(flood.filter((status) => status === 200)).toHaveLength(60);
+      expect(flood.filter((status) => status === 429)).toHaveLength(10);
       await Promise.all([a.runtime.usage.flush(), b.runtime.usage.flush()]);
       const day = await usageToday(b, clinic.email, clinic.password);
       expect(day.keys).toEqual([

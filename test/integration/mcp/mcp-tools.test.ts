@@ -14,7 +14,9 @@ import {
 } from '../../../shared/api/mcp';
 import { addDays, sydneyToday } from '../../../shared/domain/dates';
 import type { Declaration } from '../../../shared/domain/declaration';
+import { buildPostcodeIndex, type LocalityRow } from '../../../server/postcodes/postcode-index';
 import { fixtureDeclarations } from '../../fixtures/declarations';
+import { LOCALITY_ROWS } from '../../fixtures/localities';
 import { bearer, callTool, connectMcp, textOf } from '../../helpers/mcp-client';
 import { recordAlertDirectly } from '../../helpers/record-alert';
 import { checkPostcode, seedAccount, startTestServer, type TestServer } from '../../helpers/test-server';
@@ -43,6 +45,31 @@ function manyDeclarations(today: string): Declaration[] {
   }));
 }
 
+/**
+ * WA postcodes 6000–6109 in the council areas of manyDeclarations (6000+i in "Nowhere i": eligible when i is even,
+ * not when odd); 6100–6109 also in an "Outback" area no declaration names (the even ones partly covered). A catchment
+ * of 6000–6249 then has 55 eligible (5 partly covered), 55 not eligible and 140 unknown (not in the index).
+ */
+function catchmentRows(): LocalityRow[] {
+  const row = (postcode: number, locality: string, lgaregion: string, lgacode: number): LocalityRow => ({
+    postcode: String(postcode),
+    locality,
+    state: 'WA',
+    type: 'Delivery Area',
+    lgaregion,
+    lgacode: String(lgacode),
+  });
+  return Array.from({ length: 110 }, (_, i) => [
+    row(6000 + i, `SYNTHETIC ${i}`, `Nowhere ${i}`, 50000 + i),
+    ...(i >= 100 ? [row(6000 + i, `SYNTHETIC ${i} EAST`, `Outback ${i}`, 55000 + i)] : []),
+  ]).flat();
+}
+
+const CATCHMENT = Array.from({ length: 250 }, (_, i) => String(6000 + i));
+/** The postcodes of CATCHMENT from 6000+`from` to 6000+`to` (inclusive) whose number is `step` apart. */
+const postcodesOf = (from: number, to: number, step = 1) =>
+  CATCHMENT.filter((p) => Number(p) - 6000 >= from && Number(p) - 6000 <= to && (Number(p) - 6000 - from) % step === 0);
+
 describe('POST /mcp: the tools', () => {
   let server: TestServer;
   let apiKey: string;
@@ -52,7 +79,10 @@ describe('POST /mcp: the tools', () => {
 
   beforeAll(async () => {
     today = sydneyToday(new Date());
-    server = await startTestServer({ declarations: [...fixtureDeclarations(today), ...manyDeclarations(today)] });
+    server = await startTestServer({
+      declarations: [...fixtureDeclarations(today), ...manyDeclarations(today)],
+      postcodes: buildPostcodeIndex([...LOCALITY_ROWS, ...catchmentRows()]),
+    });
     const clinic = await seedAccount(server.runtime, { rateLimit: 1000 });
     apiKey = clinic.apiKey!;
     subscriptionId = server.runtime.accounts.subscriptionOf(clinic.accountId)!.id;
@@ -76,6 +106,12 @@ describe('POST /mcp: the tools', () => {
     const check = tools[0]!;
     expect(check.inputSchema.required).toEqual(['postcode']);
     expect(Object.keys(check.inputSchema.properties ?? {})).toEqual(['postcode', 'suburb', 'date']);
+    const catchment = tools.find((t) => t.name === 'get_catchment_status')!;
+    expect(catchment.inputSchema.required ?? []).toEqual([]);
+    expect(catchment.inputSchema.properties?.status).toMatchObject({
+      enum: ['all', 'eligible', 'partly_covered', 'not_eligible', 'unknown'],
+    });
+    expect(catchment.description).toMatch(/call again with it as cursor and the same status/);
   });
 
   it('check_postcode answers what the REST check answers, with a text to quote', async () => {
@@ -235,8 +271,20 @@ describe('POST /mcp: the tools', () => {
     const rest = CatchmentResponse.parse(
       await (await fetch(`${server.url}/api/v1/catchment`, { headers: { 'x-api-key': apiKey } })).json(),
     );
-    expect(CatchmentStatusResult.parse(status.structuredContent)).toEqual({ data: rest.data, metadata: rest.metadata });
-    expect(textOf(status)).toContain('2 postcodes: 1 green, 0 amber, 1 red, 0 unknown; 0 only partly covered.');
+    expect(CatchmentStatusResult.parse(status.structuredContent)).toEqual({
+      data: rest.data,
+      status: 'all',
+      matching: 2,
+      next_cursor: null,
+      metadata: rest.metadata,
+    });
+    const text = textOf(status);
+    expect(text).toContain('The catchment has 2 postcodes: 1 eligible (1 green, 0 amber');
+    expect(text).toContain('0 of them only partly covered');
+    expect(text).toContain('1 not eligible (red); 0 unknown');
+    expect(text).toContain('\n4000 (Brisbane): covered, AGRN 1195\n');
+    expect(text).toContain('Not eligible (no active declaration): 2480.');
+    expect(text).toContain('This is the last page.');
 
     expect(ListAlertsResult.parse((await callTool(client, 'list_alerts')).structuredContent).alerts).toEqual([]);
     const alert = {
@@ -262,6 +310,91 @@ describe('POST /mcp: the tools', () => {
     const refused = await callTool(client, 'list_alerts', { since: 'yesterday' });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toBe('Invalid request body');
+  });
+
+  it('get_catchment_status: 100 postcodes a page, ascending, each once; a status filter; the whole count on every page', async () => {
+    await server.runtime.catchments.replace(subscriptionId, CATCHMENT);
+    const rest = CatchmentResponse.parse(
+      await (await fetch(`${server.url}/api/v1/catchment`, { headers: { 'x-api-key': apiKey } })).json(),
+    ).data;
+    expect(rest.summary).toEqual({ green: 55, amber: 0, red: 55, unknown: 140, partly_covered: 5 });
+    const pageThrough = async (args: Record<string, unknown>) => {
+      const pages: { page: CatchmentStatusResult; text: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const result = await callTool(client, 'get_catchment_status', { ...args, ...(cursor ? { cursor } : {}) });
+        expect(result.isError, JSON.stringify(args)).toBeFalsy();
+        const page = CatchmentStatusResult.parse(result.structuredContent);
+        pages.push({ page, text: textOf(result) });
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      // Every page: the counts of the whole catchment, whatever the status and the page.
+      for (const { page } of pages) {
+        expect(page.data.summary).toEqual(rest.summary);
+        expect(page.data.updated_at).toBe(rest.updated_at);
+      }
+      return pages;
+    };
+
+    const all = await pageThrough({});
+    expect(all.map(({ page }) => page.data.postcodes.length)).toEqual([100, 100, 50]);
+    expect(all.flatMap(({ page }) => page.data.postcodes)).toEqual(rest.postcodes);
+    expect(all.map(({ page }) => page.matching)).toEqual([250, 250, 250]);
+    const [first, second, third] = all.map(({ text }) => text);
+    expect(first).toContain('The catchment has 250 postcodes: 55 eligible (55 green, 0 amber');
+    expect(first).toContain('5 of them only partly covered');
+    expect(first).toContain('Postcodes 1–100 of 250, ascending:');
+    expect(first).toContain('\n6000 (Nowhere 0): covered, AGRN 5000\n');
+    expect(first).not.toContain('6001 (');
+    expect(first).toContain('More follow: call again with next_cursor as cursor and status "all".');
+    expect(second).toContain('Postcodes 101–200 of 250, ascending:');
+    expect(second).toContain(
+      '\n6100 (Nowhere 100, Outback 100): partly covered, only Nowhere 100 (AGRN 5100), not Outback 100\n',
+    );
+    expect(second).toContain(`Not eligible (no active declaration): ${postcodesOf(101, 109, 2).join(', ')}.`);
+    expect(second).toContain(`Unknown (the council area cannot be told): ${postcodesOf(110, 199).join(', ')}.`);
+    expect(third).toContain('Postcodes 201–250 of 250, ascending:');
+    expect(third).toContain(`Unknown (the council area cannot be told): ${postcodesOf(200, 249).join(', ')}.`);
+    expect(third).toContain('This is the last page.');
+
+    const codes = (pages: { page: CatchmentStatusResult }[]) =>
+      pages.flatMap(({ page }) => page.data.postcodes.map((p) => p.postcode));
+    const eligible = await pageThrough({ status: 'eligible' });
+    expect(eligible).toHaveLength(1);
+    expect(codes(eligible)).toEqual(postcodesOf(0, 109, 2));
+    expect(eligible[0]!.page.matching).toBe(55);
+    expect(eligible[0]!.text).toContain('Eligible postcodes 1–55 of 55, ascending:');
+    const partly = await pageThrough({ status: 'partly_covered' });
+    expect(codes(partly)).toEqual(['6100', '6102', '6104', '6106', '6108']);
+    expect(partly[0]!.page.data.postcodes.every((p) => p.coverage === 'some' && p.is_eligible)).toBe(true);
+    const notEligible = await pageThrough({ status: 'not_eligible' });
+    expect(codes(notEligible)).toEqual(postcodesOf(1, 109, 2));
+    const unknown = await pageThrough({ status: 'unknown' });
+    expect(unknown.map(({ page }) => page.data.postcodes.length)).toEqual([100, 40]);
+    expect(codes(unknown)).toEqual(postcodesOf(110, 249));
+    expect(unknown[1]!.text).toContain('Postcodes of unknown council area 101–140 of 140');
+
+    const declarationsCursor = ListDeclarationsResult.parse(
+      (await callTool(client, 'list_declarations')).structuredContent,
+    ).next_cursor!;
+    const catchmentCursor = all[0]!.page.next_cursor!;
+    const refusals: [string, Record<string, unknown>][] = [
+      ['get_catchment_status', { cursor: 'not-a-cursor' }],
+      ['get_catchment_status', { cursor: '' }],
+      ['get_catchment_status', { cursor: declarationsCursor }],
+      // A cursor is for the status it was given with: another would leave out that status's postcodes before it.
+      ['get_catchment_status', { cursor: catchmentCursor, status: 'eligible' }],
+      ['get_catchment_status', { cursor: Buffer.from('["catchment","all","60a0"]').toString('base64url') }],
+      ['list_declarations', { cursor: catchmentCursor }],
+    ];
+    for (const [tool, args] of refusals) {
+      const refused = await callTool(client, tool, args);
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect(textOf(refused), JSON.stringify(args)).toBe('Invalid cursor: list again without it');
+    }
+    const badStatus = await callTool(client, 'get_catchment_status', { status: 'green' });
+    expect(badStatus.isError).toBe(true);
+    expect(textOf(badStatus)).toMatch(/status/);
   });
 
   it("another organisation's key sees its own catchment, not this one's", async () => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { CountedCaller } from '../../../server/keys/require-api-key';
+import { countProtocolMessages, protocolMessages } from '../../../server/mcp/protocol-limit';
+import { WINDOW_MS } from '../../../server/rate-limit/check-rate-limit';
+import {
+  InMemorySlidingWindow,
+  rateLimitUnavailable,
+  type SlidingWindowCounter,
+} from '../../../server/rate-limit/sliding-window';
+
+const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'check_postcode' } });
+const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+describe("the protocol's messages of a POST /mcp body", () => {
+  it('counts every message but a tool call, each message of a batch', () => {
+    expect(protocolMessages(list(1))).toBe(1);
+    expect(protocolMessages({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(1);
+    expect(protocolMessages(call(1))).toBe(0);
+    expect(protocolMessages([call(1), call(2)])).toBe(0);
+    expect(protocolMessages([list(1), call(2), { jsonrpc: '2.0', id: 3, method: 'ping' }])).toBe(2);
+    expect(protocolMessages(Array.from({ length: 100 }, (_, i) => list(i)))).toBe(100);
+  });
+
+  it('counts what is not a tool call as the protocol refuses it: a notification named so, garbage, whole refusals', () => {
+    // Without an id it is a notification, which runs no tool.
+    expect(protocolMessages({ jsonrpc: '2.0', method: 'tools/call', params: {} })).toBe(1);
+    expect(protocolMessages({ ...call(1), jsonrpc: '1.0' })).toBe(1);
+    expect(protocolMessages([call(1), 7])).toBe(1);
+    for (const refusedWhole of [undefined, 'text', 42, null, [], Array.from({ length: 101 }, (_, i) => call(i))]) {
+      expect(protocolMessages(refusedWhole), JSON.stringify(refusedWhole)?.slice(0, 40)).toBe(1);
+    }
+  });
+});
+
+describe("the key's allowance of protocol messages", () => {
+  /** What identifyApiKey leaves for a valid key whose subscription allows `rateLimit` calls a minute. */
+  const caller = (rateLimit: number) => ({ id: 'k1', subscription: { rate_limit: rateLimit } }) as CountedCaller;
+
+  it("is six times the key's call limit, in a bucket of its own that leaves the calls' untouched", async () => {
+    const window = new InMemorySlidingWindow(WINDOW_MS);
+    await countProtocolMessages(window, caller(10), 59, 1000);
+    await countProtocolMessages(window, caller(10), 1, 1001);
+    await expect(countProtocolMessages(window, caller(10), 1, 1002)).rejects.toMatchObject({
+      code: 'rate_limited',
+      headers: { 'Retry-After': '60' },
+    });
+    // The calls' bucket is the check's, still empty.
+    expect(window.consume('key:k1', 10, 1003)).toMatchObject({ allowed: true, count: 1 });
+    // A minute after the first: the 59 counted then have left the window.
+    await countProtocolMessages(window, caller(10), 59, 1000 + WINDOW_MS);
+  });
+
+  it('lets the messages through when a shared counter cannot answer (the tool calls still fail closed)', async () => {
+    const unreachable: SlidingWindowCounter = {
+      consume: () => Promise.reject(rateLimitUnavailable(new Error('ECONNREFUSED'))),
+      undo: () => undefined,
+      reset: () => undefined,
+      purge: () => undefined,
+    };
+    await expect(countProtocolMessages(unreachable, caller(100), 1, 0)).resolves.toBeUndefined();
+    const broken: SlidingWindowCounter = { ...unreachable, consume: () => Promise.reject(new Error('a bug')) };
+    await expect(countProtocolMessages(broken, caller(100), 1, 0)).rejects.toThrow('a bug');
+  });
+});
