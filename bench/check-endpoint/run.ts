@@ -71,8 +71,10 @@ async function main(): Promise<void> {
   const dataDir1 = path.join(work, 'data-1x');
   const dataDir10 = path.join(work, 'data-10x');
   const dataDirLists = path.join(work, 'data-lists');
+  const dataDirMcp = path.join(work, 'data-mcp');
   const apiKey = await writeDataset(dataDir1, declarations, KEYS);
   const apiKeyLists = await writeDataset(dataDirLists, declarations, KEYS);
+  const apiKeyMcp = await writeDataset(dataDirMcp, declarations, KEYS);
   const apiKey10 = await writeDataset(dataDir10, tenfold, KEYS);
   console.log(
     `data: ${declarations.length} declarations over ${lgaCount} LGAs, ${allPostcodes.length} postcodes, ${KEYS} keys; 10×: ${tenfold.length} declarations`,
@@ -149,6 +151,15 @@ async function main(): Promise<void> {
     ready: checkReady(apiKeyLists),
   });
   const rssListsAfterStart = lists.rssMb();
+  // MCP on a check server of its own too: a server and a transport per request (the SDK's stateless mode) grow the
+  // heap in a way the single check's memory target must not carry; its memory is reported apart.
+  const mcpServer = await startChildServer({
+    ...SERVER,
+    env: serverEnv(dataDirMcp),
+    logFile: path.join(work, 'check-mcp.log'),
+    ready: checkReady(apiKeyMcp),
+  });
+  const rssMcpAfterStart = mcpServer.rssMb();
   const check10 = await startChildServer({
     ...SERVER,
     env: serverEnv(dataDir10),
@@ -177,7 +188,7 @@ async function main(): Promise<void> {
     ['bare node:http', bare, apiKey],
   ];
   for (const [, server, key] of targets) await load(server.url, key, sample, 10, 2); // warm-up (JIT), not reported
-  await loadMcpCheck({ url: check.url, apiKey, postcodes: sample, connections: 10, seconds: 2 });
+  await loadMcpCheck({ url: mcpServer.url, apiKey: apiKeyMcp, postcodes: sample, connections: 10, seconds: 2 });
   const list = [appointmentList(sample, rows)];
   const audits = uncachedAudits(sample);
   const loadBatches = (bodies: string[], connections: number, seconds: number): Promise<Row> =>
@@ -199,9 +210,15 @@ async function main(): Promise<void> {
       note(target, await load(server.url, key, sample, c, SECONDS));
       if (server === check) rssSamples.push(check.rssMb());
     }
-    // The same check over MCP, on the same server, right after its REST figures.
+    // The same check over MCP (on its own server, the same build and data), right after the REST figures.
     if (MCP_CONNECTIONS.includes(c)) {
-      const mcp = await loadMcpCheck({ url: check.url, apiKey, postcodes: sample, connections: c, seconds: SECONDS });
+      const mcp = await loadMcpCheck({
+        url: mcpServer.url,
+        apiKey: apiKeyMcp,
+        postcodes: sample,
+        connections: c,
+        seconds: SECONDS,
+      });
       note(MCP_TARGET, { target: '', connections: c, ...mcp });
     }
     if (!BATCH_CONNECTIONS.includes(c)) continue;
@@ -210,7 +227,8 @@ async function main(): Promise<void> {
   }
   const sharedRss = shared.rssMb();
   const listsRss = lists.rssMb();
-  await Promise.all([express.stop(), bare.stop(), check10.stop(), shared.stop(), lists.stop()]);
+  const mcpRss = mcpServer.rssMb();
+  await Promise.all([express.stop(), bare.stop(), check10.stop(), shared.stop(), lists.stop(), mcpServer.stop()]);
   await Promise.all([redis.close(), postgres.stop()]);
   // Keep the check under load until it has had SUSTAINED_MS of it, sampling memory, to see whether it grows.
   let loaded = CONNECTIONS.length * SECONDS * 1000;
@@ -238,6 +256,9 @@ async function main(): Promise<void> {
     );
   }
   for (const c of MCP_CONNECTIONS) console.log(mcpComparison(at('check-postcode', c), at(MCP_TARGET, c), c));
+  console.log(
+    `  MCP's check server RSS: ${rssMcpAfterStart.toFixed(0)} MB after start, ${mcpRss.toFixed(0)} MB after its load`,
+  );
   console.log(`  PostgreSQL+Redis instance RSS after its load: ${sharedRss.toFixed(0)} MB`);
   for (const c of BATCH_CONNECTIONS) {
     const single = at('check-postcode', c);

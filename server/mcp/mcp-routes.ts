@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { API_ERRORS } from '../../shared/api/errors';
 import { DEFAULT_RATE_LIMIT } from '../../shared/api/keys';
@@ -10,6 +9,7 @@ import { identifyApiKey, xApiKey, type ApiKeyGateDeps, type KeyOf } from '../key
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { jsonRpcRefusal } from './json-rpc-refusal';
 import { MAX_MCP_BODY_BYTES } from './mcp-body';
+import { mcpSdk, type McpSdk } from './mcp-sdk';
 import { mcpServerFor } from './mcp-server';
 import type { McpTool } from './mcp-tools';
 import { limitProtocolMessages, PROTOCOL_MESSAGES_PER_CALL } from './protocol-limit';
@@ -77,18 +77,21 @@ function refuseWithoutKey(deps: Pick<ApiKeyGateDeps, 'keys' | 'clock' | 'rateLim
 
 /** One stateless MCP exchange: a server and a transport for this request alone, closed with it. */
 function serveMcp(tools: readonly McpTool[], calls: ToolCallDeps): RequestHandler {
-  return (req: Request, res: Response, next) => {
-    const server = mcpServerFor(tools, calls, res.locals.caller!);
-    const transport = new StreamableHTTPServerTransport({
+  const exchange = async (sdk: McpSdk, req: Request, res: Response) => {
+    const server = mcpServerFor(sdk, tools, calls, res.locals.caller!);
+    const transport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       // One answer per request, as JSON: nothing is streamed (no tool reports progress), and nothing is held open.
       enableJsonResponse: true,
       maxRequestBodySize: MAX_MCP_BODY_BYTES,
     });
     res.once('close', () => void server.close());
-    server
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res))
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  return (req: Request, res: Response, next) => {
+    mcpSdk()
+      .then((sdk) => exchange(sdk, req, res))
       .catch(next);
   };
 }

@@ -1,7 +1,7 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CountedCaller } from '../keys/require-api-key';
+import type { McpSdk } from './mcp-sdk';
 import type { McpTool } from './mcp-tools';
 import { answerToolCall, type ToolCallDeps } from './tool-call';
 
@@ -21,18 +21,20 @@ const READ_ONLY: ToolAnnotations = {
 };
 
 /**
- * One JSON Schema validator for every request's server. The SDK would build one per server (an Ajv instance: most of
- * a tool call's CPU time when a server lives for one request); it holds nothing of a request.
- */
-const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
-
-/**
  * The MCP server for one HTTP request of one caller (the SDK's stateless pattern: a server and a transport per
  * request, so that any instance answers any request and nothing is held between them). Each tool call is counted and
  * answered by answerToolCall for `caller`, the key the request carried.
  */
-export function mcpServerFor(tools: readonly McpTool[], calls: ToolCallDeps, caller: CountedCaller): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
+export function mcpServerFor(
+  sdk: McpSdk,
+  tools: readonly McpTool[],
+  calls: ToolCallDeps,
+  caller: CountedCaller,
+): McpServer {
+  const server = new sdk.McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: sdk.schemaValidator,
+  });
   const organisation = { subscriptionId: caller.subscription.id };
   for (const tool of tools) {
     const { title, description, inputSchema, outputSchema } = tool;

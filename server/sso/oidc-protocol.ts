@@ -1,9 +1,10 @@
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import type { SsoErrorCode } from '../../shared/api/sso';
 import type { Config } from '../config';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoFlow, SsoFlowStore } from './sso-flow-store';
 import type { SsoProtocol } from './sso-protocol';
+import { openidClient, type OpenidClient } from './sso-libraries';
 import { SsoRefusal, type SsoIdentity, type SsoRefusalSubject } from './sso-sign-in';
 import { oidcRedirectUri } from './sso-urls';
 import { providerFetch } from './provider-fetch';
@@ -79,19 +80,20 @@ export class OidcProtocol implements SsoProtocol {
 
   async begin(connection: SsoConnection, returnTo: string, origin: string, binding: string): Promise<URL> {
     const configuration = await this.configuration(this.clientOf(connection));
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const codeVerifier = client.randomPKCECodeVerifier();
+    const openid = await openidClient();
+    const state = openid.randomState();
+    const nonce = openid.randomNonce();
+    const codeVerifier = openid.randomPKCECodeVerifier();
     const { organisationId } = connection;
     const flow: SsoFlow = { kind: 'oidc', organisationId, codeVerifier, nonce, returnTo, binding };
     await this.deps.flows.put(state, flow, OIDC_FLOW_TTL_MS);
-    return client.buildAuthorizationUrl(configuration, {
+    return openid.buildAuthorizationUrl(configuration, {
       redirect_uri: oidcRedirectUri(origin),
       scope: 'openid email profile',
       response_type: 'code',
       state,
       nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge: await openid.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       // Google shows only the Workspace's accounts (a hint: the `hd` claim is what is checked).
       ...(connection.google ? { hd: connection.google.domain } : {}),
@@ -115,9 +117,10 @@ export class OidcProtocol implements SsoProtocol {
       throw new SsoRefusal(callback.error === 'access_denied' ? 'sso_cancelled' : 'sso_failed', about);
     }
     const configuration = await this.configuration(this.clientOf(connection), about);
+    const openid = await openidClient();
     let claims: client.IDToken;
     try {
-      const tokens = await client.authorizationCodeGrant(
+      const tokens = await openid.authorizationCodeGrant(
         configuration,
         new URL(`${oidcRedirectUri(callback.origin)}${callback.search}`),
         {
@@ -129,7 +132,7 @@ export class OidcProtocol implements SsoProtocol {
       );
       claims = tokens.claims()!;
     } catch (err) {
-      throw new SsoRefusal(unreachable(err) ? 'sso_idp_unreachable' : 'sso_failed', about, err);
+      throw new SsoRefusal(unreachable(openid, err) ? 'sso_idp_unreachable' : 'sso_failed', about, err);
     }
     const email = typeof claims.email === 'string' ? claims.email : undefined;
     const refusal = organisationClaimRefusal(connection, claims);
@@ -184,18 +187,19 @@ export class OidcProtocol implements SsoProtocol {
       discovered.catch(() => this.discovered.delete(oidc.issuer));
     }
     let metadata: client.ServerMetadata;
+    const openid = await openidClient();
     try {
       metadata = await held.metadata;
     } catch (err) {
       throw new SsoRefusal('sso_idp_unreachable', about, err);
     }
-    const configuration = new client.Configuration(metadata, oidc.clientId, {
+    const configuration = new openid.Configuration(metadata, oidc.clientId, {
       client_secret: oidc.clientSecret,
-      [client.clockSkew]: Math.round((now - Date.now()) / 1000),
+      [openid.clockSkew]: Math.round((now - Date.now()) / 1000),
     });
     configuration.timeout = REQUEST_TIMEOUT_SECONDS;
-    if (insecureAllowed(oidc.issuer)) client.allowInsecureRequests(configuration);
-    else configuration[client.customFetch] = guardedFetch;
+    if (insecureAllowed(oidc.issuer)) openid.allowInsecureRequests(configuration);
+    else configuration[openid.customFetch] = guardedFetch;
     return configuration;
   }
 }
@@ -214,11 +218,12 @@ function insecureAllowed(issuer: string): boolean {
 
 /** The issuer's discovery document, its `issuer` checked against the one asked for (openid-client). */
 async function discover({ issuer, clientId }: OidcClient): Promise<client.ServerMetadata> {
+  const openid = await openidClient();
   const loopback = insecureAllowed(issuer);
-  const configuration = await client.discovery(new URL(issuer), clientId, undefined, undefined, {
+  const configuration = await openid.discovery(new URL(issuer), clientId, undefined, undefined, {
     timeout: REQUEST_TIMEOUT_SECONDS,
-    execute: loopback ? [client.allowInsecureRequests] : [],
-    ...(loopback ? {} : { [client.customFetch]: guardedFetch }),
+    execute: loopback ? [openid.allowInsecureRequests] : [],
+    ...(loopback ? {} : { [openid.customFetch]: guardedFetch }),
   });
   return configuration.serverMetadata();
 }
@@ -234,9 +239,9 @@ function organisationClaimRefusal(connection: SsoConnection, claims: client.IDTo
 const isTrue = (claim: unknown) => claim === true || claim === 'true' || claim === '1' || claim === 1;
 
 /** Whether the provider could not be reached (or answered 5xx) rather than refusing what it was sent. */
-function unreachable(err: unknown): boolean {
+function unreachable(openid: OpenidClient, err: unknown): boolean {
   if (err instanceof TypeError) return true; // fetch failed: refused, reset, no such host
-  if (err instanceof client.ClientError) {
+  if (err instanceof openid.ClientError) {
     if (err.code === 'OAUTH_TIMEOUT' || err.code === 'OAUTH_ABORT') return true;
     const status = (err.cause as { status?: unknown } | undefined)?.status;
     return typeof status === 'number' && status >= 500;

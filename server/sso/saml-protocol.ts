@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
+import type { SamlConfig } from '@node-saml/node-saml';
 import { ContractError } from '../contract-error';
 import { samlServiceProvider } from './sso-urls';
 import type { SsoConnection } from './sso-directory';
 import type { SsoFlowStore } from './sso-flow-store';
+import { nodeSaml, type NodeSaml } from './sso-libraries';
 import type { SsoProtocol } from './sso-protocol';
 
 /** How long a person may take at their IdP between the AuthnRequest and the response. */
@@ -27,7 +28,7 @@ export function isSamlConnection(connection: SsoConnection): connection is SamlC
  * Google sign the assertion by default, not always the response), name our entity ID as their audience, be inside
  * their time window give or take SAML_CLOCK_SKEW_MS, and answer a request we issued.
  */
-export function samlConfig(connection: SamlConnection, origin: string): SamlConfig {
+export function samlConfig({ ValidateInResponseTo }: NodeSaml, connection: SamlConnection, origin: string): SamlConfig {
   const sp = samlServiceProvider(origin, connection.organisationId);
   return {
     idpCert: connection.saml.certificatePem,
@@ -59,8 +60,10 @@ export class SamlProtocol implements SsoProtocol {
     if (!isSamlConnection(connection)) throw new ContractError('sso_misconfigured');
     // An xs:ID must not start with a digit; 160 random bits, as node-saml's own.
     const requestId = `_${randomBytes(20).toString('hex')}`;
-    const saml = new SAML({
-      ...samlConfig(connection, origin),
+    const library = await nodeSaml();
+    const { ValidateInResponseTo } = library;
+    const saml = new library.SAML({
+      ...samlConfig(library, connection, origin),
       generateUniqueId: () => requestId,
       validateInResponseTo: ValidateInResponseTo.never,
     });

@@ -1,9 +1,9 @@
-import { SAML, SamlStatusError, type CacheProvider, type Profile } from '@node-saml/node-saml';
-import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
+import type { CacheProvider, Profile } from '@node-saml/node-saml';
 import type { SsoErrorCode } from '../../shared/api/sso';
 import { EmailAddress } from '../../shared/api/text-fields';
 import { EMAIL_NAME_ID_FORMAT, isSamlConnection, SAML_CLOCK_SKEW_MS, samlConfig } from './saml-protocol';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
+import { nodeSaml, nodeSamlXml } from './sso-libraries';
 import type { SsoFlow, SsoFlowStore } from './sso-flow-store';
 
 type SamlFlow = Extract<SsoFlow, { kind: 'saml' }>;
@@ -62,6 +62,7 @@ function onlyRequest(requestId: string): CacheProvider {
  * against that flow's request, so a response naming another one is refused all the same.
  */
 async function inResponseToOf(samlResponse: string): Promise<string | undefined> {
+  const { parseDomFromString, xpath } = await nodeSamlXml();
   try {
     const doc = await parseDomFromString(Buffer.from(samlResponse, 'base64').toString('utf8'));
     const values = xpath.selectAttributes(doc, "/*[local-name()='Response']/@InResponseTo");
@@ -119,8 +120,10 @@ export class SamlResponseCheck {
       return refused('sso_misconfigured', 'the organisation has no SAML settings now', organisationId);
     }
     let profile: Profile | null;
+    const library = await nodeSaml();
+    const { SAML, SamlStatusError } = library;
     try {
-      const saml = new SAML({ ...samlConfig(connection, origin), cacheProvider: onlyRequest(flow.requestId) });
+      const saml = new SAML({ ...samlConfig(library, connection, origin), cacheProvider: onlyRequest(flow.requestId) });
       ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     } catch (err) {
       // The IdP's own refusal (the person cancelled, or may not use this app) is its status; anything else is ours.

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { SamlAcsForm, SSO_ENDPOINTS, SSO_ERROR_PARAM, SsoErrorCode, type SsoProvider } from '../../shared/api/sso';
@@ -17,6 +16,7 @@ import type { OriginPolicy } from '../sessions/origin-policy';
 import { EMAIL_NAME_ID_FORMAT, isSamlConnection } from './saml-protocol';
 import { SamlResponseCheck } from './saml-response';
 import { samlServiceProvider } from './sso-urls';
+import { nodeSaml } from './sso-libraries';
 import { isBoundBrowser, unbindBrowser } from './sso-binding';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoFlowStore } from './sso-flow-store';
@@ -229,6 +229,7 @@ function metadataRoute({ directory, origins }: SamlRoutesDeps): Route {
       const connection = await directory.forOrganisation(params.organisation_id);
       if (!connection || !isSamlConnection(connection)) throw new ContractError('sso_not_configured');
       const sp = samlServiceProvider(origins.linkOrigin(req), connection.organisationId);
+      const { generateServiceProviderMetadata } = await nodeSaml();
       const xml = generateServiceProviderMetadata({
         issuer: sp.entity_id,
         callbackUrl: sp.acs_url,
