@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { loadOnFirstUse } from '../load-on-first-use';
 
@@ -12,21 +13,29 @@ export interface McpSdk {
    * of a tool call's CPU time when a server lives for one request); it holds nothing of a request.
    */
   schemaValidator: AjvJsonSchemaValidator;
+  /** The transport's own rules for a body: what a request message is, and the most messages a batch may hold. */
+  isJSONRPCRequest: typeof isJSONRPCRequest;
+  maxBatchSize: number;
 }
 
 /**
- * The SDK's server, its transport (under Hono's Node adapter) and Ajv, loaded by the first request to /mcp: what an
- * instance no assistant calls does not carry (the check's memory target, README "Benchmarks").
+ * The SDK's server, its transport (under Hono's Node adapter), Ajv and the protocol's schemas, loaded by the first
+ * request to /mcp: what an instance no assistant calls does not carry (the check's memory target, README
+ * "Benchmarks").
  */
 export const mcpSdk = loadOnFirstUse(async (): Promise<McpSdk> => {
-  const [mcp, http, ajv] = await Promise.all([
+  const [mcp, http, ajv, types, body] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/validation/ajv'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/server/requestBody.js'),
   ]);
   return {
     McpServer: mcp.McpServer,
     StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
     schemaValidator: new ajv.AjvJsonSchemaValidator(),
+    isJSONRPCRequest: types.isJSONRPCRequest,
+    maxBatchSize: body.MAX_BATCH_SIZE,
   };
 });

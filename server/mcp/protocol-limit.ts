@@ -1,5 +1,3 @@
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandler } from 'express';
 import { isContractError } from '../contract-error';
 import type { CountedCaller } from '../keys/require-api-key';
@@ -8,6 +6,7 @@ import { countRequest, type Allowance } from '../rate-limit/count-request';
 import type { SlidingWindowCounter } from '../rate-limit/sliding-window';
 import { jsonRpcRefusal } from './json-rpc-refusal';
 import { readMcpBody } from './mcp-body';
+import { mcpSdk, type McpSdk } from './mcp-sdk';
 
 /**
  * The protocol's own messages (initialize, tools/list, ping, notifications …) a key may send per tool call it may
@@ -28,13 +27,10 @@ export function protocolAllowance(caller: CountedCaller): Allowance {
  * counted on the key's calls when it runs). A body the transport refuses whole before any message is handled (not
  * JSON, over 64 kB, a batch of more than 100, an empty batch) counts as one.
  */
-export function protocolMessages(body: unknown): number {
-  if (!Array.isArray(body) || body.length === 0 || body.length > MAX_BATCH_SIZE) return isToolCall(body) ? 0 : 1;
+export function protocolMessages(body: unknown, sdk: Pick<McpSdk, 'isJSONRPCRequest' | 'maxBatchSize'>): number {
+  const isToolCall = (message: unknown) => sdk.isJSONRPCRequest(message) && message.method === 'tools/call';
+  if (!Array.isArray(body) || body.length === 0 || body.length > sdk.maxBatchSize) return isToolCall(body) ? 0 : 1;
   return body.filter((message) => !isToolCall(message)).length;
-}
-
-function isToolCall(message: unknown): boolean {
-  return isJSONRPCRequest(message) && message.method === 'tools/call';
 }
 
 /**
@@ -66,8 +62,8 @@ export async function countProtocolMessages(
 export function limitProtocolMessages(counter: SlidingWindowCounter, clock: () => Date): RequestHandler {
   return (req, res, next) => {
     const caller: CountedCaller = res.locals.caller!;
-    readMcpBody(req, res)
-      .then((body) => countProtocolMessages(counter, caller, protocolMessages(body), clock().getTime()))
+    Promise.all([readMcpBody(req, res), mcpSdk()])
+      .then(([body, sdk]) => countProtocolMessages(counter, caller, protocolMessages(body, sdk), clock().getTime()))
       .then(
         () => next(),
         (err: unknown) => (isContractError(err) ? jsonRpcRefusal(res, err) : next(err)),

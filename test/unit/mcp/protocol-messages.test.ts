@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountedCaller } from '../../../server/keys/require-api-key';
+import { mcpSdk, type McpSdk } from '../../../server/mcp/mcp-sdk';
 import { countProtocolMessages, protocolMessages } from '../../../server/mcp/protocol-limit';
 import { WINDOW_MS } from '../../../server/rate-limit/check-rate-limit';
 import {
@@ -11,23 +12,29 @@ import {
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'check_postcode' } });
 const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
+let sdk: McpSdk;
+beforeAll(async () => {
+  sdk = await mcpSdk();
+});
+const count = (body: unknown) => protocolMessages(body, sdk);
+
 describe("the protocol's messages of a POST /mcp body", () => {
   it('counts every message but a tool call, each message of a batch', () => {
-    expect(protocolMessages(list(1))).toBe(1);
-    expect(protocolMessages({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(1);
-    expect(protocolMessages(call(1))).toBe(0);
-    expect(protocolMessages([call(1), call(2)])).toBe(0);
-    expect(protocolMessages([list(1), call(2), { jsonrpc: '2.0', id: 3, method: 'ping' }])).toBe(2);
-    expect(protocolMessages(Array.from({ length: 100 }, (_, i) => list(i)))).toBe(100);
+    expect(count(list(1))).toBe(1);
+    expect(count({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(1);
+    expect(count(call(1))).toBe(0);
+    expect(count([call(1), call(2)])).toBe(0);
+    expect(count([list(1), call(2), { jsonrpc: '2.0', id: 3, method: 'ping' }])).toBe(2);
+    expect(count(Array.from({ length: 100 }, (_, i) => list(i)))).toBe(100);
   });
 
   it('counts what is not a tool call as the protocol refuses it: a notification named so, garbage, whole refusals', () => {
     // Without an id it is a notification, which runs no tool.
-    expect(protocolMessages({ jsonrpc: '2.0', method: 'tools/call', params: {} })).toBe(1);
-    expect(protocolMessages({ ...call(1), jsonrpc: '1.0' })).toBe(1);
-    expect(protocolMessages([call(1), 7])).toBe(1);
+    expect(count({ jsonrpc: '2.0', method: 'tools/call', params: {} })).toBe(1);
+    expect(count({ ...call(1), jsonrpc: '1.0' })).toBe(1);
+    expect(count([call(1), 7])).toBe(1);
     for (const refusedWhole of [undefined, 'text', 42, null, [], Array.from({ length: 101 }, (_, i) => call(i))]) {
-      expect(protocolMessages(refusedWhole), JSON.stringify(refusedWhole)?.slice(0, 40)).toBe(1);
+      expect(count(refusedWhole), JSON.stringify(refusedWhole)?.slice(0, 40)).toBe(1);
     }
   });
 });
