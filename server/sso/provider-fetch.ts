@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { CustomFetch } from 'openid-client';
 import { blockedAddressReason, guardedLookup, hostLiteral } from '../webhooks/address-guard';
 
@@ -51,12 +51,30 @@ export function providerFetch({
         }
         const status = answer.statusCode ?? 502;
         const empty = status === 204 || status === 304 || options.method === 'HEAD';
-        resolve(
-          new Response(empty ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>), { status, headers }),
-        );
+        const body = empty ? null : (Readable.toWeb(boundedBody(answer)) as ReadableStream<Uint8Array>);
+        resolve(new Response(body, { status, headers }));
       });
       request.end(body);
     });
+}
+
+/**
+ * The answer's bytes, counted as they come: an answer sent in chunks declares no length, so the header alone does not
+ * bound it. Past MAX_ANSWER_BYTES the body fails as a broken fetch (TypeError: sso_idp_unreachable) and the socket is
+ * closed.
+ */
+function boundedBody(answer: http.IncomingMessage): Transform {
+  let size = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size <= MAX_ANSWER_BYTES) return done(null, chunk);
+      done(new TypeError('fetch failed', { cause: new Error(`an answer of more than ${MAX_ANSWER_BYTES} bytes`) }));
+    },
+  });
+  // pipeline destroys the answer (and its socket) when the count fails, and fails the count when the answer does.
+  pipeline(answer, counted, () => undefined);
+  return counted;
 }
 
 /** What openid-client sends: form bodies and JSON as text or bytes. */

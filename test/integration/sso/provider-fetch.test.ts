@@ -20,6 +20,7 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
+      if (req.url === '/chunked') return answerChunked(res);
       received.push({ method: req.method!, body, type: req.headers['content-type'] });
       res.writeHead(201, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
       res.end(JSON.stringify({ ok: true }));
@@ -28,6 +29,21 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 });
+/** An answer with no Content-Length (chunked), of 2 MB in 64 kB writes: a provider that never stops talking. */
+function answerChunked(res: http.ServerResponse) {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  let left = 32;
+  const more = () => {
+    while (left > 0) {
+      left--;
+      if (!res.write(Buffer.alloc(64 * 1024, 0x20))) return res.once('drain', more);
+    }
+    res.end();
+  };
+  res.write('{"a":"');
+  more();
+}
+
 afterAll(async () => {
   await idp?.close();
   receiver?.closeAllConnections();
@@ -64,6 +80,12 @@ describe('providerFetch', () => {
       body: 'grant_type=x&code=y',
       type: 'application/x-www-form-urlencoded',
     });
+  });
+
+  it('refuses an answer past 1 MB that declares no length (chunked), as a failed fetch', async () => {
+    const answer = await unguarded(`${receiverUrl}/chunked`, request());
+    expect(answer.headers.get('content-length')).toBeNull();
+    await expect(answer.text()).rejects.toThrow(TypeError);
   });
 
   it('is what openid-client discovers a provider with', async () => {
