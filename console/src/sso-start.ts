@@ -1,4 +1,5 @@
 import { SsoReturnPath } from '../../shared/api/sso';
+import { parseHttpUrl } from '../../ui/common/url';
 import { BASE } from './router';
 
 /**
@@ -7,8 +8,8 @@ import { BASE } from './router';
  * console's root. Only a web address is followed.
  */
 export function startSso(startUrl: string): void {
-  const url = new URL(startUrl, location.origin);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+  const url = parseHttpUrl(startUrl);
+  if (!url) return;
   const here = location.pathname === `${BASE}forgot-password` ? BASE : location.pathname;
   if (SsoReturnPath.safeParse(here).success) url.searchParams.set('return_to', here);
   location.assign(url.href);

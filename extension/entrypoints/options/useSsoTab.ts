@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import type { SsoOpener } from '../../../ui/account/SignInForm';
 import type { Account } from '../../../ui/account/useAccount';
 import type { Notice } from '../../../ui/common/NoticeLine';
+import { parseHttpUrl } from '../../../ui/common/url';
 
 /** How often the session is read while the sign-in tab is open, and for how long at most. */
 export const SSO_POLL_MS = 2_000;
@@ -36,8 +37,8 @@ export function useSsoTab(account: Account): SsoOpener {
 
   const open = useCallback(
     (startUrl: string) => {
-      const url = new URL(startUrl);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+      const url = parseHttpUrl(startUrl);
+      if (!url) return;
       stop();
       const started = Date.now();
       let tabId: number | undefined;

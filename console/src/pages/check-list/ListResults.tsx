@@ -102,14 +102,14 @@ interface TableProps {
   shown: readonly number[];
 }
 
+/** The results box's width at or under which its rows are laid out as cards (check-list.css's container query). */
+const CARD_WIDTH_PX = 600;
+
 /**
  * The results as a table that draws only the rows in view (5,000 rows scroll smoothly), while telling assistive
  * technology how many rows there are and where each drawn one stands (aria-rowcount, aria-rowindex); spacer rows
  * keep the scroll height of the rows not drawn.
  */
-/** The results box's width at or under which its rows are laid out as cards (check-list.css's container query). */
-const CARD_WIDTH_PX = 600;
-
 function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   // The console has no React Compiler, so the virtualizer's unmemoisable functions are used as TanStack documents.

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import type { SsoSettingsRequest } from '../../../../shared/api/sso';
-import type { AccountFailure } from '../../../../ui/api/account-result';
+
+import type { SsoSettingsData, SsoSettingsRequest } from '../../../../shared/api/sso';
+import type { AccountFailure, AccountResult } from '../../../../ui/api/account-result';
 import type { Notice } from '../../../../ui/common/NoticeLine';
 import { useConsoleApi, useLoad } from '../../use-load';
 import { ssoFailureWords } from './sso-words';
@@ -27,28 +28,28 @@ export function useSsoSettings() {
     }
   };
 
-  const save = (request: SsoSettingsRequest) =>
+  /** Saving and removing answer alike: the settings as they now stand, or why not. */
+  const change = (call: () => Promise<AccountResult<SsoSettingsData>>, done: string) =>
     run(async () => {
-      const answer = await api.saveSsoSettings(request);
+      const answer = await call();
       if (!answer.ok) {
         setNotice({ kind: 'error', text: describe(answer) });
         return;
       }
       setResult(answer);
-      setNotice({ kind: 'ok', text: 'Single sign-on saved. It applies from the next sign-in.' });
+      setNotice({ kind: 'ok', text: done });
     });
 
-  const remove = () =>
-    run(async () => {
-      setConfirmingRemove(false);
-      const answer = await api.removeSsoSettings();
-      if (!answer.ok) {
-        setNotice({ kind: 'error', text: describe(answer) });
-        return;
-      }
-      setResult(answer);
-      setNotice({ kind: 'ok', text: 'Single sign-on removed: everyone signs in with their password again.' });
-    });
+  const save = (request: SsoSettingsRequest) =>
+    change(() => api.saveSsoSettings(request), 'Single sign-on saved. It applies from the next sign-in.');
+
+  const remove = () => {
+    setConfirmingRemove(false);
+    return change(
+      () => api.removeSsoSettings(),
+      'Single sign-on removed: everyone signs in with their password again.',
+    );
+  };
 
   return { result, busy, notice, setNotice, save, remove, confirmingRemove, setConfirmingRemove, describe };
 }
