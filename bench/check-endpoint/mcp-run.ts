@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { checkReady } from '../lib/check-ready';
 import { startChildServer } from '../lib/child-server';
 import { loadCheck, type LoadResult } from '../lib/load-check';
 import { startCommand } from '../lib/start-command';
@@ -35,8 +36,7 @@ async function main(): Promise<void> {
       PUBLIC_URL: 'http://127.0.0.1',
     },
     logFile: path.join(work, 'check.log'),
-    ready: async (url) =>
-      (await loadCheck({ url, apiKey, postcodes: ['4000'], connections: 1, seconds: 1 })).non2xx === 0,
+    ready: checkReady(apiKey),
   });
   try {
     const options = { url: check.url, apiKey, postcodes: sample };

@@ -15,6 +15,7 @@ import { importDataDir } from '../../server/importers';
 import { createLogger } from '../../server/logger';
 import { startPostgres } from '../../test/helpers/postgres-server';
 import { startRedisServer } from '../../test/helpers/redis-server';
+import { checkReady } from '../lib/check-ready';
 import { startChildServer, type ChildServer } from '../lib/child-server';
 import { startCommand } from '../lib/start-command';
 import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfile } from '../lib/cpu-profile';
@@ -79,15 +80,6 @@ async function main(): Promise<void> {
   console.log(
     `data: ${declarations.length} declarations over ${lgaCount} LGAs, ${allPostcodes.length} postcodes, ${KEYS} keys; 10×: ${tenfold.length} declarations`,
   );
-
-  const checkReady = (key: string) => async (url: string) =>
-    (
-      await fetch(`${url}/api/v1/check-postcode`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: '{"postcode":"4000"}',
-      })
-    ).status === 200;
 
   const results: Row[] = [];
   const note = (target: string, row: Row) => {
