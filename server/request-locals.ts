@@ -24,6 +24,11 @@ declare global {
       caller?: CountedCaller;
       /** The calling key's id, for the request log line: set by identifyApiKey for a valid key. */
       keyId?: string;
+      /**
+       * A POST /mcp body read ahead and parsed (limitProtocolMessages), handed to the transport so it is not parsed
+       * twice; absent when it is not JSON or too large (the transport reads the same bytes and refuses them itself).
+       */
+      mcpBody?: unknown;
     }
   }
 }

@@ -8,7 +8,7 @@ import { sessionMember } from '../sessions/require-session';
 import { clearSessionCookie } from '../sessions/session-cookie';
 import type { SessionStore } from '../sessions/session-store';
 import '../sessions/session-types';
-import { promisify, SIGNED_OUT, sessionViewer, startSession } from './session-view';
+import { promisify, SIGNED_OUT, sessionViewer, signInSessionOf } from './session-view';
 import type { SignInService } from './sign-in';
 
 export interface AuthRoutesDeps {
@@ -52,10 +52,7 @@ function loginRoute({ signIn, accounts, sessionView }: AuthContext): Route {
       429: errorResponse('Too many failed attempts; wait Retry-After seconds'),
     },
     handle: async ({ body: { email, password } }, req, res) => {
-      const account = await signIn.signIn(email, password, clientAddress(req), {
-        start: (signedIn) => startSession(req, signedIn.id),
-        end: () => promisify((done) => req.session.destroy(done)),
-      });
+      const account = await signIn.signIn(email, password, clientAddress(req), signInSessionOf(req));
       const member = accounts.membershipOf(account.id);
       if (!member) throw new ContractError('invalid_credentials');
       res.json({ success: true, data: (await sessionView(req, { account, member })) satisfies SessionData });

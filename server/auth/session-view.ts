@@ -3,6 +3,7 @@ import type { SessionData } from '../../shared/api/auth';
 import type { AccountService } from '../accounts/account-service';
 import type { SignedIn } from '../sessions/require-session';
 import type { SessionStore } from '../sessions/session-store';
+import type { SignInSession } from './sign-in';
 import '../sessions/session-types';
 
 export interface SessionViewDeps {
@@ -26,6 +27,14 @@ export async function startSession(req: Request, accountId: string): Promise<voi
   await promisify((done) => req.session.regenerate(done));
   req.session.accountId = accountId;
   await promisify((done) => req.session.save(done));
+}
+
+/** What a sign-in (password or single sign-on) starts and ends on this request: the cookie session. */
+export function signInSessionOf(req: Request): SignInSession {
+  return {
+    start: (account) => startSession(req, account.id),
+    end: () => promisify((done) => req.session.destroy(done)),
+  };
 }
 
 /** GET /api/v1/auth/session's answer for a signed-in person: what sign-in, invitations and resets answer too. */

@@ -11,10 +11,14 @@ export const MAX_MCP_BODY_BYTES = 64 * 1024;
  */
 type ReadAhead = IncomingMessage & { rawBody?: Buffer };
 
+/** Decodes as the transport decodes a body it reads itself: UTF-8, a byte-order mark dropped. */
+const UTF8 = new TextDecoder();
+
 /**
  * Reads the body of a POST /mcp ahead of the transport, so that what it holds can be counted before it is answered,
  * and hands the same bytes on to the transport (`rawBody`), which then judges them as it judges a body it reads itself
- * (its 413, -32700, -32600). Resolves with the JSON value, or undefined when the body is not JSON or over
+ * (its 413, -32700, -32600) when it is not JSON. Resolves with the JSON value (the transport's parsedBody: it is
+ * not parsed twice), or undefined when the body is not JSON or over
  * MAX_MCP_BODY_BYTES: one byte over is read, enough for the transport's 413, and the rest is left unread with the
  * connection closed after the answer (a body left half read would stall the next request on a kept-alive connection).
  */
@@ -28,8 +32,7 @@ export async function readMcpBody(req: ReadAhead, res: Response): Promise<unknow
     return undefined;
   }
   try {
-    // Decoded as the transport decodes it (TextDecoder: UTF-8, a byte-order mark dropped).
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch {
     return undefined;
   }

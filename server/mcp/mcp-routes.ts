@@ -87,7 +87,7 @@ function serveMcp(tools: readonly McpTool[], calls: ToolCallDeps): RequestHandle
     });
     res.once('close', () => void server.close());
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, res.locals.mcpBody);
   };
   return (req: Request, res: Response, next) => {
     mcpSdk()

@@ -73,17 +73,18 @@ function metadataOf(declarations: DeclarationRepository, now: Date, day = sydney
   return dataMetadata(lastRefreshOrUnavailable(declarations, now), now, day);
 }
 
-/** The check's answers decoded once each: the cache hands out the same encoded answer while the data holds. */
-const decoded = new WeakMap<EncodedAnswer, z.infer<typeof CheckPostcodeResult>>();
+/** The check's answers decoded and worded once each: the cache hands out the same encoded answer while the data holds. */
+const toolAnswers = new WeakMap<EncodedAnswer, ToolAnswer<z.infer<typeof CheckPostcodeResult>>>();
 
-function resultOf(answer: EncodedAnswer): z.infer<typeof CheckPostcodeResult> {
-  let result = decoded.get(answer);
-  if (!result) {
+function toolAnswerOf(answer: EncodedAnswer): ToolAnswer<z.infer<typeof CheckPostcodeResult>> {
+  let toolAnswer = toolAnswers.get(answer);
+  if (!toolAnswer) {
     const { data, metadata } = JSON.parse(answer.response.toString('utf8')) as z.infer<typeof CheckPostcodeResult>;
-    result = { data, metadata };
-    decoded.set(answer, result);
+    const structured = { data, metadata };
+    toolAnswer = { structured, text: checkWords(structured) };
+    toolAnswers.set(answer, toolAnswer);
   }
-  return result;
+  return toolAnswer;
 }
 
 /** A day argument as the REST API reads one: invalid_date unless a calendar day. */
@@ -113,8 +114,7 @@ function checkTool({ answers }: McpToolDeps): McpTool {
       if ('refused' in read) throw new ContractError(read.refused);
       const answer = answers.answer(read.question, now);
       if (typeof answer === 'string') throw new ContractError(answer);
-      const result = resultOf(answer);
-      return { structured: result, text: checkWords(result) };
+      return toolAnswerOf(answer);
     },
   });
 }

@@ -63,7 +63,10 @@ export function limitProtocolMessages(counter: SlidingWindowCounter, clock: () =
   return (req, res, next) => {
     const caller: CountedCaller = res.locals.caller!;
     Promise.all([readMcpBody(req, res), mcpSdk()])
-      .then(([body, sdk]) => countProtocolMessages(counter, caller, protocolMessages(body, sdk), clock().getTime()))
+      .then(([body, sdk]) => {
+        res.locals.mcpBody = body;
+        return countProtocolMessages(counter, caller, protocolMessages(body, sdk), clock().getTime());
+      })
       .then(
         () => next(),
         (err: unknown) => (isContractError(err) ? jsonRpcRefusal(res, err) : next(err)),

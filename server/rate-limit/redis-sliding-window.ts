@@ -195,14 +195,14 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
     return this.run(() => sent).then(state, (err: unknown) => {
       const cause = (err as { cause?: unknown }).cause;
       if (!(cause instanceof Error) || !cause.message.startsWith('NOSCRIPT')) {
-        this.forgetIfCountedLate(sent, argv);
+        this.forgetIfCountedLate(sent, bucket, member);
         throw err;
       }
       argv[0] = 'EVAL';
       argv[1] = script.source;
       const retried = this.commandClient.sendCommand(argv);
       return this.run(() => retried).then(state, (again: unknown) => {
-        this.forgetIfCountedLate(retried, argv);
+        this.forgetIfCountedLate(retried, bucket, member);
         throw again;
       });
     });
@@ -211,17 +211,14 @@ export class RedisSlidingWindow implements SlidingWindowCounter {
   /**
    * A consume past its deadline was sent and may still run (a stalled Redis runs it when it wakes): the request was
    * answered 503 all the same, so an entry it recorded then would count a check nobody was answered for. Its member
-   * is known (the script's now and ARGV's suffix), so exactly that entry is removed.
+   * is known (the script's now and the suffix sent), so exactly that entry is removed.
    */
-  private forgetIfCountedLate(sent: Promise<unknown>, argv: string[]): void {
+  private forgetIfCountedLate(sent: Promise<unknown>, bucket: string, member: string): void {
     sent
       .then((reply) => {
         const [allowed, , , scriptNow] = reply as [number, number, number, number];
         if (allowed !== 1) return;
-        // EVAL(SHA) script numkeys key… now window limit suffix [epoch]: the bucket is the first key.
-        const keys = Number(argv[2]);
-        const member = `${scriptNow}:${argv[3 + keys + 3]}`;
-        return this.run(() => this.client.sendCommand(['ZREM', argv[3]!, member]));
+        return this.run(() => this.client.sendCommand(['ZREM', bucket, `${scriptNow}:${member}`]));
       })
       // Not run, or Redis gone before the removal: the connection reports its own errors.
       .catch(() => undefined);

@@ -17,7 +17,8 @@ const DiscoveryDocument = z.object({
   jwks_uri: z.url(),
 });
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The names this machine is written as: an issuer at one of them may be plain http (the operator's own, the tests'). */
+export const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Whether the URL's host is this machine (127.0.0.0/8, ::1 or localhost). */
 function isLoopback(url: URL): boolean {

@@ -6,6 +6,7 @@ import type { SsoFlow, SsoFlowStore } from './sso-flow-store';
 import type { SsoProtocol } from './sso-protocol';
 import { openidClient, type OpenidClient } from './sso-libraries';
 import { SsoRefusal, type SsoIdentity, type SsoRefusalSubject } from './sso-sign-in';
+import { LOOPBACK_NAMES } from './issuer-discovery';
 import { oidcRedirectUri } from './sso-urls';
 import { providerFetch } from './provider-fetch';
 
@@ -54,7 +55,6 @@ export interface OidcCallback {
   fromBrowserOf(binding: string): boolean;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * OpenID Connect sign-in (Microsoft Entra ID, Google Workspace, any OpenID Connect provider) with openid-client:
@@ -213,7 +213,7 @@ const guardedFetch = providerFetch();
 /** Plain http only to a provider on this machine's loopback (the tests' oidc-provider); anywhere else https. */
 function insecureAllowed(issuer: string): boolean {
   const url = new URL(issuer);
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname);
 }
 
 /** The issuer's discovery document, its `issuer` checked against the one asked for (openid-client). */

@@ -73,6 +73,7 @@ export async function openSsoSignIn(
       callbacks,
     },
     jobs: [every('purge', PURGE_INTERVAL_MS, () => throttle.purge())],
-    closers: [{ name: 'the single sign-on limits', close: () => throttle.close() }],
+    // The throttle's counter is closed by the storage that opened it (counters.ts), as the other throttles' are.
+    closers: [],
   };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SamlAcsForm, SSO_ENDPOINTS, SSO_ERROR_PARAM, SsoErrorCode, type SsoProvider } from '../../shared/api/sso';
 import type { AuditRecorder } from '../audit/audit-log';
 import type { SignInSession } from '../auth/sign-in';
-import { promisify, startSession } from '../auth/session-view';
+import { signInSessionOf } from '../auth/session-view';
 import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { FORM_TYPE, formBodyUpTo } from '../http/form-body';
@@ -15,7 +15,7 @@ import type { Logger } from '../logger';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { EMAIL_NAME_ID_FORMAT, isSamlConnection } from './saml-protocol';
 import { SamlResponseCheck } from './saml-response';
-import { samlServiceProvider } from './sso-urls';
+import { consoleErrorPath, samlServiceProvider } from './sso-urls';
 import { nodeSaml } from './sso-libraries';
 import { isBoundBrowser, unbindBrowser } from './sso-binding';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
@@ -59,18 +59,10 @@ export function samlFinishRoutes(deps: SamlFinishDeps): Route[] {
 /** How long a response the ACS accepted waits for the browser at the finish: one redirect's time. */
 export const SAML_RESULT_TTL_MS = 60_000;
 
-/** The console's sign-in page, telling the person in words why single sign-on did not sign them in. */
-const refusedTo = (code: SsoErrorCode) => `/console/?${SSO_ERROR_PARAM}=${code}`;
-
 function seeOther(res: Response, location: string): void {
   res.setHeader('Cache-Control', 'no-store');
   res.redirect(303, location);
 }
-
-const sessionOf = (req: Request): SignInSession => ({
-  start: (account) => startSession(req, account.id),
-  end: () => promisify((done) => req.session.destroy(done)),
-});
 
 interface Refusal {
   code: SsoErrorCode;
@@ -98,7 +90,7 @@ async function refuse(
     reason: code,
     sso_provider: 'saml',
   });
-  seeOther(res, refusedTo(code));
+  seeOther(res, consoleErrorPath(code));
 }
 
 /**
@@ -202,12 +194,12 @@ function finishRoute(deps: SamlFinishDeps): Route {
         await completion.complete(
           { connection, email, emailVerified: true, provider: 'saml' },
           clientAddress(req),
-          sessionOf(req),
+          signInSessionOf(req),
         );
       } catch (err) {
         const code = err instanceof ContractError ? SsoErrorCode.safeParse(err.code) : undefined;
         if (!code?.success) throw err;
-        return seeOther(res, refusedTo(code.data));
+        return seeOther(res, consoleErrorPath(code.data));
       }
       unbindBrowser(req, res);
       seeOther(res, result.returnTo);

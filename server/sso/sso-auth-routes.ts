@@ -1,18 +1,12 @@
 import type { Request } from 'express';
-import {
-  SSO_ENDPOINTS,
-  SSO_ERROR_PARAM,
-  SSO_PROVIDER_LABELS,
-  type SsoDiscovery,
-  type SsoErrorCode,
-} from '../../shared/api/sso';
+import { SSO_ENDPOINTS, SSO_PROVIDER_LABELS, type SsoDiscovery, type SsoErrorCode } from '../../shared/api/sso';
 import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
 import { errorResponse, jsonResponse, NO_AUTH } from '../http/openapi-registry';
 import { defineRoute, type Route } from '../http/route';
 import type { Logger } from '../logger';
 import type { LoginThrottle } from '../auth/login-throttle';
-import { promisify, startSession } from '../auth/session-view';
+import { signInSessionOf } from '../auth/session-view';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { OIDC_FLOW_TTL_MS, type OidcProtocol } from './oidc-protocol';
 import { SAML_FLOW_TTL_MS } from './saml-protocol';
@@ -20,6 +14,8 @@ import { bindBrowser, browserBinding, isBoundBrowser, unbindBrowser } from './ss
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoProtocol } from './sso-protocol';
 import { SsoRefusal, type SsoSignInService } from './sso-sign-in';
+import { consoleErrorPath } from './sso-urls';
+import { domainOfEmail } from '../../shared/domain/sso-domain-claims';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 
 /** The protocols the start route dispatches to: OpenID Connect for Microsoft, Google and OIDC; SAML when given. */
@@ -35,11 +31,6 @@ export interface SsoAuthRoutesDeps {
   starts: LoginThrottle;
   callbacks: LoginThrottle;
   logger: Logger;
-}
-
-/** Where the console shows a refused single sign-on: its sign-in page, which every signed-out route is. */
-export function consoleErrorPath(code: SsoErrorCode): string {
-  return `/console/?${SSO_ERROR_PARAM}=${code}`;
 }
 
 const DEFAULT_RETURN = '/console/';
@@ -63,8 +54,6 @@ function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }
 
-const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
-
 function discoverRoute({ directory }: SsoAuthRoutesDeps): Route {
   return defineRoute({
     endpoint: SSO_ENDPOINTS.discover,
@@ -75,7 +64,7 @@ function discoverRoute({ directory }: SsoAuthRoutesDeps): Route {
     ok: 'How this address signs in',
     responses: { 400: errorResponse('invalid_request: not an e-mail address') },
     handle: async ({ query: { email } }, _req, res) => {
-      const connection = await directory.forDomain(domainOf(email));
+      const connection = await directory.forDomain(domainOfEmail(email));
       const data: SsoDiscovery = connection
         ? {
             method: 'sso',
@@ -124,7 +113,7 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
       res.set('Cache-Control', 'no-store');
       await counted(deps.starts, email, req);
       try {
-        const connection = await directory.forDomain(domainOf(email));
+        const connection = await directory.forDomain(domainOfEmail(email));
         if (!connection) throw new SsoRefusal('sso_domain_not_claimed');
         const binding = browserBinding(req);
         const location = await protocolOf(protocols, connection).begin(
@@ -174,10 +163,7 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
           error: query.error,
           fromBrowserOf: (binding) => isBoundBrowser(req, binding),
         });
-        await signIn.complete(identity, ip, {
-          start: (account) => startSession(req, account.id),
-          end: () => promisify((done) => req.session.destroy(done)),
-        });
+        await signIn.complete(identity, ip, signInSessionOf(req));
         unbindBrowser(req, res);
         res.redirect(303, returnTo);
       } catch (err) {
