@@ -1,3 +1,4 @@
+import type { Notice } from './NoticeLine';
 /**
  * Copies text on a user's click. The async Clipboard API needs a secure context, and practice software on a plain
  * http:// intranet address is not one, so the fallback selects a temporary textarea inside `scope` (the extension's
@@ -28,4 +29,14 @@ export async function copyText(text: string, scope: Element): Promise<boolean> {
   } finally {
     area.remove();
   }
+}
+
+/**
+ * Copies `text` on a click in the page and says so in words: "`what` copied to the clipboard", or how to copy it by
+ * hand when the browser would not (`what` as a label: "Link", "Secret", "Entity ID").
+ */
+export async function copyWithNotice(text: string, what: string): Promise<Notice> {
+  return (await copyText(text, document.body))
+    ? { kind: 'ok', text: `${what} copied to the clipboard.` }
+    : { kind: 'error', text: `Could not copy: select the ${what.toLowerCase()} and copy it by hand.` };
 }

@@ -1,16 +1,11 @@
 import { useState } from 'react';
-import { copyText } from '../../../../ui/common/clipboard';
+import { copyWithNotice } from '../../../../ui/common/clipboard';
 import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
 
 /** A value to register at the provider: shown as text, selectable whole, with its own Copy button. */
 export function CopyableValue({ label, value, testId }: { label: string; value: string; testId: string }) {
   const [notice, setNotice] = useState<Notice>(null);
-  const copy = async () =>
-    setNotice(
-      (await copyText(value, document.body))
-        ? { kind: 'ok', text: `${label} copied to the clipboard.` }
-        : { kind: 'error', text: `Could not copy: select the ${label.toLowerCase()} and copy it by hand.` },
-    );
+  const copy = async () => setNotice(await copyWithNotice(value, label));
   return (
     <>
       <dt>{label}</dt>

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { copyText } from '../../../../ui/common/clipboard';
+import { copyWithNotice } from '../../../../ui/common/clipboard';
 import { displayInstant } from '../../../../ui/common/display-dates';
 import { NoticeLine, type Notice } from '../../../../ui/common/NoticeLine';
 
@@ -21,12 +21,7 @@ export function OnceLink({ title, link, email, emailed, expiresAt }: OnceLinkPro
   const [notice, setNotice] = useState<Notice>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useLayoutEffect(() => heading.current?.focus(), [link]);
-  const copy = async () =>
-    setNotice(
-      (await copyText(link, document.body))
-        ? { kind: 'ok', text: 'Link copied to the clipboard.' }
-        : { kind: 'error', text: 'Could not copy: select the link and copy it by hand.' },
-    );
+  const copy = async () => setNotice(await copyWithNotice(link, 'Link'));
   return (
     <div className="new-key" role="region" aria-labelledby="once-link-heading">
       <h3 id="once-link-heading" ref={heading} tabIndex={-1}>

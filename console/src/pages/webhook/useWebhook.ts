@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { NewWebhookData, WebhookTestData } from '../../../../shared/api/webhook';
-import { copyText } from '../../../../ui/common/clipboard';
+import { copyWithNotice } from '../../../../ui/common/clipboard';
 import type { Notice } from '../../../../ui/common/NoticeLine';
 import type { ConsoleApi } from '../../console-api';
 import { useConsoleApi, useLoad } from '../../use-load';
@@ -110,11 +110,7 @@ export function useWebhook() {
 
   const copySecret = async () => {
     if (!created) return;
-    setNotice(
-      (await copyText(created.secret, document.body))
-        ? { kind: 'ok', text: 'Secret copied to the clipboard.' }
-        : { kind: 'error', text: 'Could not copy: select the secret and copy it by hand.' },
-    );
+    setNotice(await copyWithNotice(created.secret, 'Secret'));
   };
 
   return {
