@@ -55,7 +55,6 @@ export interface OidcCallback {
   fromBrowserOf(binding: string): boolean;
 }
 
-
 /**
  * OpenID Connect sign-in (Microsoft Entra ID, Google Workspace, any OpenID Connect provider) with openid-client:
  * the authorization code flow with PKCE (S256), `state` (the flow's random id) and `nonce`, scope `openid email
