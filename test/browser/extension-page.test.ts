@@ -15,7 +15,6 @@ import {
 } from '../helpers/test-server';
 import {
   allBadges,
-  animationFrames,
   badgeAfter,
   contentScriptWorld,
   openPanel,
@@ -524,21 +523,40 @@ describe('a page of many postcode fields (a patient grid)', () => {
     const checks = checksSince();
     const grid = await ext.context.newPage();
     await grid.goto(`${pages.origin}/grid.html?rows=300&distinct=20`);
-    // Scrolled through as a person would: a row's badge is made when it comes near the view.
+    // Scrolled through as a person would: a row's badge is made when it comes near the view. Each screen waits for
+    // its rows' badges, as a person reads them: scrolling on before the extension has even seen the rows (a loaded
+    // machine) would leave rows that were never in view, rightly without a badge.
+    const namesInView = () =>
+      grid.evaluate(() =>
+        [...document.querySelectorAll('input')]
+          .filter((el) => {
+            const box = el.getBoundingClientRect();
+            return box.bottom > 0 && box.top < window.innerHeight;
+          })
+          .map((el) => el.name),
+      );
     const height = await grid.evaluate(() => document.documentElement.scrollHeight);
     for (let y = 0; y <= height; y += 600) {
       await grid.evaluate((top) => window.scrollTo(0, top), y);
-      await animationFrames(grid, 2);
+      await expect
+        .poll(
+          async () => {
+            const words = await badgeWords(grid);
+            return (await namesInView()).filter((name) => !words.has(name));
+          },
+          { timeout: 20_000, message: `rows in view without a badge at ${y} px` },
+        )
+        .toEqual([]);
     }
-    await expect
-      .poll(
-        async () => {
-          const words = await badgeWords(grid);
-          return words.size === 300 && [...words.values()].every((w) => !/Checking|Not checked/.test(w));
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(true);
+    // What is still unsettled, by row: empty once every row shows an answer.
+    const unsettled = async () => {
+      const words = await badgeWords(grid);
+      return Array.from({ length: 300 }, (_, i) => `postcode${i}`)
+        .map((name) => [name, words.get(name) ?? 'no badge'])
+        .filter(([, w]) => /no badge|Checking|Not checked/.test(w!))
+        .map(([name, w]) => `${name}: ${w}`);
+    };
+    await expect.poll(unsettled, { timeout: 20_000 }).toEqual([]);
     const words = await badgeWords(grid);
     for (let i = 0; i < 300; i++) expect(words.get(`postcode${i}`), `row ${i}`).toBe(words.get(`postcode${i % 20}`));
     expect(words.get('postcode0')).toContain('Eligible · Sydney');
