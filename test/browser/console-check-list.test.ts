@@ -255,7 +255,7 @@ describe('Check a list, as a member', () => {
     expect(ann!.result).toBe('✓ Covered — the whole area');
     expect(ann!.council).toBe('Brisbane');
     expect(ann!.disasters).toContain('Tropical Cyclone Test (synthetic)\nDisaster reference (AGRN) 1195 · ');
-    expect(ann!.judged).toBe('today');
+    expect(ann!.judged).toBe('Today');
     expect(ann!.own).toEqual(['Ann', '4000', '', '']);
     // Partly covered: its own words and marker, never a tick; which council area is which.
     expect(bob!.result).toBe('◐ Partly covered — check the council area');
@@ -265,7 +265,7 @@ describe('Check a list, as a member', () => {
     expect(ed!.result).toBe('? Postcode not found\nPostcode 0999 is not in the postcode data: check the postcode');
     expect(flo!.result).toBe('! Row could not be read\nNo postcode in this row');
     expect(gus!.result).toBe('! Row could not be read\nThe date 31/02/2025 is not a real date');
-    expect(hal).toMatchObject({ state: 'all', judged: `on ${toDisplayDate(STORM_DAY)}` });
+    expect(hal).toMatchObject({ state: 'all', judged: toDisplayDate(STORM_DAY) });
     expect(hal!.disasters).toContain('Ended Storm (synthetic)');
     // The instrument behind each: the NSW Government issues its declarations with the AGRN; elsewhere (Brisbane's
     // cyclone, QLD) the list is DisasterAssist's DRFA activation, and the row says what to confirm.
@@ -365,8 +365,8 @@ describe('Check a list, as a member', () => {
     await checkRows(page, 2);
     const rows = await shownRows(page);
     expect(rows.map((r) => [r.state, r.judged, r.own[0]])).toEqual([
-      ['all', `on ${toDisplayDate(STORM_DAY)}`, 'Smith, Ann'],
-      ['none', 'on 01/01/2025', 'Jones, Bob'],
+      ['all', toDisplayDate(STORM_DAY), 'Smith, Ann'],
+      ['none', '01/01/2025', 'Jones, Bob'],
     ]);
   });
 
@@ -748,8 +748,8 @@ describe('by keyboard alone, and on a phone', () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await focused(page))?.name, { timeout: 30_000 }).toBe('Results');
     expect((await shownRows(page)).map((r) => [r.state, r.judged])).toEqual([
-      ['all', 'today'],
-      ['none', 'today'],
+      ['all', 'Today'],
+      ['none', 'Today'],
       ['bad_row', '—'],
     ]);
     await tabTo(page, '✕ Not covered: 1');
@@ -786,12 +786,12 @@ describe('by keyboard alone, and on a phone', () => {
     expect(ann!.cells.slice(2)).toEqual([
       'Council area (LGA)\nBrisbane',
       expect.stringMatching(/^Disasters\n/),
-      'Judged on\non 01/02/2025',
+      'Judged on\n01/02/2025',
       'Patient\nAnn',
       'Postcode\n4000',
       'Date\n01/02/2025',
     ]);
-    expect(bob!.cells[4]).toBe('Judged on\ntoday');
+    expect(bob!.cells[4]).toBe('Judged on\nToday');
     expect(cy!.cells.slice(0, 3)).toEqual([
       'Row 3',
       '! Row could not be read\nNo postcode in this row',

@@ -74,7 +74,7 @@ export const ResultRow = memo(function ResultRow({
 }: ResultRowProps) {
   const { state, reason, note, question, answer } = outcome;
   const words = STATE_WORDS[state];
-  const judged = answer ? (question?.date ? `on ${displayDate(question.date)}` : 'today') : '—';
+  const judged = answer ? (question?.date ? displayDate(question.date) : 'Today') : '—';
   return (
     // aria-rowindex counts from the heading row (1), so a screen reader says where a row is among all that are shown.
     // The roles are explicit: a phone lays the row out as a card (check-list.css), and a table part that is no longer
