@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { SSO_ERROR_PARAM, SSO_ERROR_WORDS, SsoErrorCode } from '../../shared/api/sso';
+import { SSO_ERROR_PARAM, SSO_ERROR_WORDS, SsoErrorParam } from '../../shared/api/sso';
 
 export type SsoRefusalWords = { title: string; text: string };
 
@@ -17,7 +17,7 @@ export function useSsoRefusal(): SsoRefusalWords | null {
   const [words] = useState(() => {
     const code = new URLSearchParams(location.search).get(SSO_ERROR_PARAM);
     if (code === null) return null;
-    const known = SsoErrorCode.safeParse(code);
+    const known = SsoErrorParam.safeParse(code);
     return known.success ? SSO_ERROR_WORDS[known.data] : UNKNOWN_REFUSAL;
   });
   // Before the words are drawn: the address never shows the code beside them.

@@ -1,4 +1,4 @@
-import { SSO_ENDPOINTS, SSO_ERROR_PARAM, type SsoErrorCode } from '../../shared/api/sso';
+import { SSO_ENDPOINTS, SSO_ERROR_PARAM, type SsoErrorParam } from '../../shared/api/sso';
 
 /**
  * The service's own single sign-on addresses, at the public origin links use (OriginPolicy.linkOrigin): what an owner
@@ -20,7 +20,7 @@ export function samlServiceProvider(
   return { entity_id: metadata, acs_url: `${origin}${SSO_ENDPOINTS.samlAcs.path}`, metadata_url: metadata };
 }
 
-/** Where the console shows a refused single sign-on: its sign-in page, which every signed-out route is. */
-export function consoleErrorPath(code: SsoErrorCode): string {
+/** Where the console shows a refused or interrupted single sign-on: its sign-in page, which every signed-out route is. */
+export function consoleErrorPath(code: SsoErrorParam): string {
   return `/console/?${SSO_ERROR_PARAM}=${code}`;
 }

@@ -244,8 +244,20 @@ export const SsoErrorCode = z.enum([
 ]);
 export type SsoErrorCode = z.infer<typeof SsoErrorCode>;
 
-/** The console's words for each refusal: a practice manager reads them. */
-export const SSO_ERROR_WORDS: Record<SsoErrorCode, { title: string; text: string }> = {
+/**
+ * What stopped a browser's sign-in on this service's side, not the organisation's: too many sign-ins started from one
+ * address (`sso_busy`), or this service's storage out or a fault of ours (`sso_unavailable`). Sent to the sign-in page
+ * by the same parameter as a refusal, so a person never lands on a page of JSON; an API client gets the envelope.
+ */
+export const SsoInterruption = z.enum(['sso_busy', 'sso_unavailable']);
+export type SsoInterruption = z.infer<typeof SsoInterruption>;
+
+/** What the sign-in page's `?sso_error=` may name. */
+export const SsoErrorParam = z.union([SsoErrorCode, SsoInterruption]);
+export type SsoErrorParam = z.infer<typeof SsoErrorParam>;
+
+/** The console's words for each refusal and interruption: a practice manager reads them. */
+export const SSO_ERROR_WORDS: Record<SsoErrorParam, { title: string; text: string }> = {
   sso_domain_not_claimed: {
     title: 'No single sign-on for this address',
     text: 'No organisation here signs in with this e-mail domain. Sign in with your password, or ask your practice’s owner.',
@@ -289,6 +301,14 @@ export const SSO_ERROR_WORDS: Record<SsoErrorCode, { title: string; text: string
   sso_account_elsewhere: {
     title: 'This address belongs to another organisation here',
     text: 'Your e-mail address is a member of a different organisation on this service. Ask its owner to remove you first.',
+  },
+  sso_busy: {
+    title: 'Too many sign-ins started just now',
+    text: 'Sign-in was started many times from this computer’s network or for this address. Wait 15 minutes, then start again.',
+  },
+  sso_unavailable: {
+    title: 'Sign-in is unavailable for a moment',
+    text: 'This service could not finish your sign-in just now; your organisation’s account is not the cause. Wait a minute, then start again. If it keeps happening, tell your IT provider.',
   },
 };
 

@@ -501,6 +501,11 @@ describe('a single sign-on that came back refused (issue #38)', () => {
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
       expect(await refusal.count()).toBe(0);
 
+      // This service's own interruption (its storage out mid sign-in) in its own words, not a refusal's.
+      await page.goto(`${h.server.url}/console/?sso_error=sso_unavailable`);
+      const { title: unavailableTitle, text: unavailableText } = SSO_ERROR_WORDS.sso_unavailable;
+      await expect.poll(() => refusal.textContent()).toBe(unavailableTitle + unavailableText);
+
       await page.goto(`${h.server.url}/console/?sso_error=toString`);
       await expect.poll(() => refusal.textContent()).toMatch(/^Single sign-on did not sign you in/);
       await expect.poll(() => new URL(page.url()).search).toBe('');

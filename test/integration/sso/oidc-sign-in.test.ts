@@ -290,6 +290,17 @@ describe('single sign-on with OpenID Connect', () => {
     expect(await json(limited)).toMatchObject({ error: { code: 'rate_limited' } });
   });
 
+  it("a browser over the starts' limit is sent to the sign-in page's words (sso_busy), not a page of JSON", async () => {
+    const browser = new SessionClient(server.url);
+    const start = () => browser.get('/api/v1/auth/sso/start?email=hurried%40unclaimed.example', { origin: null });
+    for (let i = 0; i < 10; i++) {
+      expect((await start()).headers.get('location')).toBe(refusedTo('sso_domain_not_claimed'));
+    }
+    const limited = await start();
+    expect(limited.status).toBe(303);
+    expect(limited.headers.get('location')).toBe(refusedTo('sso_busy'));
+  });
+
   it('tells the provider was unreachable, at the start (its configuration) and at the callback (its token endpoint)', async () => {
     const org = await ssoPractice(server, oidcConnection(idpC), { idp: idpC });
     const email = `far@${org.domain}`;
