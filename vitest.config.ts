@@ -70,6 +70,7 @@ const ALONE = [
   'test/integration/signup/signup-redis-outage.test.ts',
   'test/integration/sso/redis-sso-flow-store-outage.test.ts',
   'test/integration/sso/sso-browser-interruptions.test.ts',
+  'test/integration/mcp/mcp-redis-outage.test.ts',
   'test/integration/http/timeouts.test.ts',
   'test/integration/storage/server-kill-during-writes.test.ts',
   'test/integration/storage/lock-crash-points.test.ts',
