@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { SsoSettingsView } from '../../../../shared/api/sso';
 import { displayInstant } from '../../../../ui/common/display-dates';
 import type { SsoFormState } from './sso-form-state';
+import { FIELD_LABELS } from './sso-words';
 
 type Change = (patch: Partial<SsoFormState>) => void;
 
@@ -43,7 +44,7 @@ function ClientSecret({ form, change, saved }: { form: SsoFormState; change: Cha
   return (
     <Field
       id="sso-client-secret"
-      label="Client secret"
+      label={FIELD_LABELS.client_secret}
       type="password"
       value={form.clientSecret}
       onChange={(clientSecret) => change({ clientSecret })}
@@ -61,7 +62,7 @@ function Certificate({ form, change, saved }: { form: SsoFormState; change: Chan
   const c = saved?.connection.provider === 'saml' ? saved.connection : null;
   return (
     <div className="field">
-      <label htmlFor="sso-certificate">Signing certificate</label>
+      <label htmlFor="sso-certificate">{FIELD_LABELS.certificate}</label>
       <textarea
         id="sso-certificate"
         rows={6}
@@ -95,7 +96,7 @@ export function ProviderFields({
       return (
         <Field
           id="sso-tenant-id"
-          label="Directory (tenant) ID"
+          label={FIELD_LABELS.tenant_id}
           value={form.tenantId}
           placeholder="00000000-0000-0000-0000-000000000000"
           onChange={(tenantId) => change({ tenantId })}
@@ -106,7 +107,7 @@ export function ProviderFields({
       return (
         <Field
           id="sso-google-domain"
-          label="Workspace domain"
+          label={FIELD_LABELS.domain}
           value={form.googleDomain}
           placeholder="clinic.com.au"
           onChange={(googleDomain) => change({ googleDomain })}
@@ -118,7 +119,7 @@ export function ProviderFields({
         <>
           <Field
             id="sso-issuer"
-            label="Issuer URL"
+            label={FIELD_LABELS.issuer}
             type="url"
             value={form.issuer}
             placeholder="https://clinic.okta.com"
@@ -127,7 +128,7 @@ export function ProviderFields({
           />
           <Field
             id="sso-client-id"
-            label="Client ID"
+            label={FIELD_LABELS.client_id}
             value={form.clientId}
             onChange={(clientId) => change({ clientId })}
           />
@@ -143,13 +144,13 @@ export function ProviderFields({
         <>
           <Field
             id="sso-idp-entity-id"
-            label="Identity provider entity ID"
+            label={FIELD_LABELS.idp_entity_id}
             value={form.idpEntityId}
             onChange={(idpEntityId) => change({ idpEntityId })}
           />
           <Field
             id="sso-sso-url"
-            label="Sign-on URL"
+            label={FIELD_LABELS.sso_url}
             type="url"
             value={form.ssoUrl}
             onChange={(ssoUrl) => change({ ssoUrl })}

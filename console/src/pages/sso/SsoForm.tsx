@@ -9,7 +9,7 @@ import { domainOfEmail } from '../../../../shared/domain/sso-domain-claims';
 import { ProviderFields } from './ProviderFields';
 import { RegisterWithProvider } from './RegisterWithProvider';
 import { formStateOf, requestOf, type SsoFormState } from './sso-form-state';
-import { DEFAULT_ROLE_WORDS, PROVIDER_NAMES } from './sso-words';
+import { DEFAULT_ROLE_WORDS, FIELD_LABELS, PROVIDER_NAMES } from './sso-words';
 
 type Change = (patch: Partial<SsoFormState>) => void;
 
@@ -39,7 +39,7 @@ function Domains({ form, change, ownEmail }: { form: SsoFormState; change: Chang
   const own = ownEmail ? domainOfEmail(ownEmail) : null;
   return (
     <div className="field">
-      <label htmlFor="sso-domains">E-mail domains</label>
+      <label htmlFor="sso-domains">{FIELD_LABELS.domains}</label>
       <textarea
         id="sso-domains"
         rows={3}

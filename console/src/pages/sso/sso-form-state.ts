@@ -6,6 +6,7 @@ import {
   type SsoSettingsData,
   type SsoSettingsView,
 } from '../../../../shared/api/sso';
+import { FIELD_LABELS } from './sso-words';
 
 /** What the form holds: every provider's fields (switching provider keeps what was typed), as typed. */
 export interface SsoFormState {
@@ -45,19 +46,6 @@ export function formStateOf(data: SsoSettingsData): SsoFormState {
   };
 }
 
-/** Each field's name in the words of the form, for a problem found before sending. */
-const FIELD_NAMES: Record<string, string> = {
-  tenant_id: 'Directory (tenant) ID',
-  domain: 'Workspace domain',
-  issuer: 'Issuer URL',
-  client_id: 'Client ID',
-  client_secret: 'Client secret',
-  idp_entity_id: 'Identity provider entity ID',
-  sso_url: 'Sign-on URL',
-  certificate: 'Signing certificate',
-  domains: 'E-mail domains',
-};
-
 /** The domains as typed: one per line, or separated by commas or spaces. */
 export const domainList = (typed: string): string[] => typed.split(/[\s,;]+/).filter(Boolean);
 
@@ -96,8 +84,8 @@ export function requestOf(form: SsoFormState): { request: SsoSettingsRequest } |
   if (issue.path.length === 1 && issue.code === 'too_big') {
     return { problem: `List at most ${MAX_SSO_DOMAINS} e-mail domains.` };
   }
-  const field = [...issue.path].reverse().find((part) => typeof part === 'string' && part in FIELD_NAMES);
-  const name = field === undefined ? 'A field' : FIELD_NAMES[field as string];
+  const field = [...issue.path].reverse().find((part) => typeof part === 'string' && part in FIELD_LABELS);
+  const name = field === undefined ? 'A field' : FIELD_LABELS[field as keyof typeof FIELD_LABELS];
   const what = issue.code === 'too_small' ? 'is required' : issue.code === 'too_big' ? 'is too long' : issue.message;
   return { problem: `${name}: ${what}.` };
 }

@@ -9,6 +9,22 @@ export const PROVIDER_NAMES: Record<SsoProvider, string> = {
   saml: 'SAML 2.0 (ADFS, Okta, OneLogin, JumpCloud…)',
 };
 
+/**
+ * Each field's label, keyed by the request's own field name: the form labels its fields with these, and a field the
+ * contract refuses is named by the same words (requestOf).
+ */
+export const FIELD_LABELS = {
+  tenant_id: 'Directory (tenant) ID',
+  domain: 'Workspace domain',
+  issuer: 'Issuer URL',
+  client_id: 'Client ID',
+  client_secret: 'Client secret',
+  idp_entity_id: 'Identity provider entity ID',
+  sso_url: 'Sign-on URL',
+  certificate: 'Signing certificate',
+  domains: 'E-mail domains',
+} as const;
+
 export const DEFAULT_ROLE_WORDS: Record<SsoDefaultRole, string> = { member: 'Member', admin: 'Admin' };
 
 const listed = (details: string[] | undefined) => (details && details.length > 0 ? ` (${details.join(', ')})` : '');
