@@ -136,6 +136,7 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
   // Reads by API key are counted like a check; the catchment's and the webhook's changes are audited with who made them.
   const audit = logFailures(runtime.audit, runtime.logger);
   const caller = { accounts, keys, clock, usage, audit, rateLimit, dataEpoch };
+  const samlDeps = { flows: runtime.ssoSignIn.flows, directory: runtime.sso.directory, audit, logger: runtime.logger };
   return {
     check: checkRoutes({ keys, rateLimit, clock, dataEpoch, usage }, answer),
     health: healthRoutes({ declarations, clock, backends: runtime.backends }),
@@ -188,14 +189,8 @@ function featureRoutes(runtime: ServerRuntime, shared: SharedGates) {
         alerts: runtime.alerts,
       }),
     }),
-    saml: samlRoutes({
-      flows: runtime.saml.flows,
-      directory: runtime.sso.directory,
-      origins,
-      audit,
-      logger: runtime.logger,
-    }),
-    samlFinish: samlFinishRoutes({ ...runtime.saml, directory: runtime.sso.directory, audit, logger: runtime.logger }),
+    saml: samlRoutes({ ...samlDeps, origins }),
+    samlFinish: samlFinishRoutes({ ...samlDeps, completion: runtime.ssoSignIn.signIn }),
     ssoSettings: ssoSettingsRoutes({ settings: runtime.sso.settings, accounts, origins }),
     ssoAuth: ssoAuthRoutes({
       ...runtime.ssoSignIn,

@@ -30,7 +30,6 @@ import type { MailLimit } from './mail/mail-limit';
 import type { BillingService } from './billing/billing-service';
 import type { SsoRuntime } from './sso/open-sso';
 import type { SsoSignInRuntime } from './sso/open-sso-sign-in';
-import type { SamlRuntime } from './sso/open-saml';
 
 /** What the process opens: the server everything; the admin CLI the account data; the ingest CLI the ingest's. */
 export type RuntimePurpose = 'server' | 'admin' | 'ingest';
@@ -158,8 +157,6 @@ export interface ServerRuntime extends DataRuntime {
   billing: BillingService;
   /** Single sign-on: its directory (what sign-in reads), its settings (/api/v1/organisation/sso), the departures. */
   sso: SsoRuntime;
-  /** Signing in by single sign-on: OpenID Connect (and SAML's protocol), the completion, the start's limits. */
+  /** Signing in by single sign-on: OpenID Connect's and SAML's protocols, their flows, the completion, the limits. */
   ssoSignIn: SsoSignInRuntime;
-  /** SAML 2.0 sign-in: its protocol (the start's), the flows the ACS answers, the completion. */
-  saml: SamlRuntime;
 }

@@ -27,7 +27,6 @@ import { openTeam } from './team/open-team';
 import { openUsage } from './usage/open-usage';
 import { openSso, type SsoRuntime } from './sso/open-sso';
 import { openSsoSignIn } from './sso/open-sso-sign-in';
-import { samlRuntimeOf } from './sso/open-saml';
 import { RequireSso } from './sso/require-sso';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -108,7 +107,6 @@ export async function openServer(
     billing,
     sso,
     ssoSignIn,
-    saml: samlRuntimeOf(ssoSignIn),
     postcodes,
     rateLimitCounter,
     batchAllowance,

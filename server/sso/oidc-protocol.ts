@@ -69,6 +69,7 @@ export interface OidcCallback {
  * sso_idp_unreachable, never a 500. Every request to a provider gives up after 10 s.
  */
 export class OidcProtocol implements SsoProtocol {
+  readonly flowTtlMs = OIDC_FLOW_TTL_MS;
   /** Discovery documents by issuer. */
   private readonly discovered = new Map<string, { metadata: Promise<client.ServerMetadata>; until: number }>();
   private readonly now: () => number;

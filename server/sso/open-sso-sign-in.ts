@@ -13,9 +13,7 @@ import { SsoSignInService } from './sso-sign-in';
 /** Signing in by single sign-on (`runtime.ssoSignIn`): the protocols, the completion, and their limits. */
 export interface SsoSignInRuntime {
   signIn: SsoSignInService;
-  oidc: OidcProtocol;
-  saml: SamlProtocol;
-  /** What GET /api/v1/auth/sso/start dispatches to. */
+  /** What GET /api/v1/auth/sso/start dispatches to; OpenID Connect's callback and SAML's ACS end in them. */
   protocols: SsoProtocols;
   /** What a flow's start keeps for its answer (the OIDC callback, the SAML ACS), on whichever instance it lands. */
   flows: SsoFlowStore;
@@ -65,8 +63,6 @@ export async function openSsoSignIn(
         audit: logFailures(data.audit, logger),
         trail: data.audit,
       }),
-      oidc,
-      saml,
       protocols: { oidc, saml },
       flows,
       starts,

@@ -54,6 +54,7 @@ export function samlConfig({ ValidateInResponseTo }: NodeSaml, connection: SamlC
  * shared flow store (with the organisation and the return path) for SAML_FLOW_TTL_MS — the ACS takes it once.
  */
 export class SamlProtocol implements SsoProtocol {
+  readonly flowTtlMs = SAML_FLOW_TTL_MS;
   constructor(private readonly flows: SsoFlowStore) {}
 
   async begin(connection: SsoConnection, returnTo: string, origin: string, binding: string): Promise<URL> {

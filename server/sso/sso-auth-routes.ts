@@ -8,8 +8,8 @@ import type { Logger } from '../logger';
 import type { LoginThrottle } from '../auth/login-throttle';
 import { signInSessionOf } from '../auth/session-view';
 import type { OriginPolicy } from '../sessions/origin-policy';
-import { OIDC_FLOW_TTL_MS, type OidcProtocol } from './oidc-protocol';
-import { SAML_FLOW_TTL_MS } from './saml-protocol';
+import type { OidcProtocol } from './oidc-protocol';
+import type { SamlProtocol } from './saml-protocol';
 import { bindBrowser, browserBinding, isBoundBrowser, unbindBrowser } from './sso-binding';
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoProtocol } from './sso-protocol';
@@ -20,12 +20,15 @@ import { domainOfEmail } from '../../shared/domain/sso-domain-claims';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 
 /** The protocols the start route dispatches to: OpenID Connect for Microsoft, Google and OIDC; SAML when given. */
-export type SsoProtocols = Record<'oidc' | 'saml', SsoProtocol>;
+export interface SsoProtocols {
+  /** Its callback ends here too (finish). */
+  oidc: OidcProtocol;
+  saml: SamlProtocol;
+}
 
 export interface SsoAuthRoutesDeps {
   directory: SsoDirectory;
   protocols: SsoProtocols;
-  oidc: OidcProtocol;
   signIn: SsoSignInService;
   origins: OriginPolicy;
   /** Starts and callbacks per client address (sign-in's counter, in buckets of their own). */
@@ -125,14 +128,14 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
       const connection = await directory.forDomain(domainOfEmail(email));
       if (!connection) throw new SsoRefusal('sso_domain_not_claimed');
       const binding = browserBinding(req);
-      const location = await protocolOf(protocols, connection).begin(
+      const protocol = protocolOf(protocols, connection);
+      const location = await protocol.begin(
         connection,
         returnTo ?? DEFAULT_RETURN,
         origins.linkOrigin(req),
         binding.hash,
       );
-      const ttlMs = connection.provider === 'saml' ? SAML_FLOW_TTL_MS : OIDC_FLOW_TTL_MS;
-      bindBrowser(req, res, binding.value, ttlMs);
+      bindBrowser(req, res, binding.value, protocol.flowTtlMs);
       res.redirect(302, location.href);
     } catch (err) {
       if (!(err instanceof ContractError) || !err.code.startsWith('sso_')) throw err;
@@ -146,7 +149,7 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
 }
 
 function callbackRoute(deps: SsoAuthRoutesDeps): Route {
-  const { oidc, signIn, origins } = deps;
+  const { protocols, signIn, origins } = deps;
   return defineRoute({
     endpoint: { ...SSO_ENDPOINTS.callback, status: 303 },
     summary: 'The OpenID Connect redirect URI: signs in, then back to the console',
@@ -164,7 +167,7 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
         const ip = clientAddress(req);
         const url = req.originalUrl;
         try {
-          const { identity, returnTo } = await oidc.finish({
+          const { identity, returnTo } = await protocols.oidc.finish({
             origin: origins.linkOrigin(req),
             search: url.includes('?') ? url.slice(url.indexOf('?')) : '',
             state: query.state,

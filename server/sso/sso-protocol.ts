@@ -6,6 +6,8 @@ import type { SsoConnection } from './sso-directory';
  * back to that protocol's own endpoint (the OIDC callback, the SAML ACS), which ends in SsoSignInService.
  */
 export interface SsoProtocol {
+  /** How long a sign-in `begin` started may take to come back: the browser's binding cookie lives as long. */
+  readonly flowTtlMs: number;
   /**
    * The provider's URL to send the browser to, having kept in the SsoFlowStore what checking its answer needs (state,
    * nonce and PKCE verifier; the AuthnRequest's ID). Throws ContractError('sso_idp_unreachable') when the provider's
