@@ -32,6 +32,7 @@ import { sessionGate } from './sessions/session-gate';
 import { signupRoutes } from './signup/signup-routes';
 import { ssoAuthRoutes } from './sso/sso-auth-routes';
 import { samlFinishRoutes, samlRoutes } from './sso/saml-routes';
+import { SSO_BROWSER_STEPS, ssoBrowserErrors } from './sso/sso-interruption';
 import { teamRoutes } from './team/team-routes';
 import { usageRoutes } from './usage/usage-routes';
 import { webhookRoutes } from './webhooks/webhooks-routes';
@@ -85,6 +86,9 @@ export function createApp(runtime: ServerRuntime): Express {
   mountRoutes(app, routes.passwordReset, signedIn);
   // Single sign-on's sign-in: discovery, the start (302 to the provider) and the OpenID Connect callback (a session).
   mountRoutes(app, routes.ssoAuth, signedIn);
+  // A browser in the middle of a sign-in that this service (or the session gate in front) cannot carry through is
+  // sent to the sign-in page's words, not left on a page of JSON: after the SAML and sign-in routes, before the rest.
+  app.use([...SSO_BROWSER_STEPS], ssoBrowserErrors(logger));
   mountRoutes(app, routes.auth, signedIn, '/api/v1/auth');
   mountRoutes(app, routes.invitations, signedIn, '/api/v1/invitations');
   mountRoutes(app, routes.signup, signedIn, '/api/v1/signup');

@@ -21,12 +21,19 @@ export function promisify(run: (done: (err?: unknown) => void) => void): Promise
 
 /**
  * Signs `accountId` in on this request as POST /api/v1/auth/login does: a new session id (whatever id the browser
- * came with, planted or old, is destroyed), holding the account id only, stored before the answer.
+ * came with, planted or old, is destroyed), holding the account id only, stored before the answer. A save that fails
+ * takes the account id back out: express-session saves a changed session again as the answer ends, and a store back
+ * by then would sign the browser in after all — with the sign-in refused and never audited.
  */
 export async function startSession(req: Request, accountId: string): Promise<void> {
   await promisify((done) => req.session.regenerate(done));
   req.session.accountId = accountId;
-  await promisify((done) => req.session.save(done));
+  try {
+    await promisify((done) => req.session.save(done));
+  } catch (err) {
+    delete req.session.accountId;
+    throw err;
+  }
 }
 
 /** What a sign-in (password or single sign-on) starts and ends on this request: the cookie session. */

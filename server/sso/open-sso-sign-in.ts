@@ -13,7 +13,7 @@ import { SsoSignInService } from './sso-sign-in';
 /** Signing in by single sign-on (`runtime.ssoSignIn`): the protocols, the completion, and their limits. */
 export interface SsoSignInRuntime {
   signIn: SsoSignInService;
-  /** What GET /api/v1/auth/sso/start dispatches to; OpenID Connect's callback and SAML's ACS end in them. */
+  /** What GET /api/v1/auth/sso/start dispatches to; OpenID Connect's callback finishes in its protocol too. */
   protocols: SsoProtocols;
   /** What a flow's start keeps for its answer (the OIDC callback, the SAML ACS), on whichever instance it lands. */
   flows: SsoFlowStore;

@@ -15,7 +15,6 @@ import type { Logger } from '../logger';
 import type { OriginPolicy } from '../sessions/origin-policy';
 import { EMAIL_NAME_ID_FORMAT, isSamlConnection } from './saml-protocol';
 import { SamlResponseCheck } from './saml-response';
-import { asBrowserStep } from './sso-interruption';
 import { consoleErrorPath, samlServiceProvider } from './sso-urls';
 import { nodeSaml } from './sso-libraries';
 import { isBoundBrowser, unbindBrowser } from './sso-binding';
@@ -40,7 +39,7 @@ export interface SamlRoutesDeps {
   origins: OriginPolicy;
   /** Where the ACS's and the finish's own refusals are written (the completion writes its own). */
   audit: AuditRecorder;
-  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  logger: Pick<Logger, 'info'>;
 }
 
 export interface SamlFinishDeps extends Omit<SamlRoutesDeps, 'origins'> {
@@ -109,22 +108,20 @@ function acsRoute(deps: SamlRoutesDeps): Route {
   const receive: RequestHandler = async (req, res, next) => {
     const form = parseOrRefuse(SamlAcsForm, req.body, () => 'invalid_request');
     if (!form.ok) return next(form.refusal);
-    await asBrowserStep(req, res, deps.logger, async () => {
-      const outcome = await responses.check(form.value.SAMLResponse, origins.linkOrigin(req));
-      if (!outcome.ok) return refuse(deps, req, res, outcome);
-      const { connection, email, flow } = outcome;
-      const ticket = randomBytes(32).toString('base64url');
-      const { organisationId } = connection;
-      const result = {
-        kind: 'saml_result',
-        organisationId,
-        email,
-        returnTo: flow.returnTo,
-        binding: flow.binding,
-      } as const;
-      await flows.put(ticket, result, SAML_RESULT_TTL_MS);
-      seeOther(res, `${SSO_ENDPOINTS.samlFinish.path}?${new URLSearchParams({ ticket })}`);
-    });
+    const outcome = await responses.check(form.value.SAMLResponse, origins.linkOrigin(req));
+    if (!outcome.ok) return refuse(deps, req, res, outcome);
+    const { connection, email, flow } = outcome;
+    const ticket = randomBytes(32).toString('base64url');
+    const { organisationId } = connection;
+    const result = {
+      kind: 'saml_result',
+      organisationId,
+      email,
+      returnTo: flow.returnTo,
+      binding: flow.binding,
+    } as const;
+    await flows.put(ticket, result, SAML_RESULT_TTL_MS);
+    seeOther(res, `${SSO_ENDPOINTS.samlFinish.path}?${new URLSearchParams({ ticket })}`);
   };
   return defineRoute({
     endpoint: SSO_ENDPOINTS.samlAcs,
@@ -165,51 +162,49 @@ function finishRoute(deps: SamlFinishDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.samlFinish, status: 303 },
     summary: 'Signs in the browser that started a SAML sign-in, with the response the ACS accepted; 303 to the console',
     description:
-      "Where the ACS sends the browser with a one-time ticket (1 minute) for the response it accepted. Signs in only the browser that started the sign-in (the `dte.sso` cookie the start set, cleared once signed in): the cookie session as a password sign-in sets it, and 303 to the return path. Refused (a ticket unknown, expired or used, another browser): 303 to `/console/?sso_error=sso_failed`, audited; this service's storage out: 303 to `/console/?sso_error=sso_unavailable`.",
+      "Where the ACS sends the browser with a one-time ticket (1 minute) for the response it accepted. Signs in only the browser that started the sign-in (the `dte.sso` cookie the start set, cleared once signed in): the cookie session as a password sign-in sets it, and 303 to the return path. Refused (a ticket unknown, expired or used, another browser): 303 to `/console/?sso_error=sso_failed`, audited; this service's storage or session store out: 303 to `/console/?sso_error=sso_unavailable`.",
     security: NO_AUTH,
     ok: {
       description: 'Signed in (sets `dte.sid`), or refused: redirect to the console (`?sso_error=<code>` when refused)',
       headers: { Location: { schema: { type: 'string' } } },
     },
-    handle: ({ query: { ticket } }, req, res) => asBrowserStep(req, res, deps.logger, () => finish(ticket, req, res)),
+    handle: async ({ query: { ticket } }, req, res) => {
+      const result = ticket ? await flows.take(ticket) : undefined;
+      if (result?.kind !== 'saml_result') {
+        return refuse(deps, req, res, {
+          code: 'sso_failed',
+          why: 'the ticket names no result (unknown, expired or used)',
+        });
+      }
+      const { organisationId, email } = result;
+      if (!isBoundBrowser(req, result.binding)) {
+        return refuse(deps, req, res, {
+          code: 'sso_failed',
+          organisationId,
+          email,
+          why: 'not the browser that started',
+        });
+      }
+      const connection = await directory.forOrganisation(organisationId);
+      if (!connection || !isSamlConnection(connection)) {
+        const why = 'the organisation has no SAML settings now';
+        return refuse(deps, req, res, { code: 'sso_misconfigured', organisationId, email, why });
+      }
+      try {
+        await completion.complete(
+          { connection, email, emailVerified: true, provider: 'saml' },
+          clientAddress(req),
+          signInSessionOf(req),
+        );
+      } catch (err) {
+        const code = err instanceof ContractError ? SsoErrorCode.safeParse(err.code) : undefined;
+        if (!code?.success) throw err;
+        return seeOther(res, consoleErrorPath(code.data));
+      }
+      unbindBrowser(req, res);
+      seeOther(res, result.returnTo);
+    },
   });
-
-  async function finish(ticket: string | undefined, req: Request, res: Response): Promise<void> {
-    const result = ticket ? await flows.take(ticket) : undefined;
-    if (result?.kind !== 'saml_result') {
-      return refuse(deps, req, res, {
-        code: 'sso_failed',
-        why: 'the ticket names no result (unknown, expired or used)',
-      });
-    }
-    const { organisationId, email } = result;
-    if (!isBoundBrowser(req, result.binding)) {
-      return refuse(deps, req, res, {
-        code: 'sso_failed',
-        organisationId,
-        email,
-        why: 'not the browser that started',
-      });
-    }
-    const connection = await directory.forOrganisation(organisationId);
-    if (!connection || !isSamlConnection(connection)) {
-      const why = 'the organisation has no SAML settings now';
-      return refuse(deps, req, res, { code: 'sso_misconfigured', organisationId, email, why });
-    }
-    try {
-      await completion.complete(
-        { connection, email, emailVerified: true, provider: 'saml' },
-        clientAddress(req),
-        signInSessionOf(req),
-      );
-    } catch (err) {
-      const code = err instanceof ContractError ? SsoErrorCode.safeParse(err.code) : undefined;
-      if (!code?.success) throw err;
-      return seeOther(res, consoleErrorPath(code.data));
-    }
-    unbindBrowser(req, res);
-    seeOther(res, result.returnTo);
-  }
 }
 
 function metadataRoute({ directory, origins }: SamlRoutesDeps): Route {

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { SSO_ENDPOINTS, SSO_PROVIDER_LABELS, type SsoDiscovery, type SsoErrorCode } from '../../shared/api/sso';
 import { ContractError } from '../contract-error';
 import { clientAddress } from '../http/client-address';
@@ -14,14 +14,14 @@ import { bindBrowser, browserBinding, isBoundBrowser, unbindBrowser } from './ss
 import type { SsoConnection, SsoDirectory } from './sso-directory';
 import type { SsoProtocol } from './sso-protocol';
 import { SsoRefusal, type SsoSignInService } from './sso-sign-in';
-import { asBrowserStep } from './sso-interruption';
+import { wantsJson } from './sso-interruption';
 import { consoleErrorPath } from './sso-urls';
 import { domainOfEmail } from '../../shared/domain/sso-domain-claims';
 import { ErrorEnvelope } from '../../shared/api/envelope';
 
-/** The protocols the start route dispatches to: OpenID Connect for Microsoft, Google and OIDC; SAML when given. */
+/** The protocols the start route dispatches to: OpenID Connect for Microsoft, Google and OIDC; SAML for SAML. */
 export interface SsoProtocols {
-  /** Its callback ends here too (finish). */
+  /** Its callback finishes here too. */
   oidc: OidcProtocol;
   saml: SamlProtocol;
 }
@@ -51,11 +51,6 @@ export function ssoAuthRoutes(deps: SsoAuthRoutesDeps): Route[] {
 
 function protocolOf(protocols: SsoProtocols, connection: SsoConnection): SsoProtocol {
   return connection.provider === 'saml' ? protocols.saml : protocols.oidc;
-}
-
-/** Whether the caller asked for JSON (an API client) rather than a page (a browser following a link). */
-function wantsJson(req: Request): boolean {
-  return req.accepts(['html', 'json']) === 'json';
 }
 
 function discoverRoute({ directory }: SsoAuthRoutesDeps): Route {
@@ -97,7 +92,7 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.start, status: 302 },
     summary: "Sends the browser to the organisation's identity provider",
     description:
-      'For a browser (the sign-in page\'s "Continue with …"): 302 to the provider of the organisation that claims the address\'s domain, which comes back to the callback (OpenID Connect) or the ACS (SAML). Sets the `dte.sso` cookie (10 minutes, httpOnly, SameSite=Lax, path /api/v1/auth/sso) that binds the sign-in to this browser (a browser that holds one from a sign-in started in another tab keeps its value, so both can finish). A refusal sends a browser to `/console/?sso_error=<code>`, as does a start this service could not carry out (`sso_busy`: too many starts; `sso_unavailable`: its storage out); a client that asks for JSON only (`Accept: application/json`) gets the error envelope instead. Starts are limited per address and per client address (429 with Retry-After).',
+      'For a browser (the sign-in page\'s "Continue with …"): 302 to the provider of the organisation that claims the address\'s domain, which comes back to the callback (OpenID Connect) or the ACS (SAML). Sets the `dte.sso` cookie (10 minutes, httpOnly, SameSite=Lax, path /api/v1/auth/sso) that binds the sign-in to this browser (a browser that holds one from a sign-in started in another tab keeps its value, so both can finish). A refusal sends a browser to `/console/?sso_error=<code>`, as does a start this service could not carry out (`sso_busy`: too many starts; `sso_unavailable`: its storage or session store out); a client that asks for JSON only (`Accept: application/json`) gets the error envelope instead. Starts are limited per address and per client address (browsers: `sso_busy`; JSON clients: 429 with Retry-After).',
     security: NO_AUTH,
     ok: {
       description: "Redirect to the identity provider's sign-in",
@@ -113,39 +108,36 @@ function startRoute(deps: SsoAuthRoutesDeps): Route {
       404: jsonResponse(ErrorEnvelope, 'sso_domain_not_claimed (JSON clients)'),
       429: errorResponse('rate_limited (JSON clients): too many starts from this address; wait Retry-After seconds'),
       502: errorResponse("sso_idp_unreachable or sso_misconfigured (JSON clients): the provider's configuration"),
-      503: errorResponse('storage_unavailable or rate_limit_unavailable (JSON clients): try again shortly'),
+      503: errorResponse(
+        'storage_unavailable, rate_limit_unavailable or session_unavailable (JSON clients): try again shortly',
+      ),
     },
     handle: async ({ query: { email, return_to } }, req, res) => {
       res.set('Cache-Control', 'no-store');
-      const start = () => begin(email, return_to, req, res);
-      await (wantsJson(req) ? start() : asBrowserStep(req, res, deps.logger, start));
+      await counted(deps.starts, email, req);
+      try {
+        const connection = await directory.forDomain(domainOfEmail(email));
+        if (!connection) throw new SsoRefusal('sso_domain_not_claimed');
+        const binding = browserBinding(req);
+        const protocol = protocolOf(protocols, connection);
+        const location = await protocol.begin(
+          connection,
+          return_to ?? DEFAULT_RETURN,
+          origins.linkOrigin(req),
+          binding.hash,
+        );
+        bindBrowser(req, res, binding.value, protocol.flowTtlMs);
+        res.redirect(302, location.href);
+      } catch (err) {
+        if (!(err instanceof ContractError) || !err.code.startsWith('sso_')) throw err;
+        const refusal = err instanceof SsoRefusal ? err : new SsoRefusal(err.code as SsoErrorCode, {}, err);
+        refusal.about.email ??= email;
+        await record(refusal, clientAddress(req), deps);
+        if (wantsJson(req)) throw refusal;
+        res.redirect(303, consoleErrorPath(refusal.code));
+      }
     },
   });
-
-  async function begin(email: string, returnTo: string | undefined, req: Request, res: Response): Promise<void> {
-    await counted(deps.starts, email, req);
-    try {
-      const connection = await directory.forDomain(domainOfEmail(email));
-      if (!connection) throw new SsoRefusal('sso_domain_not_claimed');
-      const binding = browserBinding(req);
-      const protocol = protocolOf(protocols, connection);
-      const location = await protocol.begin(
-        connection,
-        returnTo ?? DEFAULT_RETURN,
-        origins.linkOrigin(req),
-        binding.hash,
-      );
-      bindBrowser(req, res, binding.value, protocol.flowTtlMs);
-      res.redirect(302, location.href);
-    } catch (err) {
-      if (!(err instanceof ContractError) || !err.code.startsWith('sso_')) throw err;
-      const refusal = err instanceof SsoRefusal ? err : new SsoRefusal(err.code as SsoErrorCode, {}, err);
-      refusal.about.email ??= email;
-      await record(refusal, clientAddress(req), deps);
-      if (wantsJson(req)) throw refusal;
-      res.redirect(303, consoleErrorPath(refusal.code));
-    }
-  }
 }
 
 function callbackRoute(deps: SsoAuthRoutesDeps): Route {
@@ -154,7 +146,7 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
     endpoint: { ...SSO_ENDPOINTS.callback, status: 303 },
     summary: 'The OpenID Connect redirect URI: signs in, then back to the console',
     description:
-      "Where Microsoft, Google or the organisation's OpenID Connect provider sends the browser back. The `state` names a sign-in started here (used once, on any instance), in this browser (the `dte.sso` cookie the start set, cleared once signed in; another browser is refused `sso_failed` and the code is not redeemed); the code is exchanged and the ID token checked (signature, issuer, audience, expiry, nonce; Microsoft's tenant, Google's domain; a verified address in a claimed domain). Success: the session cookie, as a password sign-in sets it, and 303 to the console. Refused: 303 to `/console/?sso_error=<code>`, audited with the reason. Callbacks are limited per client address: over the limit, 303 to `/console/?sso_error=sso_busy`; this service's storage out, `sso_unavailable`.",
+      "Where Microsoft, Google or the organisation's OpenID Connect provider sends the browser back. The `state` names a sign-in started here (used once, on any instance), in this browser (the `dte.sso` cookie the start set, cleared once signed in; another browser is refused `sso_failed` and the code is not redeemed); the code is exchanged and the ID token checked (signature, issuer, audience, expiry, nonce; Microsoft's tenant, Google's domain; a verified address in a claimed domain). Success: the session cookie, as a password sign-in sets it, and 303 to the console. Refused: 303 to `/console/?sso_error=<code>`, audited with the reason. Callbacks are limited per client address: over the limit, 303 to `/console/?sso_error=sso_busy`; this service's storage or session store out, `sso_unavailable`.",
     security: NO_AUTH,
     ok: {
       description: 'Signed in (sets `dte.sid`), or refused: redirect to the console (`?sso_error=<code>` when refused)',
@@ -162,27 +154,25 @@ function callbackRoute(deps: SsoAuthRoutesDeps): Route {
     },
     handle: async ({ query }, req, res) => {
       res.set('Cache-Control', 'no-store');
-      await asBrowserStep(req, res, deps.logger, async () => {
-        await counted(deps.callbacks, query.state ?? clientAddress(req), req);
-        const ip = clientAddress(req);
-        const url = req.originalUrl;
-        try {
-          const { identity, returnTo } = await protocols.oidc.finish({
-            origin: origins.linkOrigin(req),
-            search: url.includes('?') ? url.slice(url.indexOf('?')) : '',
-            state: query.state,
-            error: query.error,
-            fromBrowserOf: (binding) => isBoundBrowser(req, binding),
-          });
-          await signIn.complete(identity, ip, signInSessionOf(req));
-          unbindBrowser(req, res);
-          res.redirect(303, returnTo);
-        } catch (err) {
-          if (!(err instanceof SsoRefusal)) throw err;
-          await record(err, ip, deps);
-          res.redirect(303, consoleErrorPath(err.code));
-        }
-      });
+      await counted(deps.callbacks, query.state ?? clientAddress(req), req);
+      const ip = clientAddress(req);
+      const url = req.originalUrl;
+      try {
+        const { identity, returnTo } = await protocols.oidc.finish({
+          origin: origins.linkOrigin(req),
+          search: url.includes('?') ? url.slice(url.indexOf('?')) : '',
+          state: query.state,
+          error: query.error,
+          fromBrowserOf: (binding) => isBoundBrowser(req, binding),
+        });
+        await signIn.complete(identity, ip, signInSessionOf(req));
+        unbindBrowser(req, res);
+        res.redirect(303, returnTo);
+      } catch (err) {
+        if (!(err instanceof SsoRefusal)) throw err;
+        await record(err, ip, deps);
+        res.redirect(303, consoleErrorPath(err.code));
+      }
     },
   });
 }

@@ -304,11 +304,11 @@ export const SSO_ERROR_WORDS: Record<SsoErrorParam, { title: string; text: strin
   },
   sso_busy: {
     title: 'Too many sign-ins started just now',
-    text: 'Sign-in was started many times from this computer’s network or for this address. Wait 15 minutes, then start again.',
+    text: 'Sign-in was started many times from this computer’s network or for this e-mail address. Wait 15 minutes, then start again.',
   },
   sso_unavailable: {
     title: 'Sign-in is unavailable for a moment',
-    text: 'This service could not finish your sign-in just now; your organisation’s account is not the cause. Wait a minute, then start again. If it keeps happening, tell your IT provider.',
+    text: 'This service could not finish your sign-in just now. Nothing is wrong with your practice’s Microsoft, Google or other sign-in. Wait a minute, then start again.',
   },
 };
 

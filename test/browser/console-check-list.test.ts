@@ -255,7 +255,7 @@ describe('Check a list, as a member', () => {
     expect(ann!.result).toBe('✓ Covered — the whole area');
     expect(ann!.council).toBe('Brisbane');
     expect(ann!.disasters).toContain('Tropical Cyclone Test (synthetic)\nDisaster reference (AGRN) 1195 · ');
-    expect(ann!.judged).toBe('Today');
+    expect(ann!.judged).toBe(toDisplayDate(TODAY));
     expect(ann!.own).toEqual(['Ann', '4000', '', '']);
     // Partly covered: its own words and marker, never a tick; which council area is which.
     expect(bob!.result).toBe('◐ Partly covered — check the council area');
@@ -748,8 +748,8 @@ describe('by keyboard alone, and on a phone', () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await focused(page))?.name, { timeout: 30_000 }).toBe('Results');
     expect((await shownRows(page)).map((r) => [r.state, r.judged])).toEqual([
-      ['all', 'Today'],
-      ['none', 'Today'],
+      ['all', toDisplayDate(TODAY)],
+      ['none', toDisplayDate(TODAY)],
       ['bad_row', '—'],
     ]);
     await tabTo(page, '✕ Not covered: 1');
@@ -791,7 +791,7 @@ describe('by keyboard alone, and on a phone', () => {
       'Postcode\n4000',
       'Date\n01/02/2025',
     ]);
-    expect(bob!.cells[4]).toBe('Judged on\nToday');
+    expect(bob!.cells[4]).toBe(`Judged on\n${toDisplayDate(TODAY)}`);
     expect(cy!.cells.slice(0, 3)).toEqual([
       'Row 3',
       '! Row could not be read\nNo postcode in this row',

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../../shared/api/envelope';
@@ -19,6 +19,7 @@ import type { SessionStore } from '../../../server/sessions/session-store';
 import { migrateDatabase } from '../../../server/storage/postgres/migrate';
 import { usePostgresServer } from '../../helpers/postgres-per-file';
 import { useRedisServer } from '../../helpers/redis-per-file';
+import { serveOnLoopback } from '../../helpers/loopback-app';
 import { tempDir } from '../../helpers/temp-dir';
 import { openDataDir, seedAccount } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
@@ -73,15 +74,13 @@ async function startInstance(sessions: SessionStore, throttle: LoginThrottle): P
   mountRoutes(app, keyRoutes({ keys: data.keys, accounts: data.accounts, clock }), session, '/api/v1/keys');
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const server = await serveOnLoopback(app);
   cleanup.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
     await sessions.close();
     await throttle.close();
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
+  return { url: server.url, sessions };
 }
 
 /** An instance with sessions and login counts in this test's Redis prefix (or counts in memory). */

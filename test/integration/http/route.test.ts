@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { serveOnLoopback } from '../../helpers/loopback-app';
 import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -78,7 +77,7 @@ const privateRoutes = [
   }),
 ];
 
-let server: Server;
+let server: Awaited<ReturnType<typeof serveOnLoopback>>;
 let base: string;
 
 beforeAll(async () => {
@@ -87,13 +86,10 @@ beforeAll(async () => {
   mountRoutes(app, privateRoutes, [], '/private');
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
-  server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveOnLoopback(app);
+  base = server.url;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server?.close());
 
 const call = async (method: string, path: string, init: { signedIn?: boolean; body?: string } = {}) => {
   const response = await fetch(`${base}${path}`, {

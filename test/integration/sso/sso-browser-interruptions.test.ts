@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../helpers/test-server';
 import { waitFor } from '../../helpers/wait-for';
 import { json, SessionClient } from '../auth/session-client';
 import { callbackOn, oidcConnection, personAt, refusedTo, signInThrough, ssoPractice, startAt } from './oidc-world';
-import { ACS, begin, FINISH, FORM, IDP_ORIGIN, samlPractice } from './saml-world';
+import { begin, FINISH, postResponse, samlPractice } from './saml-world';
 import { ENCRYPTION_KEY } from './sso-world';
 
 // The file's own redis-server, stopped mid-test: single sign-on's flows, its throttle and the sessions live there.
@@ -46,6 +46,23 @@ describe("a browser's single sign-on while this service's Redis is out", () => {
     // Nobody signed in: no session cookie set.
     expect(res.headers.getSetCookie().filter((c) => c.startsWith('dte.sid='))).toEqual([]);
   };
+  /**
+   * Redis started again, and every client of it (the flows, the throttle, the sessions: each reconnects on its own)
+   * answering: a whole sign-in works. A fresh address each try, so a try made while Redis was half back spends no
+   * later try's starts.
+   */
+  let tries = 0;
+  const redisBackFor = async (domain: string) => {
+    await redis.start();
+    await waitFor(
+      async () => {
+        const again = `back${++tries}@${domain}`;
+        const { answer } = await signInThrough(server, idp, again, personAt(idp, { email: again }));
+        return answer.headers.get('location') === '/console/';
+      },
+      { timeoutMs: 10_000, intervalMs: 200, what: 'single sign-on to work again after Redis restarted' },
+    );
+  };
   const unhandled = () => server.logs.filter((line) => JSON.parse(line).msg === 'unhandled error');
 
   it('OpenID Connect: the start and the callback send the browser to the words; a JSON client gets 503', async () => {
@@ -69,12 +86,29 @@ describe("a browser's single sign-on while this service's Redis is out", () => {
     expect(unhandled()).toEqual([]);
     expect(server.logs.some((line) => JSON.parse(line).msg === 'single sign-on interrupted')).toBe(true);
 
-    await redis.start();
-    const login = personAt(idp, { email });
-    await waitFor(
-      async () => (await signInThrough(server, idp, email, login)).answer.headers.get('location') === '/console/',
-      { timeoutMs: 10_000, intervalMs: 200, what: 'single sign-on to work again after Redis restarted' },
-    );
+    await redisBackFor(org.domain);
+  });
+
+  it('a browser that still holds a session cookie (timed out, or signed in): the session gate in front says it in words too', async () => {
+    const org = await ssoPractice(server, oidcConnection(idp), { idp });
+    const email = `again@${org.domain}`;
+    const browser = new SessionClient(server.url);
+    const callback = await signInAtIdp(await startAt(browser, email), personAt(idp, { email }));
+    // Signed in by password in this browser meanwhile: its dte.sid is read from the store before any route runs.
+    expect((await browser.login(org.owner.email, org.owner.password)).status).toBe(200);
+    expect(browser.jar.get('dte.sid')).toBeDefined();
+
+    await redis.stop();
+    await interrupted(await callbackOn(browser, callback));
+    const start = `/api/v1/auth/sso/start?${new URLSearchParams({ email })}`;
+    await interrupted(await browser.get(start, { origin: null }));
+    await interrupted(await browser.get(`${FINISH}?ticket=${'b'.repeat(43)}`, { origin: null }));
+    // A JSON client with the same cookie: the session gate's own envelope.
+    const api = await browser.get(start, { origin: null, headers: { accept: 'application/json' } });
+    expect(api.status).toBe(503);
+    expect((await json(api)).error.code).toBe('session_unavailable');
+    expect(unhandled()).toEqual([]);
+    await redisBackFor(org.domain);
   });
 
   it('SAML: the ACS and the finish send the browser to the words', async () => {
@@ -84,13 +118,7 @@ describe("a browser's single sign-on while this service's Redis is out", () => {
     const response = samlIdp.answer(request, `gp@${practice.domain}`);
 
     await redis.stop();
-    // The IdP's page posts the form from its own site.
-    const posted = await new SessionClient(server.url).post(ACS, {
-      body: new URLSearchParams({ SAMLResponse: response }).toString(),
-      headers: FORM,
-      origin: IDP_ORIGIN,
-    });
-    await interrupted(posted);
+    await interrupted(await postResponse(browser, response));
     await interrupted(await browser.get(`${FINISH}?ticket=${'a'.repeat(43)}`, { origin: null }));
     expect(unhandled()).toEqual([]);
     await redis.start();

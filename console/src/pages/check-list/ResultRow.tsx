@@ -72,9 +72,11 @@ export const ResultRow = memo(function ResultRow({
   notes,
   measure,
 }: ResultRowProps) {
-  const { state, reason, note, question, answer } = outcome;
+  const { state, reason, note, answer, judgedOn } = outcome;
   const words = STATE_WORDS[state];
-  const judged = answer ? (question?.date ? displayDate(question.date) : 'Today') : '—';
+  // The day the server judged on (the service date, or its today), as the CSV and the report say it: a list checked
+  // before midnight and read the next morning still names its day.
+  const judged = answer && judgedOn ? displayDate(judgedOn) : '—';
   return (
     // aria-rowindex counts from the heading row (1), so a screen reader says where a row is among all that are shown.
     // The roles are explicit: a phone lays the row out as a card (check-list.css), and a table part that is no longer

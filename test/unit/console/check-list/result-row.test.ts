@@ -36,7 +36,7 @@ describe('ResultRow', () => {
     expect(html).toContain('aria-rowindex="4"');
     expect(text(html)).toContain('7 ✓ Covered — the whole area Brisbane');
     expect(text(html)).toContain('Disaster reference (AGRN) 1195 · 01/01/2026 to no end date yet');
-    expect(text(html)).toContain('Today Jane Citizen 4000');
+    expect(text(html)).toContain('10/03/2026 Jane Citizen 4000');
     // Server text is text: its markup is shown as written, never made into elements.
     expect(html).toContain('Flood &lt;b&gt;bold&lt;/b&gt; &amp; more');
     // The instrument in two words and the number of the list's note that says what to confirm: never the note itself,
