@@ -241,28 +241,35 @@ describe('Check a list, as a member', () => {
     addsUp(found);
     const rows = await shownRows(page);
     expect(rows.map((r) => [r.row, r.state])).toEqual([
+      // Numbered as the spreadsheet has them under the headings: the blank line after Cy's keeps its number.
       [1, 'all'],
       [2, 'some'],
       [3, 'none'],
-      [4, 'none'],
-      [5, 'not_found'],
-      [6, 'bad_row'],
+      [5, 'none'],
+      [6, 'not_found'],
       [7, 'bad_row'],
-      [8, 'all'],
-      [9, 'bad_row'],
+      [8, 'bad_row'],
+      [9, 'all'],
+      [10, 'bad_row'],
     ]);
     const [ann, bob, cy, di, ed, flo, gus, hal, ivy] = rows;
-    expect(ann!.result).toBe('✓ Covered — the whole area');
+    // The list has service dates: a row without one says it was judged on the day of the check.
+    const undated = 'No service date in this row: judged on the day of the check';
+    expect(ann!.result).toBe(`✓ Covered — the whole area\n${undated}`);
     expect(ann!.council).toBe('Brisbane');
     expect(ann!.disasters).toContain('Tropical Cyclone Test (synthetic)\nDisaster reference (AGRN) 1195 · ');
     expect(ann!.judged).toBe(toDisplayDate(TODAY));
     expect(ann!.own).toEqual(['Ann', '4000', '', '']);
     // Partly covered: its own words and marker, never a tick; which council area is which.
-    expect(bob!.result).toBe('◐ Partly covered — check the council area');
+    expect(bob!.result).toBe(`◐ Partly covered — check the council area\n${undated}`);
     expect(bob!.council).toBe('Moreton Bay (not covered), Brisbane (covered)');
-    expect(cy!.result).toBe('✕ Not covered');
-    expect(di!.result).toBe('✕ Not covered\nPostcode 800 read as 0800 (a spreadsheet drops the leading zero)');
-    expect(ed!.result).toBe('? Postcode not found\nPostcode 0999 is not in the postcode data: check the postcode');
+    expect(cy!.result).toBe(`✕ Not covered\n${undated}`);
+    expect(di!.result).toBe(
+      `✕ Not covered\nPostcode 800 read as 0800 (a spreadsheet drops the leading zero); ${undated}`,
+    );
+    expect(ed!.result).toBe(
+      `? Postcode not found\nPostcode 0999 is not in the postcode data: check the postcode\n${undated}`,
+    );
     expect(flo!.result).toBe('! Row could not be read\nNo postcode in this row');
     expect(gus!.result).toBe('! Row could not be read\nThe date 31/02/2025 is not a real date');
     expect(hal).toMatchObject({ state: 'all', judged: toDisplayDate(STORM_DAY) });
@@ -282,7 +289,9 @@ describe('Check a list, as a member', () => {
     expect(cy!.disasters).toContain('Ended Storm (synthetic)');
     expect(cy!.disasters).toContain('not in force on the day judged');
     expect(cy!.disasters).not.toContain(NSW_DECLARED);
-    expect(ivy!.result).toBe('! Row could not be read\n“Nowhere” is not a suburb of postcode 2480: check its spelling');
+    expect(ivy!.result).toBe(
+      `! Row could not be read\n“Nowhere” is not a suburb of postcode 2480: check its spelling\n${undated}`,
+    );
     expect(await main(page).innerText()).not.toMatch(JARGON);
     expect(await desktopLayout(page)).toEqual({ judgedOnHidden: 0, downloadsGap: 16 });
     // Only rows read are sent, and only their three fields.
@@ -307,7 +316,7 @@ describe('Check a list, as a member', () => {
     expect(await page.getByTestId('list-shown').innerText()).toBe('Showing 2 rows: not covered.');
     expect((await shownRows(page)).map((r) => [r.row, r.index])).toEqual([
       [3, 2],
-      [4, 3],
+      [5, 3],
     ]);
     expect(await page.getByTestId('list-results').getAttribute('aria-rowcount')).toBe('3');
     await page
@@ -315,7 +324,7 @@ describe('Check a list, as a member', () => {
       .getByRole('button', { name: /All rows/ })
       .click();
     await main(page).getByLabel('Sort by').selectOption('postcode');
-    expect((await shownRows(page)).map((r) => r.row)).toEqual([4, 5, 3, 8, 9, 1, 2, 6, 7]);
+    expect((await shownRows(page)).map((r) => r.row)).toEqual([5, 6, 3, 9, 10, 1, 2, 7, 8]);
     await main(page).getByLabel('Sort by').selectOption('state');
     expect((await shownRows(page)).map((r) => r.state)).toEqual([
       'all',

@@ -157,7 +157,10 @@ describe('The printable report', () => {
       expect(await line(0)).toContain(
         `1195, ${toDisplayDate(cyclone.start_date)} – no end date. DRFA activation (note 1)`,
       );
-      expect(await line(1)).toContain(`On ${toDisplayDate(today)} (the day of the check`);
+      // A row without a service date in a list that has them: judged on the day of the check, said once, in its note.
+      expect(await line(1)).toContain(`On ${toDisplayDate(today)}: `);
+      expect(await line(1)).toContain('No service date in this row: judged on the day of the check');
+      expect(await line(1)).not.toContain('(the day of the check');
       expect(await line(2)).toMatch(/^Row 3 · Postcode 12AB · Row could not be read.*Reason: /);
       expect(await line(3)).toContain('Postcode not found');
       expect(await line(4)).toContain('Postcode 0800');

@@ -166,7 +166,7 @@ function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
             return (
               <ResultRow
                 key={index}
-                index={index}
+                number={table.lines[index] ?? index + 1}
                 position={item.index}
                 headers={table.headers}
                 cells={table.rows[index]!}

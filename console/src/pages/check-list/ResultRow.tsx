@@ -50,8 +50,8 @@ function CardLabel({ children }: { children: string }) {
 }
 
 interface ResultRowProps {
-  /** The row's place in the list, and in the table as filtered and sorted (both 0-based). */
-  index: number;
+  /** The row's number in the list's file (ListTable.lines), and its place in the table as filtered and sorted (0-based). */
+  number: number;
   position: number;
   /** The list's own headings, which label the row's own cells in a card. */
   headers: readonly string[];
@@ -64,7 +64,7 @@ interface ResultRowProps {
 
 /** One row of the list beside its result: the state in words with its marker, the council areas, the disasters. */
 export const ResultRow = memo(function ResultRow({
-  index,
+  number,
   position,
   headers,
   cells,
@@ -90,7 +90,7 @@ export const ResultRow = memo(function ResultRow({
       role="row"
     >
       <th scope="row" role="rowheader">
-        <CardLabel>{RESULT_HEADINGS.row}</CardLabel> {index + 1}
+        <CardLabel>{RESULT_HEADINGS.row}</CardLabel> {number}
       </th>
       <td role="cell">
         <span className={`list-state list-state-${state}`}>

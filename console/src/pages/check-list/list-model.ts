@@ -11,6 +11,11 @@ import type { CheckData } from '../../../../shared/api/check';
 export interface ListTable {
   headers: string[];
   rows: string[][];
+  /**
+   * Each row's number in the file: 1 is the line under the headings, blank lines counted (they are not rows to check,
+   * but a practice finds a report's "row 12" by counting down its own spreadsheet, blank lines and all).
+   */
+  lines: number[];
 }
 
 /** Which of the list's columns (indexes into `headers`) hold what is sent; null: no such column. */

@@ -26,7 +26,7 @@ const looksLikeData = (headers: readonly string[]) =>
 export function readListText(text: string): ListReading {
   const body = text.replace(/^\uFEFF/, '');
   if (body.includes('\u0000')) return refuse(NOT_TEXT);
-  if (body.trim() === '') return refuse('The list is empty: paste the rows with their heading row, or choose a file.');
+  if (body.trim() === '') return refuse(EMPTY);
   const parsed = Papa.parse<string[]>(body.replace(/\r?\n$/, ''), { skipEmptyLines: false });
   const unclosed = parsed.errors.find((e) => e.code === 'MissingQuotes');
   if (unclosed) {
@@ -34,8 +34,18 @@ export function readListText(text: string): ListReading {
       `The list could not be read: a quotation mark (") opened on row ${count((unclosed.row ?? 0) + 1)} is never closed. Check that row in your spreadsheet and export the list again.`,
     );
   }
+  // A cell that opens with a quotation mark and goes on after closing it ("Smith" Jr): the reader then takes every
+  // line up to the next quotation mark as part of that cell, so rows would vanish into it without a word.
+  const stray = parsed.errors.find((e) => e.code === 'InvalidQuotes');
+  if (stray) {
+    return refuse(
+      `The list could not be read: a quotation mark (") on row ${count((stray.row ?? 0) + 1)} is not around a whole cell, so the rows after it cannot be told apart. Check that row in your spreadsheet and export the list again.`,
+    );
+  }
   const all = parsed.data.map((row) => row.map((cell) => cell ?? ''));
   const first = all.findIndex((row) => !isBlank(row));
+  // Only separators (a spreadsheet's empty but formatted sheet saved as CSV): nothing to read.
+  if (first === -1) return refuse(EMPTY);
   const headers = all[first]!.map((h) => h.trim());
   if (looksLikeData(headers)) {
     return refuse(
@@ -43,7 +53,8 @@ export function readListText(text: string): ListReading {
     );
   }
   const lines = all.slice(first + 1);
-  const rows = lines.filter((row) => !isBlank(row));
+  const numbered = lines.flatMap((row, i) => (isBlank(row) ? [] : [{ row, line: i + 1 }]));
+  const rows = numbered.map(({ row }) => row);
   if (rows.length === 0) return refuse('The list has a heading row but no rows under it to check.');
   if (rows.length > MAX_LIST_ROWS) {
     return refuse(
@@ -55,10 +66,16 @@ export function readListText(text: string): ListReading {
   const pad = (row: string[]) => (row.length < width ? [...row, ...Array<string>(width - row.length).fill('')] : row);
   return {
     ok: true,
-    table: { headers: pad(headers).map((h, i) => h || `Column ${i + 1}`), rows: rows.map(pad) },
+    table: {
+      headers: pad(headers).map((h, i) => h || `Column ${i + 1}`),
+      rows: rows.map(pad),
+      lines: numbered.map(({ line }) => line),
+    },
     blankLines: lines.length - rows.length,
   };
 }
+
+const EMPTY = 'The list is empty: paste the rows with their heading row, or choose a file.';
 
 const NOT_TEXT =
   'This file is not a CSV or text file (a spreadsheet workbook, perhaps). In your spreadsheet or practice software, save or export the list as CSV, then choose that file.';

@@ -10,7 +10,7 @@ import {
   stateWords,
 } from './row-words';
 import { instrumentReference } from './instrument-notes';
-import { STATE_ORDER, STATE_WORDS } from './list-words';
+import { NO_SERVICE_DATE, STATE_ORDER, STATE_WORDS } from './list-words';
 
 /** A disaster that held on the day a row was judged on, as the report names it. */
 export interface ReportDisaster {
@@ -83,11 +83,16 @@ export function reportLines(run: ListRun, notes: readonly string[], { includeOwn
     const outcome = rowOutcome(run, index);
     const { postcode, suburb } = rowPlace(run, index);
     return {
-      row: rowNumber(index),
+      row: rowNumber(run, index),
       state: outcome.state,
       postcode,
       suburb,
-      verdict: verdictOf(outcome.state, outcome.judgedOn, outcome.question?.date !== undefined),
+      // A row whose note already says it has no service date is not told so twice.
+      verdict: verdictOf(
+        outcome.state,
+        outcome.judgedOn,
+        outcome.question?.date !== undefined || outcome.note?.includes(NO_SERVICE_DATE) === true,
+      ),
       councilAreas: councilAreaWords(outcome),
       disasters: heldDisasters(outcome).map((d) => ({
         title: d.title,

@@ -22,6 +22,9 @@ export const RESULT_HEADINGS = {
   judged: 'Judged on',
 } as const;
 
+/** The note of a row without a service date in a list that has them: the row is judged on the day of the check. */
+export const NO_SERVICE_DATE = 'No service date in this row: judged on the day of the check';
+
 /** The states in the order the page counts and sorts them: answers first, then what needs the practice's attention. */
 export const STATE_ORDER: readonly RowState[] = ['all', 'some', 'none', 'not_found', 'bad_row', 'not_checked'];
 

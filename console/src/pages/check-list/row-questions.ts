@@ -1,6 +1,7 @@
 import { FIRST_CHECK_DATE } from '../../../../shared/api/check';
-import { isCalendarDate, toDisplayDate } from '../../../../shared/domain/dates';
+import { isCalendarDate, sydneyToday, toDisplayDate } from '../../../../shared/domain/dates';
 import type { ColumnMapping, RowQuestion } from './list-model';
+import { NO_SERVICE_DATE } from './list-words';
 
 /** What one row of the list asks, with a note on how it was read; or why it cannot be asked. */
 export type RowReading = { ok: true; question: RowQuestion; note?: string } | { ok: false; reason: string };
@@ -30,17 +31,25 @@ const pad2 = (n: string) => n.padStart(2, '0');
 const DAY_FIRST = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T].*)?$/;
 const YEAR_FIRST = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?$/;
 const SHORT_YEAR = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}(?:[ T].*)?$/;
+/** An ISO instant with its zone (a cloud booking system's export: often UTC), whose day depends on where it is read. */
+const ZONED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * A service date as YYYY-MM-DD. `today` (YYYY-MM-DD, Sydney): a later date has no answer yet. The declaration records
  * begin in 2006, so an earlier date cannot be checked either.
  */
-export function readDate(raw: string, today: string): { date: string } | { reason: string } {
+export function readDate(raw: string, today: string): { date: string; note?: string } | { reason: string } {
   const value = raw.trim();
   const dayFirst = DAY_FIRST.exec(value);
   const yearFirst = YEAR_FIRST.exec(value);
+  const instant = ZONED_INSTANT.test(value) ? new Date(value) : null;
   let date: string;
-  if (dayFirst) date = `${dayFirst[3]}-${pad2(dayFirst[2]!)}-${pad2(dayFirst[1]!)}`;
+  let note: string | undefined;
+  // The day in Sydney, as the service judges every day: 2025-03-09T23:30:00Z is half past ten on 10 March there.
+  if (instant && !Number.isNaN(instant.getTime())) {
+    date = sydneyToday(instant);
+    if (date !== value.slice(0, 10)) note = `The time ${value} read as ${toDisplayDate(date)}, its day in Sydney`;
+  } else if (dayFirst) date = `${dayFirst[3]}-${pad2(dayFirst[2]!)}-${pad2(dayFirst[1]!)}`;
   else if (yearFirst) date = `${yearFirst[1]}-${pad2(yearFirst[2]!)}-${pad2(yearFirst[3]!)}`;
   else if (SHORT_YEAR.test(value)) {
     return { reason: `The date ${value} has a 2-digit year: write it in full, as dd/mm/yyyy` };
@@ -53,7 +62,7 @@ export function readDate(raw: string, today: string): { date: string } | { reaso
       reason: `The date ${written} is before ${toDisplayDate(FIRST_CHECK_DATE)}, where the disaster records begin`,
     };
   }
-  return { date };
+  return note ? { date, note } : { date };
 }
 
 /** A row of the list as the question it sends: only the mapped postcode, suburb and date, read and checked. */
@@ -66,11 +75,16 @@ export function readRow(row: readonly string[], mapping: ColumnMapping, today: s
     return { ok: false, reason: `The suburb is longer than ${MAX_SUBURB} characters` };
   }
   if (suburb) question.suburb = suburb;
+  const notes = postcode.note ? [postcode.note] : [];
   const rawDate = mapping.date === null ? '' : (row[mapping.date] ?? '');
   if (rawDate.trim()) {
     const date = readDate(rawDate, today);
     if ('reason' in date) return { ok: false, reason: date.reason };
     question.date = date.date;
+    if (date.note) notes.push(date.note);
+  } else if (mapping.date !== null) {
+    // A list with service dates whose row has none: judged on the day of the check, which a claim audit must see.
+    notes.push(NO_SERVICE_DATE);
   }
-  return postcode.note ? { ok: true, question, note: postcode.note } : { ok: true, question };
+  return notes.length > 0 ? { ok: true, question, note: notes.join('; ') } : { ok: true, question };
 }

@@ -19,8 +19,8 @@ const NOT_REACHED: RowOutcome = { state: 'not_checked', reason: 'The check stopp
 /** The outcome of the row at `index`. */
 export const rowOutcome = (run: ListRun, index: number): RowOutcome => run.outcomes[index] ?? NOT_REACHED;
 
-/** A row's number as the page's results show it: 1 is the first row after the headings. */
-export const rowNumber = (index: number) => index + 1;
+/** A row's number as the page's results show it: its line under the headings in the file (ListTable.lines). */
+export const rowNumber = (run: ListRun, index: number) => run.table.lines[index] ?? index + 1;
 
 /** The disasters that held on the day judged on (the answer's active ones): what a claim's review asks about. */
 export const heldDisasters = (outcome: RowOutcome): DisasterView[] =>

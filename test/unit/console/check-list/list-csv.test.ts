@@ -95,7 +95,7 @@ describe('listCsv', () => {
     const [head2, ...more] = cellsOf(
       listCsv({
         ...run,
-        table: { headers: ['Postcode'], rows: [['2480', 'extra'], ['4000']] },
+        table: { headers: ['Postcode'], rows: [['2480', 'extra'], ['4000']], lines: [1, 2] },
         mapping: { postcode: 0, suburb: null, date: null },
         outcomes: [run.outcomes[1]!],
       }),

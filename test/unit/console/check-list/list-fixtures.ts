@@ -121,7 +121,7 @@ export const OUTCOMES: RowOutcome[] = [
 
 export function listRun(overrides: Partial<ListRun> = {}): ListRun {
   return {
-    table: { headers: HEADERS, rows: ROWS },
+    table: { headers: HEADERS, rows: ROWS, lines: ROWS.map((_, i) => i + 1) },
     mapping: { postcode: 1, suburb: 2, date: 3 },
     outcomes: OUTCOMES,
     organisation: 'Northern Rivers Family Practice',
@@ -144,7 +144,11 @@ export function listRun(overrides: Partial<ListRun> = {}): ListRun {
 export function sameRowsRun(count: number): ListRun {
   const first = OUTCOMES[0]!;
   return listRun({
-    table: { headers: ['Postcode'], rows: Array.from({ length: count }, () => ['2480']) },
+    table: {
+      headers: ['Postcode'],
+      rows: Array.from({ length: count }, () => ['2480']),
+      lines: Array.from({ length: count }, (_, i) => i + 1),
+    },
     mapping: { postcode: 0, suburb: null, date: null },
     outcomes: Array.from({ length: count }, () => first),
   });

@@ -19,14 +19,14 @@ describe('readListText', () => {
     for (const reading of [tabbed, csv]) {
       expect(reading).toEqual({
         ok: true,
-        table: { headers: rows[0], rows: [rows[1]] },
+        table: { headers: rows[0], rows: [rows[1]], lines: [1] },
         blankLines: 0,
       });
     }
   });
 
   it('leaves blank lines out and counts them; fills short rows and names blank headings', () => {
-    const reading = readListText('Postcode,,Suburb\n\n4000\n , ,\n4055,x,Bunya\n');
+    const reading = readListText('\nPostcode,,Suburb\n\n4000\n , ,\n4055,x,Bunya\n');
     expect(reading).toEqual({
       ok: true,
       table: {
@@ -35,6 +35,9 @@ describe('readListText', () => {
           ['4000', '', ''],
           ['4055', 'x', 'Bunya'],
         ],
+        // Numbered as the file has them under the headings, blank lines counted: a report's "row 4" is found by
+        // counting down the practice's own spreadsheet.
+        lines: [2, 4],
       },
       blankLines: 2,
     });
@@ -68,6 +71,20 @@ describe('readListText', () => {
       ok: false,
       message: expect.stringContaining('a quotation mark (") opened on row'),
     });
+    // A quotation mark that does not wrap a whole cell: the reader would swallow the rows after it into one cell.
+    expect(readListText('Name,Postcode\n"Smith" Jr,2480\nJones,2000\n"Brown",3000\n')).toEqual({
+      ok: false,
+      message:
+        'The list could not be read: a quotation mark (") on row 2 is not around a whole cell, so the rows after it cannot be told apart. Check that row in your spreadsheet and export the list again.',
+    });
+    expect(readListText('Name\tPostcode\n"Bob" Smith\t2480\nAnn\t2000\n"Cy"\t3000')).toMatchObject({ ok: false });
+    // Only separators (an empty but formatted sheet saved as CSV).
+    for (const text of [',,,\r\n,,,', '""', ';;\n;;']) {
+      expect(readListText(text), text).toEqual({
+        ok: false,
+        message: 'The list is empty: paste the rows with their heading row, or choose a file.',
+      });
+    }
     expect(readListText('PK\u0003\u0004\u0000\u0000')).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^This file is not a CSV or text file/),
@@ -139,6 +156,20 @@ describe('readPostcode and readDate', () => {
     expect(readDate('10/03/2025 9:30 AM', TODAY)).toEqual({ date: '2025-03-10' });
   });
 
+  it('reads an instant with its zone as its day in Sydney, and says so where the day differs from the one written', () => {
+    expect(readDate('2025-03-09T23:30:00Z', TODAY)).toEqual({
+      date: '2025-03-10',
+      note: 'The time 2025-03-09T23:30:00Z read as 10/03/2025, its day in Sydney',
+    });
+    expect(readDate('2025-07-09T14:00:00.000Z', TODAY)).toEqual({
+      date: '2025-07-10',
+      note: 'The time 2025-07-09T14:00:00.000Z read as 10/07/2025, its day in Sydney',
+    });
+    expect(readDate('2025-03-10T01:00:00Z', TODAY)).toEqual({ date: '2025-03-10' });
+    expect(readDate('2025-03-10T09:30:00+1000', TODAY)).toEqual({ date: '2025-03-10' });
+    expect(readDate('2025-13-10T09:30:00Z', TODAY)).toEqual({ reason: 'The date 2025-13-10 is not a real date' });
+  });
+
   it('says in words why a date cannot be used', () => {
     expect(readDate('31/02/2025', TODAY)).toEqual({ reason: 'The date 31/02/2025 is not a real date' });
     expect(readDate('2025-13-01', TODAY)).toEqual({ reason: 'The date 2025-13-01 is not a real date' });
@@ -165,7 +196,17 @@ describe('readRow', () => {
       question: { postcode: '0800', suburb: 'Darwin City', date: '2025-03-10' },
       note: 'Postcode 800 read as 0800 (a spreadsheet drops the leading zero)',
     });
-    expect(readRow(['x', '4000', '', ''], mapping, TODAY)).toEqual({ ok: true, question: { postcode: '4000' } });
+    // A list with service dates, a row without one: judged on the day of the check, and the row says so.
+    expect(readRow(['x', '4000', '', ''], mapping, TODAY)).toEqual({
+      ok: true,
+      question: { postcode: '4000' },
+      note: 'No service date in this row: judged on the day of the check',
+    });
+    expect(readRow(['x', '800', '', '2025-03-09T23:30:00Z'], mapping, TODAY)).toEqual({
+      ok: true,
+      question: { postcode: '0800', date: '2025-03-10' },
+      note: 'Postcode 800 read as 0800 (a spreadsheet drops the leading zero); The time 2025-03-09T23:30:00Z read as 10/03/2025, its day in Sydney',
+    });
     expect(readRow(['x', '4000', 'Spring Hill'], { postcode: 1, suburb: null, date: null }, TODAY)).toEqual({
       ok: true,
       question: { postcode: '4000' },

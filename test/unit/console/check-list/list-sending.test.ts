@@ -61,10 +61,15 @@ describe('initialOutcomes, countStates, runPeriod', () => {
         ['C', '800', '31/02/2025'],
         ['D', '800', '10/03/2025'],
       ],
+      lines: [1, 2, 3, 4],
     };
     const outcomes = initialOutcomes(table, { postcode: 1, suburb: null, date: 2 }, '2026-05-01');
     expect(outcomes).toEqual([
-      { state: 'not_checked', question: { postcode: '4000' } },
+      {
+        state: 'not_checked',
+        question: { postcode: '4000' },
+        note: 'No service date in this row: judged on the day of the check',
+      },
       { state: 'bad_row', reason: 'No postcode in this row' },
       { state: 'bad_row', reason: 'The date 31/02/2025 is not a real date' },
       {

@@ -9,7 +9,7 @@ import { brisbaneResult, partialGreenResult } from '../../extension/fixtures';
 /** One result row as the page draws it (inside a table body), as HTML. */
 function rowHtml(outcome: RowOutcome, cells: string[] = ['Jane Citizen', '4000'], notes: string[] = []): string {
   const headers = ['Patient', 'Postcode'];
-  const row = createElement(ResultRow, { index: 6, position: 2, headers, cells, outcome, notes, measure: () => {} });
+  const row = createElement(ResultRow, { number: 7, position: 2, headers, cells, outcome, notes, measure: () => {} });
   return renderToStaticMarkup(createElement('table', null, createElement('tbody', null, row)));
 }
 
