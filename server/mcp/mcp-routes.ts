@@ -114,8 +114,8 @@ export function mcpRoutes(deps: McpRoutesDeps): Route[] {
       endpoint: MCP_ENDPOINTS.call,
       summary: 'The service as an MCP server for AI assistants (Model Context Protocol, Streamable HTTP)',
       description:
-        'JSON-RPC 2.0 messages of the Model Context Protocol (initialize, tools/list, tools/call …), stateless: no session, any instance answers. Tools: check_postcode, get_declaration, list_declarations, find_postcodes, get_catchment_status, list_alerts. The API key as `Authorization: Bearer <key>` (or `x-api-key`). Each tools/call counts one request against the key\'s rate limit, shared with the REST API, and appears in usage as "AI assistant (MCP)"; a refused call is a tool result with `isError: true` and the REST API\'s message. ' +
-        `The other messages (initialize, tools/list, ping, notifications) count apart, ${PROTOCOL_MESSAGES_PER_CALL} times the key's rate limit a minute (${PROTOCOL_MESSAGES_PER_CALL * DEFAULT_RATE_LIMIT} by default); over it the whole request is refused 429 with Retry-After, as a JSON-RPC error. ` +
+        'JSON-RPC 2.0 messages of the Model Context Protocol (initialize, tools/list, tools/call …), stateless: no session, any instance answers. Tools: check_postcode, get_declaration, list_declarations, find_postcodes, get_catchment_status, list_alerts. The API key as `Authorization: Bearer <key>` (or `x-api-key`). Each tools/call that reaches its tool counts one request against the key\'s rate limit, shared with the REST API, and appears in usage as "AI assistant (MCP)"; a refused call is a tool result with `isError: true` and the REST API\'s message. ' +
+        `The other messages (initialize, tools/list, ping, notifications, and a tools/call that reaches no tool: an unknown name, arguments its schema refuses) count apart, ${PROTOCOL_MESSAGES_PER_CALL} times the key's rate limit a minute (${PROTOCOL_MESSAGES_PER_CALL * DEFAULT_RATE_LIMIT} by default); over it the whole request is refused 429 with Retry-After, as a JSON-RPC error. ` +
         '`Accept` must list application/json and text/event-stream; the answer is application/json.',
       security: MCP_AUTH,
       bodyLimitBytes: MAX_MCP_BODY_BYTES,
@@ -136,7 +136,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Route[] {
         mcpOriginGuard(deps.origins),
         identifyApiKey(keys, clock, null, bearerOrApiKey),
         ...refuseWithoutKey(deps),
-        limitProtocolMessages(deps.rateLimitCounter, clock),
+        limitProtocolMessages(deps.rateLimitCounter, clock, deps.tools),
         serveMcp(deps.tools, deps),
       ],
     }),

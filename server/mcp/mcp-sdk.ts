@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CancelledNotificationSchema, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { loadOnFirstUse } from '../load-on-first-use';
 
@@ -16,6 +16,8 @@ export interface McpSdk {
   /** The transport's own rules for a body: what a request message is, and the most messages a batch may hold. */
   isJSONRPCRequest: typeof isJSONRPCRequest;
   maxBatchSize: number;
+  /** notifications/cancelled, which a server of one request answers itself (mcpServerFor). */
+  CancelledNotificationSchema: typeof CancelledNotificationSchema;
 }
 
 /**
@@ -37,5 +39,6 @@ export const mcpSdk = loadOnFirstUse(async (): Promise<McpSdk> => {
     schemaValidator: new ajv.AjvJsonSchemaValidator(),
     isJSONRPCRequest: types.isJSONRPCRequest,
     maxBatchSize: body.MAX_BATCH_SIZE,
+    CancelledNotificationSchema: types.CancelledNotificationSchema,
   };
 });

@@ -35,6 +35,10 @@ export function mcpServerFor(
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: sdk.schemaValidator,
   });
+  // A cancellation can only name a request of the same body here (nothing outlives a request), and the SDK's own
+  // handling drops that request's answer, which leaves the transport waiting for it in JSON mode — the connection
+  // hung until the socket timed out, its tool call counted as answered. Every request of the body is answered.
+  server.server.setNotificationHandler(sdk.CancelledNotificationSchema, () => undefined);
   const organisation = { subscriptionId: caller.subscription.id };
   for (const tool of tools) {
     const { title, description, inputSchema, outputSchema } = tool;

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { isContractError } from '../contract-error';
 import type { CountedCaller } from '../keys/require-api-key';
 import { keyBucket, limitFor } from '../rate-limit/check-rate-limit';
@@ -7,6 +7,7 @@ import type { SlidingWindowCounter } from '../rate-limit/sliding-window';
 import { jsonRpcRefusal } from './json-rpc-refusal';
 import { readMcpBody } from './mcp-body';
 import { mcpSdk, type McpSdk } from './mcp-sdk';
+import type { McpTool } from './mcp-tools';
 
 /**
  * The protocol's own messages (initialize, tools/list, ping, notifications …) a key may send per tool call it may
@@ -23,14 +24,43 @@ export function protocolAllowance(caller: CountedCaller): Allowance {
 }
 
 /**
- * How many of a body's messages count as the protocol's: each but a tool call (a well-formed tools/call request,
- * counted on the key's calls when it runs). A body the transport refuses whole before any message is handled (not
- * JSON, over 64 kB, a batch of more than 100, an empty batch) counts as one.
+ * Whether a tools/call's params reach a tool, as the SDK decides it before the tool runs: a tool of that name, and
+ * arguments its input schema takes (the SDK parses `arguments ?? {}`). Only then is the call counted on the key's
+ * calls (tool-call.ts); one the SDK refuses first must count here, or refused calls would cost nothing at all.
  */
-export function protocolMessages(body: unknown, sdk: Pick<McpSdk, 'isJSONRPCRequest' | 'maxBatchSize'>): number {
-  const isToolCall = (message: unknown) => sdk.isJSONRPCRequest(message) && message.method === 'tools/call';
+function reachesATool(params: unknown, tools: readonly McpTool[]): boolean {
+  if (typeof params !== 'object' || params === null) return false;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  const tool = tools.find((t) => t.name === name);
+  return tool !== undefined && tool.inputSchema.safeParse(args ?? {}).success;
+}
+
+/**
+ * How many of a body's messages count as the protocol's: each but a tool call that reaches its tool (counted on the
+ * key's calls when it runs). A body the transport refuses whole before any message is handled (not JSON, over 64 kB,
+ * a batch of more than 100, an empty batch) counts as one.
+ */
+export function protocolMessages(
+  body: unknown,
+  sdk: Pick<McpSdk, 'isJSONRPCRequest' | 'maxBatchSize'>,
+  tools: readonly McpTool[],
+): number {
+  const isToolCall = (message: unknown) =>
+    sdk.isJSONRPCRequest(message) && message.method === 'tools/call' && reachesATool(message.params, tools);
   if (!Array.isArray(body) || body.length === 0 || body.length > sdk.maxBatchSize) return isToolCall(body) ? 0 : 1;
   return body.filter((message) => !isToolCall(message)).length;
+}
+
+/**
+ * Whether the transport will refuse the request before reading a message (406: Accept without application/json and
+ * text/event-stream; 415: not JSON): no tool runs, so even a body of tool calls counts as one protocol message.
+ */
+function refusedByTransport(req: Request): boolean {
+  const accept = req.headers.accept ?? '';
+  const type = req.headers['content-type'] ?? '';
+  return (
+    !accept.includes('application/json') || !accept.includes('text/event-stream') || !type.includes('application/json')
+  );
 }
 
 /**
@@ -59,13 +89,19 @@ export async function countProtocolMessages(
  * each runs). Over the allowance: HTTP 429 with Retry-After and the JSON-RPC error the transport gives, nothing of
  * the request handled.
  */
-export function limitProtocolMessages(counter: SlidingWindowCounter, clock: () => Date): RequestHandler {
+export function limitProtocolMessages(
+  counter: SlidingWindowCounter,
+  clock: () => Date,
+  tools: readonly McpTool[],
+): RequestHandler {
   return (req, res, next) => {
     const caller: CountedCaller = res.locals.caller!;
     Promise.all([readMcpBody(req, res), mcpSdk()])
       .then(([body, sdk]) => {
         res.locals.mcpBody = body;
-        return countProtocolMessages(counter, caller, protocolMessages(body, sdk), clock().getTime());
+        const messages = protocolMessages(body, sdk, tools);
+        const count = refusedByTransport(req) ? Math.max(1, messages) : messages;
+        return countProtocolMessages(counter, caller, count, clock().getTime());
       })
       .then(
         () => next(),

@@ -135,6 +135,50 @@ describe('POST /mcp: one rate limit with the REST API, and usage of its own', ()
     expect((await checkPostcode(server, clinic.apiKey!, { postcode: '4000' })).status).toBe(429);
   });
 
+  it('tool calls the SDK refuses before any tool runs, and requests the transport refuses, count as protocol messages', async () => {
+    const clinic = await seedAccount(server.runtime, { rateLimit: 10 });
+    const key = bearer(clinic.apiKey!);
+    const call = (params: object) => JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params });
+    // 60 a minute at a limit of 10: an unknown tool, arguments of the wrong type, no name, a transport's 406.
+    const refusedFirst = [
+      call({ name: 'nope' }),
+      call({ name: 'check_postcode', arguments: { postcode: 4000 } }),
+      call({}),
+    ];
+    for (const body of refusedFirst) {
+      const answers = await postMany(server.url, body, key, 15);
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+    const notAccepted = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json', accept: 'application/json' },
+      body: CHECK,
+    });
+    expect(notAccepted.status).toBe(406);
+    await postMany(server.url, LIST, key, 14);
+    expectProtocolRefusal((await postMany(server.url, call({ name: 'nope' }), key, 1))[0]!);
+    // The key's 10 calls are untouched: none of those ran a tool.
+    const calls = await postMany(server.url, CHECK, key, 10);
+    expect(calls.every((c) => !(c.body as { result: { isError?: boolean } }).result.isError)).toBe(true);
+  });
+
+  it('a cancellation in the same body as its request: every request of the body is answered, at once', async () => {
+    const clinic = await seedAccount(server.runtime);
+    const body = JSON.stringify([
+      JSON.parse(CHECK),
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } },
+    ]);
+    const started = Date.now();
+    const [answer] = await postMany(server.url, body, bearer(clinic.apiKey!), 1);
+    expect(answer!.status).toBe(200);
+    // One answer (the SDK sends a lone answer of a batch as itself, not in a list).
+    const results = [answer!.body].flat() as { id: number; result: { isError?: boolean } }[];
+    expect(results.map((r) => r.id)).toEqual([2]);
+    expect(results[0]!.result.isError).toBeFalsy();
+    // It hung until the socket's idle timeout (60 s) before: well under that, whatever the machine's load.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it('a caller without a valid key is counted against its address before the 401, as at the REST check', async () => {
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',

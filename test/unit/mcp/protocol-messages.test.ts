@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountedCaller } from '../../../server/keys/require-api-key';
 import { mcpSdk, type McpSdk } from '../../../server/mcp/mcp-sdk';
+import { mcpTools, type McpToolDeps } from '../../../server/mcp/mcp-tools';
 import { countProtocolMessages, protocolMessages } from '../../../server/mcp/protocol-limit';
 import { WINDOW_MS } from '../../../server/rate-limit/check-rate-limit';
 import {
@@ -9,14 +10,22 @@ import {
   type SlidingWindowCounter,
 } from '../../../server/rate-limit/sliding-window';
 
-const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'check_postcode' } });
+const call = (id: number, params: object = { name: 'check_postcode', arguments: { postcode: '4000' } }) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params,
+});
 const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+/** The service's tools: only their names and input schemas are read here. */
+const TOOLS = mcpTools({} as McpToolDeps);
 
 let sdk: McpSdk;
 beforeAll(async () => {
   sdk = await mcpSdk();
 });
-const count = (body: unknown) => protocolMessages(body, sdk);
+const count = (body: unknown) => protocolMessages(body, sdk, TOOLS);
 
 describe("the protocol's messages of a POST /mcp body", () => {
   it('counts every message but a tool call, each message of a batch', () => {
@@ -33,6 +42,13 @@ describe("the protocol's messages of a POST /mcp body", () => {
     expect(count({ jsonrpc: '2.0', method: 'tools/call', params: {} })).toBe(1);
     expect(count({ ...call(1), jsonrpc: '1.0' })).toBe(1);
     expect(count([call(1), 7])).toBe(1);
+    // A call the SDK refuses before any tool runs (no such tool, arguments its schema refuses, no name): no call is
+    // counted for it, so it counts here, or a key could send them without end.
+    expect(count(call(1, { name: 'nope' }))).toBe(1);
+    expect(count(call(1, { name: 'check_postcode', arguments: { postcode: 4000 } }))).toBe(1);
+    expect(count(call(1, { name: 'check_postcode' }))).toBe(1);
+    expect(count(call(1, {}))).toBe(1);
+    expect(count([call(1), call(2, { name: 'nope' }), call(3, { name: 'list_declarations' })])).toBe(1);
     for (const refusedWhole of [undefined, 'text', 42, null, [], Array.from({ length: 101 }, (_, i) => call(i))]) {
       expect(count(refusedWhole), JSON.stringify(refusedWhole)?.slice(0, 40)).toBe(1);
     }
