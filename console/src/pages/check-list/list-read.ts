@@ -15,9 +15,16 @@ const refuse = (message: string): ListReading => ({ ok: false, message });
 
 const isBlank = (row: readonly string[]) => row.every((cell) => cell.trim() === '');
 
-/** A first row that is all numbers and dates is the list's first row of data, not its headings. */
+/** A postcode (3 or 4 digits) or a date as a whole cell: never a column's heading. */
+const DATA_CELL = /^(\d{3,4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2})$/;
+
+/**
+ * A first row that is all numbers and dates, or holds a postcode or a date, is the list's first row of data, not its
+ * headings: read as headings, that patient would never be checked.
+ */
 const looksLikeData = (headers: readonly string[]) =>
-  headers.some((cell) => cell.trim() !== '') && headers.every((cell) => /^[\d\s/.:-]*$/.test(cell));
+  headers.some((cell) => cell.trim() !== '') &&
+  (headers.every((cell) => /^[\d\s/.:-]*$/.test(cell)) || headers.some((cell) => DATA_CELL.test(cell.trim())));
 
 /**
  * The text of a pasted list or a CSV file as a table: comma-, tab- (a spreadsheet's copy) or semicolon-separated, the

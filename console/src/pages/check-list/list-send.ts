@@ -59,7 +59,14 @@ export async function sendRows(start: readonly RowOutcome[], options: SendOption
       stopped = 'cancelled';
       break;
     }
-    const batch = pending.slice(at, at + BATCH_MAX_ITEMS);
+    // What is left of today's allowance, once an answer has said: the last rows it allows go as a smaller batch (a
+    // batch over what is left is refused whole), and none left stops the run without asking.
+    const room = metadata === null ? BATCH_MAX_ITEMS : Math.min(BATCH_MAX_ITEMS, metadata.rows_left_today);
+    if (room <= 0) {
+      stopped = 'allowance';
+      break;
+    }
+    const batch = pending.slice(at, at + room);
     const questions = batch.map((i) => outcomes[i]!.question!);
     const answer = await options.ask(questions);
     if (answer.kind === 'answered') {

@@ -67,6 +67,14 @@ describe('readListText', () => {
       ok: false,
       message: expect.stringMatching(/^The list has no heading row: its first row \(4000, 10\/03\/2025\) looks like/),
     });
+    // A first row with a patient's postcode or date among names: data too, or that patient would never be checked.
+    for (const first of ['Smith,2480,Lismore', 'Jones,Bangalow,10/03/2025', 'Ng,2025-03-10,x']) {
+      expect(readListText(`${first}\nBrown,4000,x`), first).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/^The list has no heading row/),
+      });
+    }
+    expect(readListText('Patient,Postcode,Date of service\nSmith,2480,10/03/2025')).toMatchObject({ ok: true });
     expect(readListText('Postcode,Name\n4000,"Smith\n4055,Jones')).toMatchObject({
       ok: false,
       message: expect.stringContaining('a quotation mark (") opened on row'),

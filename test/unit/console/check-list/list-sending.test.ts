@@ -197,6 +197,22 @@ describe('sendRows', () => {
     });
   });
 
+  it('sends the last rows today’s allowance leaves as a smaller batch, then stops with the reason', async () => {
+    // 620 left when the first 500 were answered: 120 go next, then nothing is left to ask for.
+    const leaving = (left: number) => (questions: RowQuestion[]) => ({
+      ...(allAnswered(questions) as Extract<BatchAnswer, { kind: 'answered' }>),
+      metadata: { ...BATCH_METADATA, rows_left_today: left },
+    });
+    const { ask, asked } = asking(leaving(120), leaving(0));
+    const result = await sendRows(pending(1200), options(ask).options);
+    expect(asked.map((b) => b.length)).toEqual([500, 120]);
+    expect(result.stopped).toBe('allowance');
+    expect(countStates(result.outcomes)).toMatchObject({ all: 620, not_checked: 580 });
+    expect(result.outcomes[620]!.reason).toBe(
+      "Today's allowance of list rows is used up; it renews at midnight (Sydney time)",
+    );
+  });
+
   it('the server unreachable, then asked again: only the rows not checked are sent the second time', async () => {
     const down = asking(allAnswered, () => ({ kind: 'unreachable' }));
     const first = await sendRows(pending(800), options(down.ask).options);
