@@ -4,7 +4,7 @@ import { displayDate } from '../../../../ui/common/display-dates';
 import type { ColumnChoice } from './list-columns';
 import type { ListTable } from './list-model';
 import { rows as rowWords } from './list-words';
-import { readRow } from './row-questions';
+import { monthFirstReason, readRow } from './row-questions';
 
 /** Rows shown under the mapping, with what each would send. */
 const PREVIEW_ROWS = 5;
@@ -29,9 +29,9 @@ interface ColumnMapProps {
 }
 
 /** What the question of a row sends, in words: "0800, Darwin, 10/03/2025". */
-function sentWords(row: readonly string[], choice: ColumnChoice, today: string): string {
+function sentWords(row: readonly string[], choice: ColumnChoice, today: string, dateReason: string | null): string {
   if (choice.postcode === null) return '—';
-  const reading = readRow(row, { ...choice, postcode: choice.postcode }, today);
+  const reading = readRow(row, { ...choice, postcode: choice.postcode }, today, dateReason);
   if (!reading.ok) return `Not sent: ${reading.reason}`;
   const { postcode, suburb, date } = reading.question;
   return [postcode, suburb, date && displayDate(date)].filter(Boolean).join(', ');
@@ -40,6 +40,8 @@ function sentWords(row: readonly string[], choice: ColumnChoice, today: string):
 /** The first rows of the list, every column marked as sent (and as what) or staying here, with what each row sends. */
 function ListPreview({ table, choice, today }: { table: ListTable; choice: ColumnChoice; today: string }) {
   const preview = useMemo(() => table.rows.slice(0, PREVIEW_ROWS), [table]);
+  // The whole column decides how its dates are written, not the rows shown.
+  const dateReason = useMemo(() => monthFirstReason(table.rows, choice.date), [table, choice.date]);
   const sentAs = (column: number) => FIELDS.find(({ field }) => choice[field] === column)?.label;
   return (
     <>
@@ -62,7 +64,7 @@ function ListPreview({ table, choice, today }: { table: ListTable; choice: Colum
           <tbody>
             {preview.map((row, r) => (
               <tr key={r}>
-                <td>{sentWords(row, choice, today)}</td>
+                <td>{sentWords(row, choice, today, dateReason)}</td>
                 {row.map((cell, i) => (
                   <td key={i}>{cell}</td>
                 ))}

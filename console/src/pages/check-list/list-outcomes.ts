@@ -1,7 +1,7 @@
 import type { BatchItemResult } from '../../../../shared/api/check-batch';
 import type { ColumnMapping, ListTable, RowOutcome, RowQuestion, RowState } from './list-model';
 import { itemErrorOutcome, STATE_ORDER } from './list-words';
-import { readRow } from './row-questions';
+import { monthFirstReason, readRow } from './row-questions';
 
 /** One item's result as the row's outcome: the answer's coverage, or the item's refusal in words. */
 export function outcomeOf(result: BatchItemResult, question: RowQuestion, note?: string): RowOutcome {
@@ -21,8 +21,9 @@ export function outcomeOf(result: BatchItemResult, question: RowQuestion, note?:
  * reason; every other is `not_checked` with the question it will send (and the note on how it was read).
  */
 export function initialOutcomes(table: ListTable, mapping: ColumnMapping, today: string): RowOutcome[] {
+  const dateReason = monthFirstReason(table.rows, mapping.date);
   return table.rows.map((row) => {
-    const reading = readRow(row, mapping, today);
+    const reading = readRow(row, mapping, today, dateReason);
     if (!reading.ok) return { state: 'bad_row', reason: reading.reason };
     return {
       state: 'not_checked',

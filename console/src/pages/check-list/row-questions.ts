@@ -65,8 +65,36 @@ export function readDate(raw: string, today: string): { date: string; note?: str
   return note ? { date, note } : { date };
 }
 
-/** A row of the list as the question it sends: only the mapped postcode, suburb and date, read and checked. */
-export function readRow(row: readonly string[], mapping: ColumnMapping, today: string): RowReading {
+/**
+ * Why a date column cannot be read day first: it is written month first (3/25/2025, as a spreadsheet set to US
+ * regional settings exports), which shows as a second part over 12 where no first part is. Read day first, every day
+ * up to the 12th would be judged in the wrong month without a word, so the column's dated rows are refused with this
+ * reason instead. Null when the column reads as day first, or holds no such date.
+ */
+export function monthFirstReason(rows: readonly (readonly string[])[], column: number | null): string | null {
+  if (column === null) return null;
+  let monthFirst = false;
+  for (const row of rows) {
+    const parts = DAY_FIRST.exec((row[column] ?? '').trim());
+    if (!parts) continue;
+    if (Number(parts[1]) > 12) return null;
+    if (Number(parts[2]) > 12) monthFirst = true;
+  }
+  return monthFirst
+    ? 'The dates in this list are written month first (such as 3/25/2025): export them as dd/mm/yyyy or YYYY-MM-DD, then read the list again'
+    : null;
+}
+
+/**
+ * A row of the list as the question it sends: only the mapped postcode, suburb and date, read and checked.
+ * `dateReason`: the date column's own problem (monthFirstReason), which refuses every row with a date.
+ */
+export function readRow(
+  row: readonly string[],
+  mapping: ColumnMapping,
+  today: string,
+  dateReason: string | null = null,
+): RowReading {
   const postcode = readPostcode(row[mapping.postcode] ?? '');
   if ('reason' in postcode) return { ok: false, reason: postcode.reason };
   const question: RowQuestion = { postcode: postcode.postcode };
@@ -78,6 +106,7 @@ export function readRow(row: readonly string[], mapping: ColumnMapping, today: s
   const notes = postcode.note ? [postcode.note] : [];
   const rawDate = mapping.date === null ? '' : (row[mapping.date] ?? '');
   if (rawDate.trim()) {
+    if (dateReason) return { ok: false, reason: dateReason };
     const date = readDate(rawDate, today);
     if ('reason' in date) return { ok: false, reason: date.reason };
     question.date = date.date;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { recogniseColumns } from '../../../../console/src/pages/check-list/list-columns';
 import { fileProblem, readListText } from '../../../../console/src/pages/check-list/list-read';
-import { readDate, readPostcode, readRow } from '../../../../console/src/pages/check-list/row-questions';
+import {
+  monthFirstReason,
+  readDate,
+  readPostcode,
+  readRow,
+} from '../../../../console/src/pages/check-list/row-questions';
 
 const TODAY = '2026-05-01';
 
@@ -219,6 +224,33 @@ describe('readRow', () => {
       ok: true,
       question: { postcode: '4000' },
     });
+  });
+
+  it('a date column written month first refuses its dated rows with the reason, never reads them a month out', () => {
+    const us = [
+      ['a', '4000', '', '3/25/2025'],
+      ['b', '4000', '', '3/10/2025'],
+      ['c', '4000', '', ''],
+    ];
+    const reason = monthFirstReason(us, 3);
+    expect(reason).toBe(
+      'The dates in this list are written month first (such as 3/25/2025): export them as dd/mm/yyyy or YYYY-MM-DD, then read the list again',
+    );
+    expect(readRow(us[1]!, mapping, TODAY, reason)).toEqual({ ok: false, reason });
+    // A row without a date is still asked.
+    expect(readRow(us[2]!, mapping, TODAY, reason)).toMatchObject({ ok: true, question: { postcode: '4000' } });
+    // A day over 12 anywhere: day first, whatever the other rows (a second part over 12 there is a bad date of its own).
+    expect(monthFirstReason([...us, ['d', '4000', '', '25/03/2025']], 3)).toBeNull();
+    expect(
+      monthFirstReason(
+        [
+          ['a', '4000', '', '10/03/2025'],
+          ['b', '4000', '', '2025-03-25'],
+        ],
+        3,
+      ),
+    ).toBeNull();
+    expect(monthFirstReason(us, null)).toBeNull();
   });
 
   it('a row that cannot be asked gets its reason', () => {

@@ -79,6 +79,21 @@ describe('initialOutcomes, countStates, runPeriod', () => {
       },
     ]);
     expect(countStates(outcomes)).toEqual({ all: 0, some: 0, none: 0, not_found: 0, bad_row: 2, not_checked: 2 });
+    // A date column written month first: its dated rows refused with the column's reason, the others asked.
+    const us = {
+      headers: ['Postcode', 'Date'],
+      rows: [
+        ['4000', '3/25/2025'],
+        ['4000', '3/10/2025'],
+        ['4000', ''],
+      ],
+      lines: [1, 2, 3],
+    };
+    expect(initialOutcomes(us, { postcode: 0, suburb: null, date: 1 }, '2026-05-01').map((o) => o.state)).toEqual([
+      'bad_row',
+      'bad_row',
+      'not_checked',
+    ]);
     expect(runPeriod(outcomes)).toBeNull();
     expect(
       runPeriod([
