@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { ListTable, RowOutcome, RowState } from './list-model';
+import { rowNumber } from './row-words';
 import { countStates, sortedRows, type SortOrder } from './list-outcomes';
 import { RESULT_HEADINGS, rows as rowWords, STATE_ORDER, STATE_WORDS } from './list-words';
 import { ResultRow } from './ResultRow';
@@ -166,7 +167,7 @@ function ResultsTable({ table, outcomes, notes, shown }: TableProps) {
             return (
               <ResultRow
                 key={index}
-                number={table.lines[index] ?? index + 1}
+                number={rowNumber(table, index)}
                 position={item.index}
                 headers={table.headers}
                 cells={table.rows[index]!}

@@ -83,7 +83,7 @@ export function reportLines(run: ListRun, notes: readonly string[], { includeOwn
     const outcome = rowOutcome(run, index);
     const { postcode, suburb } = rowPlace(run, index);
     return {
-      row: rowNumber(run, index),
+      row: rowNumber(run.table, index),
       state: outcome.state,
       postcode,
       suburb,

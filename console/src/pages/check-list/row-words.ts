@@ -1,7 +1,7 @@
 import type { DisasterView } from '../../../../shared/api/check';
 import { answerCoveredLgas } from '../../../../shared/eligibility/lga-coverage';
 import { displayDate } from '../../../../ui/common/display-dates';
-import type { ListRun, RowOutcome, RowState } from './list-model';
+import type { ListRun, ListTable, RowOutcome, RowState } from './list-model';
 import { INSTRUMENT_SHORT } from './instrument-notes';
 import { STATE_WORDS } from './list-words';
 
@@ -20,7 +20,7 @@ const NOT_REACHED: RowOutcome = { state: 'not_checked', reason: 'The check stopp
 export const rowOutcome = (run: ListRun, index: number): RowOutcome => run.outcomes[index] ?? NOT_REACHED;
 
 /** A row's number as the page's results show it: its line under the headings in the file (ListTable.lines). */
-export const rowNumber = (run: ListRun, index: number) => run.table.lines[index] ?? index + 1;
+export const rowNumber = (table: ListTable, index: number) => table.lines[index] ?? index + 1;
 
 /** The disasters that held on the day judged on (the answer's active ones): what a claim's review asks about. */
 export const heldDisasters = (outcome: RowOutcome): DisasterView[] =>
